@@ -1,0 +1,112 @@
+# Makefile: builds bin/sremc (and later lib/libsremrt.a); targets demo,
+# check, fuzz, deps, clean. `make check` runs every test, also under
+# AddressSanitizer and UndefinedBehaviorSanitizer.
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN     = -std=c11 -Wall -Wextra -Werror
+CPPFLAGS = -Icompiler -Igrammar -Ibuild -MMD -MP
+SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+BISON   ?= bison
+RE2C    ?= re2c
+FUZZ_SECONDS ?= 60
+
+COMPILER_SRC = $(filter-out compiler/main.c,$(wildcard compiler/*.c))
+GEN_SRC      = build/parser.c build/lexer.c
+UNIT_SRC     = $(wildcard tests/unit/*.c)
+
+obj = $(patsubst %.c,build/$(1)/%.o,$(notdir $(2)))
+LIB_OBJ      = $(call obj,obj,$(COMPILER_SRC) $(GEN_SRC))
+SAN_LIB_OBJ  = $(call obj,san,$(COMPILER_SRC) $(GEN_SRC))
+
+vpath %.c compiler build tests/unit tests/fuzz
+
+.PHONY: all deps demo check check-unit check-golden check-samples check-san check-clang \
+        golden-update fuzz clean
+.DELETE_ON_ERROR:
+
+all: bin/sremc
+
+# ---- generated front end --------------------------------------------------
+
+build/parser.c build/parser.h: grammar/parser.y | build
+	$(BISON) -Wall -Werror -d -o build/parser.c $<
+
+build/lexer.c: grammar/lexer.re | build
+	$(RE2C) -W -Werror --no-generation-date --no-version -o $@ $<
+
+build build/obj build/san bin:
+	mkdir -p $@
+
+# Every object may include parser.h (through lexer.h): generate it first.
+build/obj/%.o: %.c | build/obj build/parser.h
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -c -o $@ $<
+
+build/san/%.o: %.c | build/san build/parser.h
+	$(CC) $(WARN) $(SANFLAGS) $(CPPFLAGS) -c -o $@ $<
+
+# ---- programs ---------------------------------------------------------------
+
+bin/sremc: $(LIB_OBJ) build/obj/main.o | bin
+	$(CC) $(CFLAGS) -o $@ $^
+
+build/san/sremc: $(SAN_LIB_OBJ) build/san/main.o
+	$(CC) $(SANFLAGS) -o $@ $^
+
+build/unit_tests: $(LIB_OBJ) $(call obj,obj,$(UNIT_SRC))
+	$(CC) $(CFLAGS) -o $@ $^ -lcunit
+
+build/san/unit_tests: $(SAN_LIB_OBJ) $(call obj,san,$(UNIT_SRC))
+	$(CC) $(SANFLAGS) -o $@ $^ -lcunit
+
+# ---- user-facing targets ------------------------------------------------------
+
+deps:
+	@sh scripts/deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory bin/sremc
+	@sh scripts/demo.sh
+
+check: deps
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-san check-clang
+	@echo "check: all suites passed"
+
+check-unit: build/unit_tests
+	./build/unit_tests
+
+check-golden: bin/sremc
+	sh tests/golden/run.sh bin/sremc
+
+check-samples: bin/sremc
+	sh tests/check_samples.sh bin/sremc
+
+check-san: build/san/unit_tests build/san/sremc
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/san/unit_tests
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/golden/run.sh build/san/sremc
+
+# The compiler must also build warning-free with clang (when installed).
+check-clang: build/parser.c build/lexer.c
+	@if command -v clang >/dev/null; then \
+	    for f in compiler/*.c $(GEN_SRC); do \
+	        clang $(WARN) -fsyntax-only -Icompiler -Igrammar -Ibuild $$f || exit 1; \
+	    done; echo "clang: compiler sources build warning-free"; \
+	else echo "clang: not installed, skipped"; fi
+
+golden-update: bin/sremc
+	sh tests/golden/run.sh bin/sremc --update
+
+# libFuzzer needs clang; seeds are the golden and sample pattern files.
+build/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(COMPILER_SRC) $(GEN_SRC)
+	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) -o $@ $^
+
+fuzz: deps build/fuzz_frontend
+	mkdir -p build/fuzz-corpus
+	cp tests/golden/*/*.srem samples/*.srem build/fuzz-corpus/ 2>/dev/null || true
+	./build/fuzz_frontend -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+	    -dict=tests/fuzz/srem.dict -artifact_prefix=build/ build/fuzz-corpus
+
+clean:
+	rm -rf build bin
+
+-include $(wildcard build/obj/*.d build/san/*.d)

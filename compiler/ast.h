@@ -1,0 +1,287 @@
+/* ast.h: the syntax tree of a .srem file. The parser builds it; the
+ * checker resolves names and types in place (fields marked "checker"). */
+#ifndef SREMC_AST_H
+#define SREMC_AST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "arena.h"
+#include "diag.h"
+
+/* ---- numbers as written: exact values for range checks ---------------- */
+
+typedef struct AstNumber {
+    Loc         loc;
+    bool        is_float;   /* written with '.' or an exponent */
+    bool        overflow;   /* integer literal above 2^64-1 */
+    uint64_t    u;          /* integer literal magnitude (before any '-') */
+    bool        negative;   /* a '-' folded into the literal */
+    double      f;          /* value as a double (both kinds) */
+    const char *text;       /* digits as written, for exact conversions */
+} AstNumber;
+
+/* ---- schemas ----------------------------------------------------------- */
+
+typedef enum AttrKind { ATTR_INT, ATTR_FLOAT, ATTR_BOOL, ATTR_ENUM, ATTR_TIMESTAMP } AttrKind;
+
+/* Timestamp units, as nanosecond multipliers' order. */
+typedef enum TimeUnit { TU_NS, TU_US, TU_MS, TU_S } TimeUnit;
+
+typedef struct AstEnumValue {
+    const char *name;       /* identifier or string contents, unescaped */
+    bool        quoted;     /* written as a string literal */
+    Loc         loc;
+} AstEnumValue;
+
+typedef struct AstAttr {
+    const char   *name;
+    Loc           loc;
+    AttrKind      kind;
+    int           index;       /* position in the schema, 0-based */
+    /* ATTR_TIMESTAMP: unit as written ("ms"), NULL = default (s) */
+    const char   *unit_name;
+    Loc           unit_loc;
+    TimeUnit      unit;        /* checker */
+    /* ATTR_ENUM */
+    AstEnumValue *values;
+    int           nvalues, values_cap;
+} AstAttr;
+
+typedef struct AstSchema {
+    const char *name;
+    Loc         loc;
+    AstAttr    *attrs;
+    int         nattrs, attrs_cap;
+    int         ts_attr;       /* checker: index of the timestamp attribute, -1 */
+} AstSchema;
+
+/* ---- extern functions --------------------------------------------------- */
+
+/* Types of condition terms. An enum type is identified by the attribute
+ * that declares it: two attributes are never the same enum. */
+typedef enum TypeKind {
+    TY_ERROR,    /* already reported: suppresses follow-up errors */
+    TY_BOOL, TY_INT, TY_FLOAT, TY_ENUM,
+    TY_STRING    /* a string literal not (yet) resolved to an enum value */
+} TypeKind;
+
+typedef struct Type {
+    TypeKind       kind;
+    const AstAttr *enum_attr;  /* TY_ENUM */
+} Type;
+
+typedef struct AstExtern {
+    const char *name;
+    Loc         loc;
+    TypeKind    ret;          /* TY_BOOL, TY_INT or TY_FLOAT */
+    TypeKind   *params;
+    Loc        *param_locs;
+    int         nparams, params_cap, param_locs_cap;
+} AstExtern;
+
+/* ---- conditions and terms ------------------------------------------------- */
+
+typedef enum ExprKind {
+    EX_TRUE, EX_FALSE,
+    EX_NUMBER,     /* num */
+    EX_STRING,     /* str: contents, unescaped */
+    EX_NAME,       /* str: a bare identifier (parser); the checker turns it
+                      into EX_ATTR or EX_ENUMVAL */
+    EX_REGATTR,    /* str: register name, field: attribute name */
+    EX_CALL,       /* str: function name, args */
+    EX_NOT,        /* lhs */
+    EX_AND, EX_OR, /* lhs, rhs */
+    EX_CMP,        /* op in OP_EQ..OP_GE; lhs, rhs */
+    EX_NEG,        /* lhs */
+    EX_ARITH,      /* op in OP_ADD..OP_MOD; lhs, rhs */
+    EX_ATTR,       /* checker: attribute of the current event (attr) */
+    EX_ENUMVAL     /* checker: value enum_value of enum type.enum_attr;
+                      also what an EX_STRING compared with an enum becomes */
+} ExprKind;
+
+typedef enum ExprOp {
+    OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
+    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD
+} ExprOp;
+
+typedef struct AstExpr AstExpr;
+/* Deepest expression or regex tree the parser builds: later stages
+ * recurse over trees, and this keeps their stacks small. */
+enum { AST_MAX_DEPTH = 1000 };
+
+struct AstExpr {
+    ExprKind    kind;
+    int         depth;        /* height of the subtree, leaves 1 */
+    Loc         loc;          /* operator, or first token of a leaf */
+    ExprOp      op;
+    AstExpr    *lhs, *rhs;
+    AstNumber   num;
+    const char *str;
+    const char *field;        /* EX_REGATTR */
+    Loc         field_loc;
+    AstExpr   **args;         /* EX_CALL */
+    int         nargs, args_cap;
+    /* checker */
+    Type              type;
+    const AstAttr    *attr;       /* EX_ATTR, EX_REGATTR */
+    int               reg;        /* EX_REGATTR: index into AstPattern.regs */
+    int               enum_value; /* EX_ENUMVAL */
+    const AstExtern  *ext;        /* EX_CALL */
+};
+
+/* ---- regular expressions over events --------------------------------------- */
+
+typedef enum RegexKind {
+    RX_ATOM,       /* one event; see AtomKind */
+    RX_SEQ,        /* kids[0..n): concatenation, flattened */
+    RX_ALT,        /* union, flattened */
+    RX_AND,        /* intersection, flattened */
+    RX_NOT,        /* ~kids[0] */
+    RX_STAR, RX_PLUS, RX_OPT,
+    RX_REPEAT      /* kids[0]{min,max}; max = -1 when unbounded */
+} RegexKind;
+
+typedef enum AtomKind {
+    ATOM_COND,     /* [cond] */
+    ATOM_VALUE,    /* shorthand V: value/value_quoted; the checker sets
+                      cond to the equivalent `attr == V` */
+    ATOM_ANY       /* _ : cond stays NULL, means true */
+} AtomKind;
+
+typedef struct AstRegex AstRegex;
+struct AstRegex {
+    RegexKind   kind;
+    int         depth;        /* height of the subtree, leaves 1 */
+    Loc         loc;          /* first token */
+    /* `x:` in front. The parser accepts it on any primary; the checker
+       rejects it on anything but a single-event atom. */
+    const char *label;
+    Loc         label_loc;
+    /* RX_ATOM */
+    AtomKind    atom;
+    AstExpr    *cond;
+    const char *value;
+    bool        value_quoted;
+    /* operators */
+    AstRegex  **kids;
+    int         nkids, kids_cap;
+    AstNumber   rep_min, rep_max;  /* RX_REPEAT as written */
+    bool        rep_has_max;       /* {n,m} or {n} (then rep_max = rep_min) */
+    int64_t     min, max;          /* checker: RX_REPEAT bounds, max -1 = inf */
+    /* checker */
+    int         reg;          /* register written by this atom, -1 */
+    int         position;     /* atoms: 1-based position in the pattern */
+    const AstAttr *value_attr;/* ATOM_VALUE: the enum attribute of V */
+    int         value_index;  /* ATOM_VALUE: index of V in that enum */
+};
+
+/* ---- declarations ------------------------------------------------------------ */
+
+typedef enum WindowKind { WIN_NONE, WIN_EVENTS, WIN_TIME } WindowKind;
+
+typedef struct AstWindow {
+    WindowKind  kind;
+    Loc         loc;           /* the 'within' keyword */
+    AstNumber   amount;        /* as written */
+    const char *unit_name;     /* WIN_TIME: "ms", "min", ... */
+    Loc         unit_loc;
+    int64_t     value;         /* checker: events, or timestamp units */
+} AstWindow;
+
+typedef enum Policy { POLICY_STRICT, POLICY_STNM, POLICY_STAM } Policy;
+typedef enum Frequency { FREQ_NONOVERLAPPED, FREQ_DISTINCT } Frequency;
+
+/* Clauses between `on SCHEMA` and `{`, in any order, each at most once. */
+typedef struct AstHeader {
+    const char *schema_name;
+    Loc         schema_loc;
+    const char *partition;     /* NULL if absent */
+    Loc         partition_loc;
+    AstWindow   window;
+    bool        policy_given;
+    Policy      policy;
+    Loc         policy_loc;
+    bool        freq_given;
+    Frequency   freq;
+    Loc         freq_loc;
+} AstHeader;
+
+typedef struct AstExplore {
+    bool      present;
+    Loc       loc;
+    bool      extensions, variations;
+    bool      has_confidence;
+    AstNumber confidence;
+    double    threshold;       /* checker */
+} AstExplore;
+
+typedef struct AstRegister {
+    const char *name;
+    Loc         loc;           /* first label that writes it */
+} AstRegister;
+
+typedef struct AstPattern {
+    const char       *name;
+    Loc               loc;
+    AstHeader         hdr;
+    AstRegex         *body;
+    AstExplore        explore;
+    /* checker */
+    const AstSchema  *schema;
+    const AstAttr    *partition_attr;
+    AstRegister      *regs;
+    int               nregs, regs_cap;
+    int               natoms;
+    const AstAttr    *explore_attr;   /* the event-type attribute */
+} AstPattern;
+
+typedef struct AstEpisode {
+    const char       *name;
+    Loc               loc;
+    AstHeader         hdr;
+    AstRegex         *body;           /* parsed as a regex */
+    bool              has_alert;
+    Loc               alert_loc;
+    AstNumber         alert_count;
+    /* checker */
+    const AstSchema  *schema;
+    const AstAttr    *partition_attr;
+    AstRegex        **elements;       /* the atoms of body, in order */
+    int               nelements, elements_cap;
+    int64_t           alert_threshold;
+} AstEpisode;
+
+typedef enum DeclKind { DECL_SCHEMA, DECL_EXTERN, DECL_PATTERN, DECL_EPISODE } DeclKind;
+
+typedef struct AstDecl {
+    DeclKind kind;
+    union {
+        AstSchema  *schema;
+        AstExtern  *ext;
+        AstPattern *pattern;
+        AstEpisode *episode;
+    } u;
+} AstDecl;
+
+typedef struct Ast {
+    const char *path;
+    AstDecl    *decls;        /* in source order */
+    int         ndecls, decls_cap;
+    bool        checked;      /* checker ran without errors */
+} Ast;
+
+/* Parses src (len bytes; need not be NUL-terminated) into an Ast allocated
+ * in arena. Syntax errors go to diag (diag->nsyntax); the result is never
+ * NULL but holds only the declarations that parsed. */
+Ast *parse_source(const char *path, const char *src, size_t len, Arena *arena, Diag *diag);
+
+/* Stable, readable text form of the (checked or unchecked) tree. */
+void ast_dump_txt(const Ast *ast, FILE *out);
+void ast_dump_expr(const AstExpr *e, FILE *out);
+
+/* Nanoseconds per unit, for "ns us ms s min h d"; 0 if unknown. */
+int64_t ast_unit_ns(const char *unit);
+
+#endif

@@ -1,0 +1,1508 @@
+/* check.c: parsed Ast -> checked Ast. Resolves schemas, attributes, enum
+ * values, registers and functions, types every condition, validates windows,
+ * policies, episodes and explore clauses, and reports every semantic error. */
+#include "check.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Largest bound accepted in R{n,m}: the bounds are stored as int32 by later
+ * stages; the state budget limits what actually compiles. */
+#define CHECK_REPEAT_MAX INT32_MAX
+
+typedef struct NameList {
+    const char **v;
+    int          n, cap;
+} NameList;
+
+typedef struct Checker {
+    Ast   *ast;
+    Arena *arena;
+    Diag  *diag;
+    /* the declaration being checked */
+    const AstSchema *schema;  /* NULL when unknown: its conditions are skipped */
+    AstPattern *pat;          /* NULL while checking an episode */
+    AstWindow  *window;
+    int         natoms;
+    bool       *reg_bad;      /* per register: written where it may not be */
+    int         nbad, bad_cap;
+    bool       *reg_read;     /* per register: read by some condition */
+    int         nwords;       /* words of a register bit set */
+    NameList    reported;     /* unknown names already reported in this declaration */
+} Checker;
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+static const char *fmt(Checker *c, const char *f, ...) __attribute__((format(printf, 2, 3)));
+
+/* printf into the arena: messages are built in pieces (types, suggestions).
+ * (No vsnprintf(NULL, 0, ...): gcc -fsanitize=undefined warns about it.) */
+static const char *fmt(Checker *c, const char *f, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    if (n < 0)
+        return "";
+    char *s = arena_alloc(c->arena, (size_t)n + 1);
+    if ((size_t)n < sizeof buf) {
+        memcpy(s, buf, (size_t)n + 1);
+        return s;
+    }
+    va_start(ap, f);
+    vsnprintf(s, (size_t)n + 1, f, ap);
+    va_end(ap);
+    return s;
+}
+
+static void names_push(Checker *c, NameList *l, const char *name)
+{
+    *(const char **)arena_push(c->arena, &l->v, &l->n, &l->cap, sizeof *l->v) = name;
+}
+
+static bool names_has(const NameList *l, const char *name)
+{
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* "; did you mean 'X'?" when some name is close enough, else "". */
+static const char *suggest(Checker *c, const char *name, const NameList *l)
+{
+    const char *best = l->n ? diag_closest(name, l->v, l->n) : NULL;
+    return best ? fmt(c, "; did you mean '%s'?", best) : "";
+}
+
+/* One report per unknown name and declaration, like gcc's "reported only
+ * once for each function": a misspelt attribute used five times is one
+ * mistake. kind separates the namespaces (attribute, register, ...). */
+static bool first_report(Checker *c, char kind, const char *name)
+{
+    const char *key = fmt(c, "%c%s", kind, name);
+    if (names_has(&c->reported, key))
+        return false;
+    names_push(c, &c->reported, key);
+    return true;
+}
+
+static bool loc_eq(Loc a, Loc b) { return a.line == b.line && a.col == b.col; }
+
+static Type ty(TypeKind k)
+{
+    Type t = {k, NULL};
+    return t;
+}
+
+static Type set_type(AstExpr *e, Type t)
+{
+    e->type = t;
+    return t;
+}
+
+static bool is_numeric(Type t) { return t.kind == TY_INT || t.kind == TY_FLOAT; }
+
+/* The type as messages show it: 'int', enum 'kind'. */
+static const char *type_str(Checker *c, Type t)
+{
+    switch (t.kind) {
+    case TY_BOOL:   return "'bool'";
+    case TY_INT:    return "'int'";
+    case TY_FLOAT:  return "'float'";
+    case TY_STRING: return "'string'";
+    case TY_ENUM:   return fmt(c, "enum '%s'", t.enum_attr ? t.enum_attr->name : "?");
+    case TY_ERROR:  break;
+    }
+    return "'<error>'";
+}
+
+static const char *op_str(ExprOp op)
+{
+    static const char *const names[] = {"==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%"};
+    return (unsigned)op < sizeof names / sizeof names[0] ? names[op] : "?";
+}
+
+/* What a regex node is, for "X is not a single-event atom". */
+static const char *rx_what(RegexKind k)
+{
+    switch (k) {
+    case RX_ATOM:   return "an atom";
+    case RX_SEQ:    return "a sequence";
+    case RX_ALT:    return "a union ('|')";
+    case RX_AND:    return "an intersection ('&')";
+    case RX_NOT:    return "a complement ('~')";
+    case RX_STAR:   return "a repetition ('*')";
+    case RX_PLUS:   return "a repetition ('+')";
+    case RX_OPT:    return "an optional part ('?')";
+    case RX_REPEAT: return "a bounded repetition ('{n,m}')";
+    }
+    return "an expression";
+}
+
+static const char *policy_str(Policy p)
+{
+    return p == POLICY_STNM ? "stnm" : p == POLICY_STAM ? "stam" : "strict";
+}
+
+/* A number as the user wrote it, sign included. */
+static const char *num_str(Checker *c, const AstNumber *n)
+{
+    const char *sign = n->negative ? "-" : "";
+    if (n->text && n->text[0])
+        return fmt(c, "%s%s", n->text[0] == '-' ? "" : sign, n->text);
+    if (n->is_float)
+        return fmt(c, "%s%.17g", sign, fabs(n->f));
+    return fmt(c, "%s%" PRIu64, sign, n->u);
+}
+
+/* ---- lookups ---------------------------------------------------------------- */
+
+/* The first definition wins: later duplicates are reported and ignored. */
+static const AstSchema *find_schema(const Ast *ast, const char *name)
+{
+    for (int i = 0; i < ast->ndecls; i++)
+        if (ast->decls[i].kind == DECL_SCHEMA && strcmp(ast->decls[i].u.schema->name, name) == 0)
+            return ast->decls[i].u.schema;
+    return NULL;
+}
+
+static const AstExtern *find_extern(const Ast *ast, const char *name)
+{
+    for (int i = 0; i < ast->ndecls; i++)
+        if (ast->decls[i].kind == DECL_EXTERN && strcmp(ast->decls[i].u.ext->name, name) == 0)
+            return ast->decls[i].u.ext;
+    return NULL;
+}
+
+static const AstAttr *find_attr(const AstSchema *s, const char *name)
+{
+    if (!s || !name)
+        return NULL;
+    for (int i = 0; i < s->nattrs; i++)
+        if (strcmp(s->attrs[i].name, name) == 0)
+            return &s->attrs[i];
+    return NULL;
+}
+
+/* Index of value name in enum attribute a, -1 if absent. `A` and `"A"`
+ * name the same value, so quoting is ignored. */
+static int find_value(const AstAttr *a, const char *name)
+{
+    if (!a || a->kind != ATTR_ENUM || !name)
+        return -1;
+    for (int i = 0; i < a->nvalues; i++)
+        if (strcmp(a->values[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int find_reg(const AstPattern *p, const char *name)
+{
+    for (int i = 0; p && i < p->nregs; i++)
+        if (strcmp(p->regs[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static Type attr_type(const AstAttr *a)
+{
+    switch (a->kind) {
+    case ATTR_INT:
+    case ATTR_TIMESTAMP: return ty(TY_INT);
+    case ATTR_FLOAT:     return ty(TY_FLOAT);
+    case ATTR_BOOL:      return ty(TY_BOOL);
+    case ATTR_ENUM: {
+        Type t = {TY_ENUM, a};
+        return t;
+    }
+    }
+    return ty(TY_ERROR);
+}
+
+static NameList attr_names(Checker *c, const AstSchema *s)
+{
+    NameList l = {0};
+    for (int i = 0; s && i < s->nattrs; i++)
+        names_push(c, &l, s->attrs[i].name);
+    return l;
+}
+
+static void push_values(Checker *c, NameList *l, const AstAttr *a)
+{
+    for (int i = 0; a && i < a->nvalues; i++)
+        names_push(c, l, a->values[i].name);
+}
+
+/* "V" or "\"V\"": how a value is written back in a suggested fix. */
+static const char *value_src(Checker *c, const char *name, bool quoted)
+{
+    return quoted ? fmt(c, "\"%s\"", name) : name;
+}
+
+/* ---- declarations and their names --------------------------------------------- */
+
+static const char *decl_name(const AstDecl *d, Loc *loc, int *space)
+{
+    switch (d->kind) {
+    case DECL_SCHEMA:  *loc = d->u.schema->loc;  *space = 0; return d->u.schema->name;
+    case DECL_EXTERN:  *loc = d->u.ext->loc;     *space = 1; return d->u.ext->name;
+    case DECL_PATTERN: *loc = d->u.pattern->loc; *space = 2; return d->u.pattern->name;
+    case DECL_EPISODE: *loc = d->u.episode->loc; *space = 2; return d->u.episode->name;
+    }
+    *space = -1;
+    return NULL;
+}
+
+/* Schemas, externs, and patterns with episodes are three namespaces. */
+static void check_decl_names(Checker *c)
+{
+    static const char *const what[] = {"schema ", "extern function ", ""};
+    for (int i = 0; i < c->ast->ndecls; i++) {
+        Loc li, lj;
+        int si, sj;
+        const char *ni = decl_name(&c->ast->decls[i], &li, &si);
+        if (!ni || si < 0)
+            continue;
+        for (int j = 0; j < i; j++) {
+            const char *nj = decl_name(&c->ast->decls[j], &lj, &sj);
+            if (nj && sj == si && strcmp(ni, nj) == 0) {
+                diag_error(c->diag, li, "redefinition of %s'%s'", what[si], ni);
+                diag_note(c->diag, lj, "previous definition of '%s' is here", nj);
+                break;
+            }
+        }
+    }
+}
+
+static void check_enum(Checker *c, const AstAttr *a)
+{
+    if (a->nvalues == 0)
+        diag_error(c->diag, a->loc, "enum '%s' has no values", a->name);
+    for (int i = 0; i < a->nvalues; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(a->values[i].name, a->values[j].name) == 0) {
+                diag_error(c->diag, a->values[i].loc, "duplicate value '%s' in enum '%s'",
+                           a->values[i].name, a->name);
+                diag_note(c->diag, a->values[j].loc, "previous definition of '%s' is here",
+                          a->values[j].name);
+                break;
+            }
+}
+
+/* Timestamps are int64 in ns, us, ms or s; longer units would make
+ * sub-unit windows impossible and are not offered. */
+static void check_ts_unit(Checker *c, AstAttr *a)
+{
+    static const char *const units[] = {"ns", "us", "ms", "s"};
+    a->unit = TU_S;
+    if (!a->unit_name)
+        return;
+    for (int u = 0; u < 4; u++)
+        if (strcmp(a->unit_name, units[u]) == 0) {
+            a->unit = (TimeUnit)u;
+            return;
+        }
+    if (ast_unit_ns(a->unit_name) > 0) {
+        diag_error(c->diag, a->unit_loc, "a timestamp is in ns, us, ms or s, not '%s'", a->unit_name);
+        return;
+    }
+    NameList l = {0};
+    for (int u = 0; u < 4; u++)
+        names_push(c, &l, units[u]);
+    const char *hint = suggest(c, a->unit_name, &l);
+    diag_error(c->diag, a->unit_loc, "unknown timestamp unit '%s'%s", a->unit_name,
+               *hint ? hint : "; a timestamp is in ns, us, ms or s");
+}
+
+static void check_schema(Checker *c, AstSchema *s)
+{
+    s->ts_attr = -1;
+    if (s->nattrs == 0)
+        diag_error(c->diag, s->loc, "schema '%s' has no attributes", s->name);
+    for (int i = 0; i < s->nattrs; i++) {
+        AstAttr *a = &s->attrs[i];
+        for (int j = 0; j < i; j++)
+            if (strcmp(a->name, s->attrs[j].name) == 0) {
+                diag_error(c->diag, a->loc, "duplicate attribute '%s' in schema '%s'", a->name, s->name);
+                diag_note(c->diag, s->attrs[j].loc, "previous definition of '%s' is here", a->name);
+                break;
+            }
+        if (a->kind == ATTR_ENUM)
+            check_enum(c, a);
+        if (a->kind != ATTR_TIMESTAMP)
+            continue;
+        check_ts_unit(c, a);
+        if (s->ts_attr >= 0) {
+            diag_error(c->diag, a->loc, "schema '%s' has more than one timestamp attribute", s->name);
+            diag_note(c->diag, s->attrs[s->ts_attr].loc, "previous definition of timestamp '%s' is here",
+                      s->attrs[s->ts_attr].name);
+        } else {
+            s->ts_attr = i;
+        }
+    }
+}
+
+/* The generated code calls externs by their own name, so a C keyword (or
+ * the program's main) cannot be one. */
+static bool is_c_reserved(const char *name)
+{
+    static const char *const words[] = {
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+        "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+        "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
+        "typedef", "union", "unsigned", "void", "volatile", "while", "_Alignas", "_Alignof",
+        "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn",
+        "_Static_assert", "_Thread_local", "main",
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(name, words[i]) == 0)
+            return true;
+    return false;
+}
+
+static void check_extern(Checker *c, const AstExtern *f)
+{
+    if (is_c_reserved(f->name))
+        diag_error(c->diag, f->loc, "'%s' is reserved in C and cannot name an extern function", f->name);
+}
+
+/* ---- numbers ------------------------------------------------------------------ */
+
+/* A literal that must be a whole number in [lo, hi]; what names it in the
+ * messages ("a count window"). */
+static bool want_int(Checker *c, const AstNumber *n, const char *what, int64_t lo, int64_t hi,
+                     int64_t *out)
+{
+    if (n->is_float) {
+        diag_error(c->diag, n->loc, "%s must be a whole number, got %s", what, num_str(c, n));
+        return false;
+    }
+    bool too_big = n->overflow || n->u > (uint64_t)INT64_MAX + (n->negative ? 1u : 0u);
+    int64_t v = 0;
+    if (!too_big)
+        v = !n->negative ? (int64_t)n->u
+            : n->u == (uint64_t)INT64_MAX + 1u ? INT64_MIN : -(int64_t)n->u;
+    if ((too_big && n->negative) || (!too_big && v < lo)) {
+        diag_error(c->diag, n->loc, "%s must be at least %" PRId64 ", got %s", what, lo, num_str(c, n));
+        return false;
+    }
+    if (too_big || v > hi) {
+        diag_error(c->diag, n->loc, "%s must be at most %" PRId64 ", got %s", what, hi, num_str(c, n));
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* The magnitude of a literal and its sign, as a double. */
+static double num_double(const AstNumber *n)
+{
+    double m = n->is_float ? fabs(n->f) : (double)n->u;
+    return n->negative ? -m : m;
+}
+
+static Type check_number(Checker *c, AstExpr *e)
+{
+    const AstNumber *n = &e->num;
+    if (n->is_float) {
+        if (!isfinite(n->f)) {
+            diag_error(c->diag, e->loc, "float literal %s is out of range", num_str(c, n));
+            return set_type(e, ty(TY_ERROR));
+        }
+        return set_type(e, ty(TY_FLOAT));
+    }
+    if (n->overflow || n->u > (uint64_t)INT64_MAX + (n->negative ? 1u : 0u)) {
+        diag_error(c->diag, e->loc, "integer literal %s does not fit in a 64-bit 'int'", num_str(c, n));
+        return set_type(e, ty(TY_ERROR));
+    }
+    return set_type(e, ty(TY_INT));
+}
+
+/* Splits the decimal literal s (digits, '.', exponent) into m * 10^e
+ * exactly, with m free of trailing zeros. False when the significant
+ * digits do not fit in 64 bits. */
+static bool dec_split(const char *s, uint64_t *m_out, int *e_out)
+{
+    uint64_t m = 0;
+    long e = 0;
+    bool frac = false;
+    if (*s == '-' || *s == '+')
+        s++;
+    for (; *s; s++) {
+        if (*s == '.') {
+            frac = true;
+            continue;
+        }
+        if (*s == 'e' || *s == 'E')
+            break;
+        if (*s < '0' || *s > '9')
+            continue; /* digit separators, if the lexer ever keeps any */
+        unsigned d = (unsigned)(*s - '0');
+        if (m > (UINT64_MAX - d) / 10) {
+            if (d != 0)
+                return false;
+            if (!frac)
+                e++;
+        } else {
+            m = m * 10 + d;
+            if (frac)
+                e--;
+        }
+    }
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        bool neg = *s == '-';
+        if (*s == '-' || *s == '+')
+            s++;
+        long x = 0;
+        for (; *s >= '0' && *s <= '9'; s++)
+            if (x < 100000)
+                x = x * 10 + (*s - '0');
+        e += neg ? -x : x;
+    }
+    while (m != 0 && m % 10 == 0) {
+        m /= 10;
+        e++;
+    }
+    *m_out = m;
+    *e_out = (int)(e < -200000 ? -200000 : e > 200000 ? 200000 : e);
+    return true;
+}
+
+enum { CONV_OK, CONV_FRACTION, CONV_RANGE };
+
+/* m * 10^e units of unit_ns nanoseconds, in units of ts_ns nanoseconds,
+ * exactly: both unit sizes are k * 10^j, so the powers of ten are moved
+ * into the exponent and only small integers are multiplied. */
+static int convert_duration(uint64_t m, int e, int64_t unit_ns, int64_t ts_ns, int64_t *out)
+{
+    uint64_t k = (uint64_t)unit_ns, kt = (uint64_t)ts_ns;
+    long p = e;
+    while (k % 10 == 0) {
+        k /= 10;
+        p++;
+    }
+    while (kt % 10 == 0) {
+        kt /= 10;
+        p--;
+    }
+    if (m > UINT64_MAX / k)
+        return CONV_RANGE;
+    uint64_t n = m * k;
+    if (n % kt != 0)
+        return CONV_FRACTION;
+    n /= kt;
+    for (; p < 0; p++) {
+        if (n % 10 != 0)
+            return CONV_FRACTION;
+        n /= 10;
+    }
+    for (; p > 0; p--) {
+        if (n > (uint64_t)INT64_MAX / 10)
+            return CONV_RANGE;
+        n *= 10;
+    }
+    if (n > (uint64_t)INT64_MAX)
+        return CONV_RANGE;
+    *out = (int64_t)n;
+    return CONV_OK;
+}
+
+/* ---- headers: schema, partition, window ------------------------------------------ */
+
+static const AstSchema *resolve_schema(Checker *c, const AstHeader *h)
+{
+    if (!h->schema_name)
+        return NULL;
+    const AstSchema *s = find_schema(c->ast, h->schema_name);
+    if (!s) {
+        NameList l = {0};
+        for (int i = 0; i < c->ast->ndecls; i++)
+            if (c->ast->decls[i].kind == DECL_SCHEMA)
+                names_push(c, &l, c->ast->decls[i].u.schema->name);
+        diag_error(c->diag, h->schema_loc, "unknown schema '%s'%s", h->schema_name,
+                   suggest(c, h->schema_name, &l));
+    }
+    return s;
+}
+
+/* Partition keys are compared for equality, so floats (NaN, -0.0) are
+ * out; a timestamp key would put nearly every event in its own partition. */
+static const AstAttr *check_partition(Checker *c, const AstHeader *h)
+{
+    if (!h->partition || !c->schema)
+        return NULL;
+    const AstAttr *a = find_attr(c->schema, h->partition);
+    if (!a) {
+        NameList l = attr_names(c, c->schema);
+        diag_error(c->diag, h->partition_loc, "unknown attribute '%s' in schema '%s'%s", h->partition,
+                   c->schema->name, suggest(c, h->partition, &l));
+        return NULL;
+    }
+    if (a->kind == ATTR_FLOAT) {
+        diag_error(c->diag, h->partition_loc,
+                   "cannot partition by float attribute '%s'; use an int, enum or bool attribute", a->name);
+        return NULL;
+    }
+    if (a->kind == ATTR_TIMESTAMP) {
+        diag_error(c->diag, h->partition_loc, "cannot partition by the timestamp attribute '%s'", a->name);
+        return NULL;
+    }
+    return a;
+}
+
+static void check_duration(Checker *c, AstWindow *w)
+{
+    static const char *const units[] = {"ns", "us", "ms", "s", "min", "h", "d"};
+    static const int64_t ts_ns[] = {1, 1000, 1000000, 1000000000};
+    int64_t unit_ns = w->unit_name ? ast_unit_ns(w->unit_name) : 0;
+    if (unit_ns <= 0) {
+        NameList l = {0};
+        for (int u = 0; u < 7; u++)
+            names_push(c, &l, units[u]);
+        names_push(c, &l, "events"); /* `within 5 event` */
+        const char *name = w->unit_name ? w->unit_name : "";
+        const char *hint = suggest(c, name, &l);
+        diag_error(c->diag, w->unit_loc, "unknown time unit '%s'%s", name,
+                   *hint ? hint : "; units are ns, us, ms, s, min, h and d");
+    }
+    if (!c->schema)
+        return;
+    if (c->schema->ts_attr < 0) {
+        diag_error(c->diag, w->loc, "a time window needs a timestamp attribute, and schema '%s' has none",
+                   c->schema->name);
+        return;
+    }
+    if (unit_ns <= 0)
+        return;
+    const AstAttr *ts = &c->schema->attrs[c->schema->ts_attr];
+    const char *ts_unit = ts->unit_name ? ts->unit_name : "s";
+    const char *amount = num_str(c, &w->amount);
+    uint64_t m;
+    int e;
+    const char *text = w->amount.text && w->amount.text[0] ? w->amount.text
+                       : w->amount.is_float ? fmt(c, "%.17g", fabs(w->amount.f))
+                                            : fmt(c, "%" PRIu64, w->amount.u);
+    bool digits_ok = !w->amount.overflow && dec_split(text, &m, &e);
+    if (digits_ok && (m == 0 || w->amount.negative)) {
+        diag_error(c->diag, w->amount.loc, "a time window must be positive, got %s %s", amount, w->unit_name);
+        return;
+    }
+    int r = digits_ok ? convert_duration(m, e, unit_ns, ts_ns[ts->unit], &w->value) : CONV_RANGE;
+    if (r == CONV_FRACTION)
+        diag_error(c->diag, w->amount.loc, "%s %s is not a whole number of %s (the unit of timestamp '%s')",
+                   amount, w->unit_name, ts_unit, ts->name);
+    else if (r == CONV_RANGE)
+        diag_error(c->diag, w->amount.loc, "%s %s does not fit in a 64-bit number of %s", amount,
+                   w->unit_name, ts_unit);
+}
+
+static void check_window(Checker *c, AstWindow *w)
+{
+    w->value = 0;
+    if (w->kind == WIN_EVENTS)
+        want_int(c, &w->amount, "a count window", 1, INT64_MAX, &w->value);
+    else if (w->kind == WIN_TIME)
+        check_duration(c, w);
+}
+
+/* ---- conditions ------------------------------------------------------------------- */
+
+static Type check_expr(Checker *c, AstExpr *e);
+
+/* A bare name that is not an attribute. When the schema has an enum with
+ * that value, say how to compare with it; that is the usual mistake. */
+static void report_unknown_name(Checker *c, const AstExpr *e, const AstAttr *enum_ctx)
+{
+    if (!first_report(c, 'a', e->str))
+        return;
+    const AstSchema *s = c->schema;
+    NameList l = attr_names(c, s);
+    if (enum_ctx) {
+        push_values(c, &l, enum_ctx);
+        diag_error(c->diag, e->loc, "unknown name '%s': neither an attribute of schema '%s' nor a value of enum '%s'%s",
+                   e->str, s->name, enum_ctx->name, suggest(c, e->str, &l));
+        return;
+    }
+    if (find_extern(c->ast, e->str)) {
+        diag_error(c->diag, e->loc, "'%s' is a function, not an attribute of schema '%s'; call it: '%s(...)'",
+                   e->str, s->name, e->str);
+        return;
+    }
+    for (int i = 0; i < s->nattrs; i++)
+        if (find_value(&s->attrs[i], e->str) >= 0) {
+            diag_error(c->diag, e->loc, "'%s' is not an attribute of schema '%s' but a value of enum '%s'; did you mean '%s == %s'?",
+                       e->str, s->name, s->attrs[i].name, s->attrs[i].name, e->str);
+            return;
+        }
+    diag_error(c->diag, e->loc, "unknown attribute '%s' in schema '%s'%s", e->str, s->name,
+               suggest(c, e->str, &l));
+}
+
+static Type to_attr(AstExpr *e, const AstAttr *a)
+{
+    e->kind = EX_ATTR;
+    e->attr = a;
+    return set_type(e, attr_type(a));
+}
+
+static Type to_enumval(AstExpr *e, const AstAttr *a, int index)
+{
+    Type t = {TY_ENUM, a};
+    e->kind = EX_ENUMVAL;
+    e->attr = NULL;
+    e->enum_value = index;
+    return set_type(e, t);
+}
+
+/* A bare name outside a comparison with an enum: it must be an attribute. */
+static Type check_name(Checker *c, AstExpr *e)
+{
+    const AstAttr *a = find_attr(c->schema, e->str);
+    if (a)
+        return to_attr(e, a);
+    report_unknown_name(c, e, NULL);
+    return set_type(e, ty(TY_ERROR));
+}
+
+static Type check_regattr(Checker *c, AstExpr *e)
+{
+    e->reg = -1;
+    if (!c->pat) {
+        diag_error(c->diag, e->loc, "an episode element cannot read registers");
+        return set_type(e, ty(TY_ERROR));
+    }
+    int r = find_reg(c->pat, e->str);
+    if (r < 0) {
+        if (!first_report(c, 'r', e->str))
+            return set_type(e, ty(TY_ERROR));
+        if (c->pat->nregs == 0) {
+            diag_error(c->diag, e->loc, "unknown register '%s': pattern '%s' writes no registers (a label such as '%s:' in front of an atom writes one)",
+                       e->str, c->pat->name, e->str);
+        } else {
+            NameList l = {0};
+            for (int i = 0; i < c->pat->nregs; i++)
+                names_push(c, &l, c->pat->regs[i].name);
+            diag_error(c->diag, e->loc, "unknown register '%s'%s", e->str, suggest(c, e->str, &l));
+        }
+        return set_type(e, ty(TY_ERROR));
+    }
+    e->reg = r;
+    c->reg_read[r] = true;
+    const AstAttr *a = find_attr(c->schema, e->field);
+    if (!a) {
+        if (first_report(c, 'a', e->field)) {
+            NameList l = attr_names(c, c->schema);
+            diag_error(c->diag, e->field_loc, "unknown attribute '%s' in schema '%s'%s", e->field,
+                       c->schema->name, suggest(c, e->field, &l));
+        }
+        return set_type(e, ty(TY_ERROR));
+    }
+    e->attr = a;
+    return set_type(e, attr_type(a));
+}
+
+/* Arguments convert like C: an int may be passed for a float parameter,
+ * nothing else converts. */
+static bool arg_fits(Type arg, TypeKind param)
+{
+    return arg.kind == param || (arg.kind == TY_INT && param == TY_FLOAT);
+}
+
+static Type check_call(Checker *c, AstExpr *e)
+{
+    bool args_ok = true;
+    for (int i = 0; i < e->nargs; i++)
+        if (check_expr(c, e->args[i]).kind == TY_ERROR)
+            args_ok = false;
+    const AstExtern *f = find_extern(c->ast, e->str);
+    if (!f) {
+        if (first_report(c, 'f', e->str)) {
+            NameList l = {0};
+            for (int i = 0; i < c->ast->ndecls; i++)
+                if (c->ast->decls[i].kind == DECL_EXTERN)
+                    names_push(c, &l, c->ast->decls[i].u.ext->name);
+            diag_error(c->diag, e->loc, "unknown function '%s'%s", e->str, suggest(c, e->str, &l));
+        }
+        return set_type(e, ty(TY_ERROR));
+    }
+    e->ext = f;
+    if (e->nargs != f->nparams) {
+        diag_error(c->diag, e->loc, "'%s' takes %d argument%s, got %d", f->name, f->nparams,
+                   f->nparams == 1 ? "" : "s", e->nargs);
+        diag_note(c->diag, f->loc, "'%s' is declared here", f->name);
+    } else if (args_ok) {
+        for (int i = 0; i < e->nargs; i++) {
+            Type t = e->args[i]->type;
+            if (!arg_fits(t, f->params[i]))
+                diag_error(c->diag, e->args[i]->loc, "argument %d of '%s' must be %s, got %s", i + 1,
+                           f->name, type_str(c, ty(f->params[i])), type_str(c, t));
+        }
+    }
+    return set_type(e, ty(f->ret));
+}
+
+/* The operands of == and != that need the other side to be resolved:
+ * strings, and bare names that are not attributes (enum values). */
+static bool is_open(const Checker *c, const AstExpr *e)
+{
+    return e->kind == EX_STRING || (e->kind == EX_NAME && !find_attr(c->schema, e->str));
+}
+
+/* Resolves an open operand against the other side's type: an enum value
+ * when that side is an enum; otherwise a name is unknown and a string stays
+ * a string (the comparison then reports the mismatch). */
+static Type resolve_open(Checker *c, AstExpr *e, Type other, bool other_open)
+{
+    if (!other_open && other.kind == TY_ERROR)
+        return set_type(e, ty(TY_ERROR)); /* the other side is already reported */
+    const AstAttr *en = !other_open && other.kind == TY_ENUM ? other.enum_attr : NULL;
+    int v = find_value(en, e->str);
+    if (v >= 0)
+        return to_enumval(e, en, v);
+    if (e->kind == EX_NAME) {
+        report_unknown_name(c, e, en);
+        return set_type(e, ty(TY_ERROR));
+    }
+    if (en) {
+        if (first_report(c, 'v', e->str)) {
+            NameList l = {0};
+            push_values(c, &l, en);
+            diag_error(c->diag, e->loc, "\"%s\" is not a value of enum '%s'%s", e->str, en->name,
+                       suggest(c, e->str, &l));
+        }
+        return set_type(e, ty(TY_ERROR));
+    }
+    return set_type(e, ty(TY_STRING));
+}
+
+/* Whether two (non-error) types may be compared with op; reports if not. */
+static void check_comparable(Checker *c, const AstExpr *e, Type l, Type r)
+{
+    if (l.kind == TY_ERROR || r.kind == TY_ERROR)
+        return;
+    if (is_numeric(l) && is_numeric(r))
+        return;
+    if (l.kind == r.kind && (l.kind == TY_BOOL || (l.kind == TY_ENUM && l.enum_attr == r.enum_attr))) {
+        if (e->op != OP_EQ && e->op != OP_NE)
+            diag_error(c->diag, e->loc, "'%s' cannot compare %s values; use '==' or '!='", op_str(e->op),
+                       type_str(c, l));
+        return;
+    }
+    diag_error(c->diag, e->loc, "type mismatch: cannot compare %s with %s", type_str(c, l), type_str(c, r));
+}
+
+/* A comparison. Bare names are attributes first; a name that is not one is
+ * resolved as a value of the enum on the other side. A name that is both an
+ * attribute and a value of that enum is ambiguous. Enum values are resolved
+ * for every relop so that `kind < A` gets the real complaint (ordering). */
+static Type check_cmp(Checker *c, AstExpr *e)
+{
+    AstExpr *side[2] = {e->lhs, e->rhs};
+    Type t[2];
+    bool open[2], bare[2];
+    for (int i = 0; i < 2; i++) {
+        open[i] = is_open(c, side[i]);
+        bare[i] = side[i]->kind == EX_NAME && !open[i];
+        if (!open[i])
+            t[i] = check_expr(c, side[i]);
+    }
+    for (int i = 0; i < 2; i++)
+        if (open[i])
+            t[i] = resolve_open(c, side[i], open[1 - i] ? ty(TY_ERROR) : t[1 - i], open[1 - i]);
+    for (int i = 0; i < 2; i++) {
+        Type o = t[1 - i];
+        if (bare[i] && o.kind == TY_ENUM && find_value(o.enum_attr, side[i]->str) >= 0) {
+            diag_error(c->diag, side[i]->loc,
+                       "'%s' is ambiguous: it is an attribute of schema '%s' and a value of enum '%s'",
+                       side[i]->str, c->schema->name, o.enum_attr->name);
+            t[i] = set_type(side[i], ty(TY_ERROR));
+        }
+    }
+    check_comparable(c, e, t[0], t[1]);
+    return set_type(e, ty(TY_BOOL));
+}
+
+static Type check_arith(Checker *c, AstExpr *e)
+{
+    Type l = check_expr(c, e->lhs), r = check_expr(c, e->rhs);
+    if (l.kind == TY_ERROR || r.kind == TY_ERROR)
+        return set_type(e, ty(TY_ERROR));
+    if (e->op == OP_MOD) {
+        if (l.kind != TY_INT || r.kind != TY_INT) {
+            diag_error(c->diag, e->loc, "'%%' needs int operands, got %s",
+                       type_str(c, l.kind != TY_INT ? l : r));
+            return set_type(e, ty(TY_ERROR));
+        }
+        return set_type(e, ty(TY_INT));
+    }
+    if (!is_numeric(l) || !is_numeric(r)) {
+        diag_error(c->diag, e->loc, "'%s' needs int or float operands, got %s", op_str(e->op),
+                   type_str(c, !is_numeric(l) ? l : r));
+        return set_type(e, ty(TY_ERROR));
+    }
+    return set_type(e, ty(l.kind == TY_INT && r.kind == TY_INT ? TY_INT : TY_FLOAT));
+}
+
+/* Operands of ! && ||; the result is bool even after an error, so an
+ * enclosing condition does not complain again. */
+static void want_bool(Checker *c, const AstExpr *op, Type t, const char *spelling, const char *an)
+{
+    if (t.kind != TY_ERROR && t.kind != TY_BOOL)
+        diag_error(c->diag, op->loc, "'%s' needs %s, got %s", spelling, an, type_str(c, t));
+}
+
+static Type check_expr(Checker *c, AstExpr *e)
+{
+    switch (e->kind) {
+    case EX_TRUE:
+    case EX_FALSE:   return set_type(e, ty(TY_BOOL));
+    case EX_NUMBER:  return check_number(c, e);
+    case EX_STRING:  return set_type(e, ty(TY_STRING));
+    case EX_NAME:    return check_name(c, e);
+    case EX_REGATTR: return check_regattr(c, e);
+    case EX_CALL:    return check_call(c, e);
+    case EX_CMP:     return check_cmp(c, e);
+    case EX_ARITH:   return check_arith(c, e);
+    case EX_NOT:
+        want_bool(c, e, check_expr(c, e->lhs), "!", "a bool operand");
+        return set_type(e, ty(TY_BOOL));
+    case EX_AND:
+    case EX_OR: {
+        const char *spelling = e->kind == EX_AND ? "&&" : "||";
+        want_bool(c, e, check_expr(c, e->lhs), spelling, "bool operands");
+        want_bool(c, e, check_expr(c, e->rhs), spelling, "bool operands");
+        return set_type(e, ty(TY_BOOL));
+    }
+    case EX_NEG: {
+        Type t = check_expr(c, e->lhs);
+        if (t.kind == TY_ERROR)
+            return set_type(e, t);
+        if (!is_numeric(t)) {
+            diag_error(c->diag, e->loc, "unary '-' needs an int or float operand, got %s", type_str(c, t));
+            return set_type(e, ty(TY_ERROR));
+        }
+        return set_type(e, t);
+    }
+    case EX_ATTR:
+    case EX_ENUMVAL: return e->type; /* already resolved */
+    }
+    return set_type(e, ty(TY_ERROR));
+}
+
+/* [COND]: a bool, which includes a bare bool attribute ([ok], [x.ok]). */
+static void check_cond(Checker *c, AstExpr *cond)
+{
+    Type t = check_expr(c, cond);
+    if (t.kind != TY_ERROR && t.kind != TY_BOOL)
+        diag_error(c->diag, cond->loc, "a condition must be 'bool', got %s", type_str(c, t));
+}
+
+/* ---- atoms -------------------------------------------------------------------------- */
+
+static AstExpr *new_expr(Checker *c, ExprKind kind, Loc loc)
+{
+    AstExpr *e = arena_alloc(c->arena, sizeof *e);
+    e->kind = kind;
+    e->loc = loc;
+    e->reg = -1;
+    return e;
+}
+
+/* Shorthand V: the value of exactly one enum attribute a; it becomes the
+ * condition `a == V` so later stages only look at cond. */
+static void resolve_shorthand(Checker *c, AstRegex *rx)
+{
+    const AstSchema *s = c->schema;
+    const AstAttr *a = NULL;
+    int index = -1;
+    NameList owners = {0};
+    rx->value_attr = NULL;
+    rx->value_index = -1;
+    for (int i = 0; i < s->nattrs; i++) {
+        int v = find_value(&s->attrs[i], rx->value);
+        if (v < 0)
+            continue;
+        names_push(c, &owners, fmt(c, "'%s'", s->attrs[i].name));
+        if (!a) {
+            a = &s->attrs[i];
+            index = v;
+        }
+    }
+    if (owners.n > 1) {
+        const char *list = owners.n == 2 ? fmt(c, "both %s and %s", owners.v[0], owners.v[1]) : owners.v[0];
+        for (int i = 1; owners.n > 2 && i < owners.n; i++)
+            list = fmt(c, "%s%s%s", list, i == owners.n - 1 ? " and " : ", ", owners.v[i]);
+        diag_error(c->diag, rx->loc, "'%s' is a value of %s; write [%s == %s]", rx->value, list, a->name,
+                   value_src(c, rx->value, rx->value_quoted));
+        return;
+    }
+    if (!a) {
+        if (!first_report(c, 'v', rx->value))
+            return;
+        const AstAttr *b = rx->value_quoted ? NULL : find_attr(s, rx->value);
+        if (b && b->kind == ATTR_BOOL) {
+            diag_error(c->diag, rx->loc, "'%s' is a bool attribute, not an enum value; write [%s] to test it",
+                       rx->value, rx->value);
+            return;
+        }
+        if (b) {
+            diag_error(c->diag, rx->loc, "'%s' is an attribute of schema '%s', not an enum value", rx->value,
+                       s->name);
+            return;
+        }
+        NameList l = {0};
+        for (int i = 0; i < s->nattrs; i++)
+            push_values(c, &l, &s->attrs[i]);
+        diag_error(c->diag, rx->loc, "unknown enum value '%s' in schema '%s'%s", rx->value, s->name,
+                   suggest(c, rx->value, &l));
+        return;
+    }
+    rx->value_attr = a;
+    rx->value_index = index;
+    AstExpr *lhs = new_expr(c, EX_ATTR, rx->loc);
+    lhs->str = a->name;
+    to_attr(lhs, a);
+    AstExpr *rhs = new_expr(c, EX_ENUMVAL, rx->loc);
+    rhs->str = a->values[index].name;
+    to_enumval(rhs, a, index);
+    AstExpr *eq = new_expr(c, EX_CMP, rx->loc);
+    eq->op = OP_EQ;
+    eq->lhs = lhs;
+    eq->rhs = rhs;
+    set_type(eq, ty(TY_BOOL));
+    rx->cond = eq;
+}
+
+/* Types the conditions of every atom under rx (the schema is known). */
+static void check_atoms(Checker *c, AstRegex *rx)
+{
+    if (rx->kind == RX_ATOM) {
+        if (rx->atom == ATOM_VALUE && rx->value)
+            resolve_shorthand(c, rx);
+        else if (rx->atom == ATOM_COND && rx->cond)
+            check_cond(c, rx->cond);
+        return;
+    }
+    for (int i = 0; i < rx->nkids; i++)
+        check_atoms(c, rx->kids[i]);
+}
+
+/* ---- pattern structure: labels, repetitions, complements ------------------------------- */
+
+static void check_repeat(Checker *c, AstRegex *rx)
+{
+    int64_t lo = 0, hi = -1;
+    bool ok = want_int(c, &rx->rep_min, "a repetition bound", 0, CHECK_REPEAT_MAX, &lo);
+    /* {n} arrives as {n,n} with both bounds at one token: report it once */
+    if (rx->rep_has_max) {
+        if (loc_eq(rx->rep_max.loc, rx->rep_min.loc))
+            hi = lo;
+        else if (!want_int(c, &rx->rep_max, "a repetition bound", 0, CHECK_REPEAT_MAX, &hi))
+            ok = false;
+    }
+    if (ok && rx->rep_has_max && lo > hi) {
+        diag_error(c->diag, rx->rep_max.loc,
+                   "the repetition maximum %" PRId64 " is smaller than the minimum %" PRId64, hi, lo);
+        ok = false;
+    }
+    if (ok && rx->rep_has_max && hi == 0) {
+        diag_error(c->diag, rx->rep_min.loc, "a repetition of at most 0 times matches only the empty string");
+        ok = false;
+    }
+    rx->min = ok ? lo : 0;
+    rx->max = ok && rx->rep_has_max ? hi : -1;
+}
+
+/* A label x: defines register x (in order of first write). It is kept even
+ * when the label is misplaced, so reads of x are not reported again. */
+static void define_label(Checker *c, AstRegex *rx, int in_not)
+{
+    AstPattern *p = c->pat;
+    bool bad = false;
+    if (rx->kind != RX_ATOM) {
+        diag_error(c->diag, rx->label_loc, "register '%s' can only be written by a single-event atom", rx->label);
+        bad = true;
+    } else if (in_not) {
+        diag_error(c->diag, rx->label_loc, "register '%s' cannot be written inside '~'", rx->label);
+        bad = true;
+    }
+    int r = find_reg(p, rx->label);
+    if (r < 0) {
+        AstRegister *reg = arena_push(c->arena, &p->regs, &p->nregs, &p->regs_cap, sizeof *p->regs);
+        reg->name = rx->label;
+        reg->loc = rx->label_loc;
+        r = p->nregs - 1;
+        *(bool *)arena_push(c->arena, &c->reg_bad, &c->nbad, &c->bad_cap, sizeof *c->reg_bad) = false;
+    }
+    if (bad)
+        c->reg_bad[r] = true;
+    if (rx->kind == RX_ATOM)
+        rx->reg = r;
+}
+
+/* Pre-order, so atoms are numbered and registers collected in source order. */
+static void walk_pattern(Checker *c, AstRegex *rx, int in_not)
+{
+    rx->reg = -1;
+    if (rx->label)
+        define_label(c, rx, in_not);
+    switch (rx->kind) {
+    case RX_ATOM:
+        rx->position = ++c->natoms;
+        return;
+    case RX_NOT:
+        if (c->window->kind != WIN_EVENTS)
+            diag_error(c->diag, rx->loc, "'~' needs a count window: add 'within N events'");
+        in_not++;
+        break;
+    case RX_REPEAT:
+        check_repeat(c, rx);
+        break;
+    default:
+        break;
+    }
+    for (int i = 0; i < rx->nkids; i++)
+        walk_pattern(c, rx->kids[i], in_not);
+}
+
+/* ---- register flow ---------------------------------------------------------------------- */
+
+typedef uint64_t Word;
+
+static Word *bits_new(Checker *c) { return arena_alloc(c->arena, (size_t)c->nwords * sizeof(Word)); }
+
+static Word *bits_copy(Checker *c, const Word *b)
+{
+    Word *n = bits_new(c);
+    memcpy(n, b, (size_t)c->nwords * sizeof(Word));
+    return n;
+}
+
+static void bits_or(const Checker *c, Word *dst, const Word *src)
+{
+    for (int i = 0; i < c->nwords; i++)
+        dst[i] |= src[i];
+}
+
+static void bits_set(Word *b, int r) { b[r / 64] |= (Word)1 << (r % 64); }
+static bool bits_has(const Word *b, int r) { return (b[r / 64] >> (r % 64)) & 1; }
+
+/* Registers written by atoms under rx; a complement writes none (its
+ * labels are errors already). */
+static void writes(const AstRegex *rx, Word *set)
+{
+    if (rx->kind == RX_ATOM) {
+        if (rx->reg >= 0)
+            bits_set(set, rx->reg);
+        return;
+    }
+    if (rx->kind == RX_NOT)
+        return;
+    for (int i = 0; i < rx->nkids; i++)
+        writes(rx->kids[i], set);
+}
+
+static void expr_reads(const AstExpr *e, Word *set)
+{
+    if (!e)
+        return;
+    if (e->kind == EX_REGATTR && e->reg >= 0)
+        bits_set(set, e->reg);
+    expr_reads(e->lhs, set);
+    expr_reads(e->rhs, set);
+    for (int i = 0; i < e->nargs; i++)
+        expr_reads(e->args[i], set);
+}
+
+static void reads(const AstRegex *rx, Word *set)
+{
+    if (rx->kind == RX_ATOM) {
+        if (rx->atom == ATOM_COND)
+            expr_reads(rx->cond, set);
+        return;
+    }
+    for (int i = 0; i < rx->nkids; i++)
+        reads(rx->kids[i], set);
+}
+
+static const AstRegex *find_write(const AstRegex *rx, int r)
+{
+    if (rx->kind == RX_ATOM)
+        return rx->reg == r ? rx : NULL;
+    if (rx->kind == RX_NOT)
+        return NULL;
+    for (int i = 0; i < rx->nkids; i++) {
+        const AstRegex *w = find_write(rx->kids[i], r);
+        if (w)
+            return w;
+    }
+    return NULL;
+}
+
+static const AstExpr *find_expr_read(const AstExpr *e, int r)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == EX_REGATTR && e->reg == r)
+        return e;
+    const AstExpr *x = find_expr_read(e->lhs, r);
+    if (!x)
+        x = find_expr_read(e->rhs, r);
+    for (int i = 0; !x && i < e->nargs; i++)
+        x = find_expr_read(e->args[i], r);
+    return x;
+}
+
+static const AstExpr *find_read(const AstRegex *rx, int r)
+{
+    if (rx->kind == RX_ATOM)
+        return rx->atom == ATOM_COND ? find_expr_read(rx->cond, r) : NULL;
+    for (int i = 0; i < rx->nkids; i++) {
+        const AstExpr *x = find_read(rx->kids[i], r);
+        if (x)
+            return x;
+    }
+    return NULL;
+}
+
+/* In R & S both operands read the same events at once, so a register
+ * written by one cannot be written or read by the other: the result would
+ * depend on which operand stores first. One report per register and node. */
+static void check_and_node(Checker *c, const AstRegex *rx)
+{
+    int n = rx->nkids;
+    Word **w = arena_alloc(c->arena, (size_t)n * sizeof *w);
+    Word **rd = arena_alloc(c->arena, (size_t)n * sizeof *rd);
+    for (int k = 0; k < n; k++) {
+        w[k] = bits_new(c);
+        rd[k] = bits_new(c);
+        writes(rx->kids[k], w[k]);
+        reads(rx->kids[k], rd[k]);
+    }
+    for (int r = 0; r < c->pat->nregs; r++) {
+        if (c->reg_bad[r])
+            continue;
+        const char *name = c->pat->regs[r].name;
+        int first = -1;
+        for (int k = 0; k < n && first < 0; k++)
+            if (bits_has(w[k], r))
+                first = k;
+        if (first < 0)
+            continue;
+        const AstRegex *fw = find_write(rx->kids[first], r);
+        for (int k = 0; k < n; k++) {
+            if (k == first)
+                continue;
+            if (bits_has(w[k], r)) {
+                diag_error(c->diag, find_write(rx->kids[k], r)->label_loc,
+                           "register '%s' is written in %s operands of '&'", name, n == 2 ? "both" : "two");
+                diag_note(c->diag, fw->label_loc, "'%s' is also written here", name);
+                c->reg_bad[r] = true; /* no follow-up warnings about it */
+                break;
+            }
+            if (bits_has(rd[k], r)) {
+                diag_error(c->diag, find_read(rx->kids[k], r)->loc,
+                           "register '%s' is written in another operand of '&', so it cannot be read here", name);
+                diag_note(c->diag, fw->label_loc, "'%s' is written here", name);
+                c->reg_bad[r] = true;
+                break;
+            }
+        }
+    }
+}
+
+static void check_and_nodes(Checker *c, const AstRegex *rx)
+{
+    if (rx->kind == RX_AND)
+        check_and_node(c, rx);
+    for (int i = 0; i < rx->nkids; i++)
+        check_and_nodes(c, rx->kids[i]);
+}
+
+/* Warns about reads of registers that are in no path's write set before
+ * the atom; once per register and atom. */
+static void warn_reads(Checker *c, const AstExpr *e, const Word *before, Word **warned)
+{
+    if (!e)
+        return;
+    if (e->kind == EX_REGATTR && e->reg >= 0 && !bits_has(before, e->reg) && !c->reg_bad[e->reg]) {
+        if (!*warned)
+            *warned = bits_new(c);
+        if (!bits_has(*warned, e->reg)) {
+            bits_set(*warned, e->reg);
+            diag_warning(c->diag, e->loc, "uninitialized-register",
+                         "register '%s' is read before any path can have written it", e->str);
+        }
+    }
+    warn_reads(c, e->lhs, before, warned);
+    warn_reads(c, e->rhs, before, warned);
+    for (int i = 0; i < e->nargs; i++)
+        warn_reads(c, e->args[i], before, warned);
+}
+
+static bool loops(const AstRegex *rx)
+{
+    return rx->kind == RX_STAR || rx->kind == RX_PLUS || (rx->kind == RX_REPEAT && (rx->max < 0 || rx->max >= 2));
+}
+
+/* Forward may-analysis: in = registers some path may have written before
+ * rx; returns the same after rx. A loop body starts with everything the body
+ * writes (a previous iteration), which is the fixpoint in one step since
+ * out(R, in) = in + writes(R) for every R but a complement. In x:[COND],
+ * COND sees the registers before the store. */
+static Word *flow(Checker *c, const AstRegex *rx, const Word *in)
+{
+    Word *out = bits_copy(c, in);
+    switch (rx->kind) {
+    case RX_ATOM: {
+        Word *warned = NULL;
+        if (rx->atom == ATOM_COND)
+            warn_reads(c, rx->cond, in, &warned);
+        if (rx->reg >= 0)
+            bits_set(out, rx->reg);
+        break;
+    }
+    case RX_SEQ: {
+        const Word *cur = in;
+        for (int i = 0; i < rx->nkids; i++)
+            cur = flow(c, rx->kids[i], cur);
+        memcpy(out, cur, (size_t)c->nwords * sizeof(Word));
+        break;
+    }
+    case RX_ALT:
+    case RX_AND:
+        for (int i = 0; i < rx->nkids; i++)
+            bits_or(c, out, flow(c, rx->kids[i], in));
+        break;
+    case RX_NOT:
+        flow(c, rx->kids[0], in); /* for its reads; it writes nothing */
+        break;
+    case RX_OPT:
+    case RX_STAR:
+    case RX_PLUS:
+    case RX_REPEAT: {
+        Word *body_in = bits_copy(c, in);
+        if (loops(rx))
+            writes(rx->kids[0], body_in);
+        bits_or(c, out, flow(c, rx->kids[0], body_in));
+        break;
+    }
+    }
+    return out;
+}
+
+/* ---- policies and explore -------------------------------------------------------------- */
+
+/* The elements of a plain sequence: the kids of a sequence, or the node. */
+static AstRegex **seq_items(AstRegex **body, int *n)
+{
+    if ((*body)->kind == RX_SEQ) {
+        *n = (*body)->nkids;
+        return (*body)->kids;
+    }
+    *n = 1;
+    return body;
+}
+
+static void check_policy(Checker *c, AstPattern *p)
+{
+    if (!p->hdr.policy_given || p->hdr.policy == POLICY_STRICT)
+        return;
+    int n;
+    AstRegex **items = seq_items(&p->body, &n);
+    for (int i = 0; i < n; i++)
+        if (items[i]->kind != RX_ATOM) {
+            diag_error(c->diag, p->hdr.policy_loc,
+                       "policy '%s' needs a body that is a plain sequence of single-event atoms",
+                       policy_str(p->hdr.policy));
+            diag_note(c->diag, items[i]->loc, "here is %s", rx_what(items[i]->kind));
+            return;
+        }
+}
+
+static void check_explore(Checker *c, AstPattern *p)
+{
+    AstExplore *x = &p->explore;
+    if (!x->present)
+        return;
+    if (!p->hdr.policy_given || p->hdr.policy == POLICY_STRICT)
+        diag_error(c->diag, x->loc, "explore needs 'policy stnm' or 'policy stam'");
+    if (!x->has_confidence) {
+        diag_error(c->diag, x->loc, "explore needs a threshold: add 'confidence' and a number between 0 and 1");
+    } else {
+        double v = num_double(&x->confidence);
+        if ((!x->confidence.is_float && x->confidence.overflow) || !(v >= 0 && v <= 1))
+            diag_error(c->diag, x->confidence.loc, "confidence must be between 0 and 1, got %s",
+                       num_str(c, &x->confidence));
+        else
+            x->threshold = v == 0 ? 0 : v;
+    }
+    if (!x->extensions && !x->variations)
+        diag_error(c->diag, x->loc, "explore needs 'extensions', 'variations' or both");
+
+    int n;
+    AstRegex **items = seq_items(&p->body, &n);
+    if (n < 2) {
+        diag_error(c->diag, p->body->loc, "explore needs a sequence of at least 2 enum values, got %s",
+                   items[0]->kind == RX_ATOM ? "one atom" : rx_what(items[0]->kind));
+        return;
+    }
+    const AstAttr *et = NULL;
+    for (int i = 0; i < n; i++) {
+        const AstRegex *it = items[i];
+        if (it->kind != RX_ATOM && p->hdr.policy != POLICY_STRICT)
+            return; /* check_policy reported it */
+        if (it->kind != RX_ATOM || it->atom != ATOM_VALUE) {
+            diag_error(c->diag, it->loc, "explore needs a sequence of enum values; this element is %s",
+                       it->kind != RX_ATOM ? rx_what(it->kind) : it->atom == ATOM_ANY ? "'_'" : "a condition");
+            return;
+        }
+        if (!it->value_attr)
+            return; /* unknown without a schema, or reported */
+        if (!et) {
+            et = it->value_attr;
+        } else if (it->value_attr != et) {
+            diag_error(c->diag, it->loc, "explore needs values of one enum: '%s' is a value of '%s', not of '%s'",
+                       it->value, it->value_attr->name, et->name);
+            return;
+        }
+    }
+    p->explore_attr = et;
+    for (int v = 0; v < et->nvalues; v++) {
+        bool used = false;
+        for (int i = 0; i < n && !used; i++)
+            used = items[i]->value_index == v;
+        if (!used)
+            return;
+    }
+    diag_warning(c->diag, x->loc, "explore-no-candidates",
+                 "explore has no candidates: every value of '%s' is in the pattern", et->name);
+}
+
+/* ---- patterns and episodes --------------------------------------------------------------- */
+
+static void begin_decl(Checker *c, AstHeader *h)
+{
+    c->natoms = 0;
+    c->reg_bad = NULL;
+    c->nbad = c->bad_cap = 0;
+    c->reg_read = NULL;
+    c->reported.n = 0;
+    c->window = &h->window;
+    c->schema = resolve_schema(c, h);
+    check_window(c, &h->window);
+}
+
+/* Registers need a window: without one, runs holding a register would
+ * pile up forever. Also warns about registers nobody reads. */
+static void check_registers(Checker *c, AstPattern *p)
+{
+    int first = -1;
+    for (int r = 0; r < p->nregs && first < 0; r++)
+        if (!c->reg_bad[r])
+            first = r;
+    if (first >= 0 && p->hdr.window.kind == WIN_NONE) {
+        diag_error(c->diag, p->loc, "pattern '%s' writes registers, so it needs a window: add a 'within' clause",
+                   p->name);
+        diag_note(c->diag, p->regs[first].loc, "register '%s' is written here", p->regs[first].name);
+    }
+    if (!c->schema)
+        return; /* reads were not resolved */
+    for (int r = 0; r < p->nregs; r++)
+        if (!c->reg_bad[r] && !c->reg_read[r])
+            diag_warning(c->diag, p->regs[r].loc, "unused-register", "register '%s' is written but never read",
+                         p->regs[r].name);
+}
+
+static void check_pattern(Checker *c, AstPattern *p)
+{
+    c->pat = p;
+    p->nregs = 0;
+    begin_decl(c, &p->hdr);
+    p->schema = c->schema;
+    p->partition_attr = check_partition(c, &p->hdr);
+    if (!p->body)
+        return;
+    walk_pattern(c, p->body, 0);
+    p->natoms = c->natoms;
+    c->nwords = p->nregs / 64 + 1;
+    c->reg_read = arena_alloc(c->arena, (size_t)p->nregs + 1);
+    if (c->schema) {
+        check_atoms(c, p->body);
+        check_and_nodes(c, p->body);
+        flow(c, p->body, bits_new(c));
+    }
+    check_registers(c, p);
+    check_policy(c, p);
+    check_explore(c, p);
+}
+
+/* An episode body is a plain sequence of unary elements: shorthands,
+ * [COND] without registers, or _. */
+static void check_episode(Checker *c, AstEpisode *ep)
+{
+    c->pat = NULL;
+    begin_decl(c, &ep->hdr);
+    ep->schema = c->schema;
+    ep->partition_attr = check_partition(c, &ep->hdr);
+    if (ep->hdr.window.kind == WIN_NONE)
+        diag_error(c->diag, ep->loc, "episode '%s' needs a window: add a 'within' clause", ep->name);
+    ep->alert_threshold = 0;
+    if (ep->has_alert)
+        want_int(c, &ep->alert_count, "the alert count", 1, INT64_MAX, &ep->alert_threshold);
+    if (!ep->body)
+        return;
+    ep->nelements = 0;
+    int n;
+    AstRegex **items = seq_items(&ep->body, &n);
+    for (int i = 0; i < n; i++) {
+        AstRegex *it = items[i];
+        it->reg = -1;
+        if (it->kind != RX_ATOM) {
+            diag_error(c->diag, it->loc,
+                       "an episode element must be one event (an enum value, [COND] or _), not %s",
+                       rx_what(it->kind));
+            continue;
+        }
+        if (it->label)
+            diag_error(c->diag, it->label_loc, "an episode element cannot store events in registers");
+        it->position = ++c->natoms;
+        *(AstRegex **)arena_push(c->arena, &ep->elements, &ep->nelements, &ep->elements_cap,
+                                 sizeof *ep->elements) = it;
+    }
+    if (c->schema)
+        check_atoms(c, ep->body);
+}
+
+bool check_ast(Ast *ast, Arena *arena, Diag *diag)
+{
+    Checker c = {0};
+    c.ast = ast;
+    c.arena = arena;
+    c.diag = diag;
+    int errors = diag->nerrors;
+
+    check_decl_names(&c);
+    for (int i = 0; i < ast->ndecls; i++) {
+        if (ast->decls[i].kind == DECL_SCHEMA)
+            check_schema(&c, ast->decls[i].u.schema);
+        else if (ast->decls[i].kind == DECL_EXTERN)
+            check_extern(&c, ast->decls[i].u.ext);
+    }
+    for (int i = 0; i < ast->ndecls; i++) {
+        if (ast->decls[i].kind == DECL_PATTERN)
+            check_pattern(&c, ast->decls[i].u.pattern);
+        else if (ast->decls[i].kind == DECL_EPISODE)
+            check_episode(&c, ast->decls[i].u.episode);
+    }
+    ast->checked = diag->nerrors == errors;
+    return ast->checked;
+}

@@ -1,0 +1,688 @@
+/* parser.y: pure bison grammar of the .srem language (LANGUAGE.md v1);
+ * builds the Ast and recovers from syntax errors at declarations. */
+%code requires {
+#include "ast.h"
+#include "lexer.h"
+
+typedef struct Parser {
+    Lexer   lx;
+    Arena  *arena;
+    Diag   *diag;
+    Ast    *ast;
+} Parser;
+
+/* What may follow an episode's closing brace. */
+typedef struct AstAlertClause {
+    bool      present;
+    Loc       loc;
+    AstNumber count;
+} AstAlertClause;
+}
+
+%code provides {
+int sremlex(SREMSTYPE *val, SREMLTYPE *loc, Parser *p);
+void sremerror(SREMLTYPE *loc, Parser *p, const char *msg);
+}
+
+%code {
+#include <string.h>
+
+static Loc L(SREMLTYPE l) { return (Loc){l.first_line, l.first_column}; }
+
+static void *node(Parser *p, size_t size) { return arena_alloc(p->arena, size); }
+
+static int max_depth(int a, int b) { return a > b ? a : b; }
+
+/* Reports a tree deeper than AST_MAX_DEPTH once, where it first gets too
+ * deep, so later stages can recurse safely. */
+static void check_depth(Parser *p, int depth, Loc loc)
+{
+    if (depth == AST_MAX_DEPTH + 1)
+        diag_syntax(p->diag, loc, "expression nested more than %d deep", AST_MAX_DEPTH);
+}
+
+static AstExpr *expr_new(Parser *p, ExprKind kind, Loc loc)
+{
+    AstExpr *e = node(p, sizeof *e);
+    e->kind = kind;
+    e->loc = loc;
+    e->depth = 1;
+    return e;
+}
+
+static AstExpr *expr_bin(Parser *p, ExprKind kind, ExprOp op, AstExpr *l, AstExpr *r, Loc loc)
+{
+    AstExpr *e = expr_new(p, kind, loc);
+    e->op = op;
+    e->lhs = l;
+    e->rhs = r;
+    e->depth = 1 + max_depth(l->depth, r ? r->depth : 0);
+    check_depth(p, e->depth, loc);
+    return e;
+}
+
+/* -7 is a literal, so that -9223372036854775808 fits; - -7 is not. */
+static AstExpr *expr_neg(Parser *p, AstExpr *e, Loc loc)
+{
+    if (e->kind == EX_NUMBER && !e->num.negative) {
+        e->num.negative = true;
+        e->num.f = -e->num.f;
+        e->loc = loc;
+        e->num.loc = loc;
+        return e;
+    }
+    return expr_bin(p, EX_NEG, OP_SUB, e, NULL, loc);
+}
+
+static AstRegex *rx_new(Parser *p, RegexKind kind, Loc loc)
+{
+    AstRegex *r = node(p, sizeof *r);
+    r->kind = kind;
+    r->loc = loc;
+    r->depth = 1;
+    r->reg = -1;
+    return r;
+}
+
+static AstRegex *rx_atom(Parser *p, AtomKind atom, Loc loc)
+{
+    AstRegex *r = rx_new(p, RX_ATOM, loc);
+    r->atom = atom;
+    return r;
+}
+
+/* Appends kid to an n-ary node; an unlabeled kid of the same kind is
+ * spliced in, so `A (B C)` and `(A B) C` give one flat sequence. */
+static bool rx_is_nary(RegexKind kind) { return kind == RX_SEQ || kind == RX_ALT || kind == RX_AND; }
+
+static void rx_add(Parser *p, AstRegex *r, AstRegex *kid)
+{
+    if (rx_is_nary(r->kind) && kid->kind == r->kind && !kid->label) {
+        for (int i = 0; i < kid->nkids; i++)
+            rx_add(p, r, kid->kids[i]);
+        return;
+    }
+    *(AstRegex **)arena_push(p->arena, &r->kids, &r->nkids, &r->kids_cap, sizeof *r->kids) = kid;
+    if (kid->depth + 1 > r->depth) {
+        r->depth = kid->depth + 1;
+        check_depth(p, r->depth, kid->loc);
+    }
+}
+
+static AstRegex *rx_nary(Parser *p, RegexKind kind, AstRegex *l, AstRegex *r)
+{
+    AstRegex *n = l;
+    if (l->kind != kind || l->label) {
+        n = rx_new(p, kind, l->loc);
+        rx_add(p, n, l);
+    }
+    rx_add(p, n, r);
+    return n;
+}
+
+static AstRegex *rx_unary(Parser *p, RegexKind kind, AstRegex *kid, Loc loc)
+{
+    AstRegex *r = rx_new(p, kind, loc);
+    rx_add(p, r, kid);
+    return r;
+}
+
+static void extern_add_param(Parser *p, AstExtern *ext, TypeKind type, Loc loc)
+{
+    int nlocs = ext->nparams;
+    *(TypeKind *)arena_push(p->arena, &ext->params, &ext->nparams, &ext->params_cap, sizeof type) = type;
+    *(Loc *)arena_push(p->arena, &ext->param_locs, &nlocs, &ext->param_locs_cap, sizeof loc) = loc;
+}
+
+static void enum_add_value(Parser *p, AstAttr *attr, AstEnumValue v)
+{
+    *(AstEnumValue *)arena_push(p->arena, &attr->values, &attr->nvalues, &attr->values_cap, sizeof v) = v;
+}
+
+static void dup_clause(Parser *p, Loc loc, const char *what)
+{
+    diag_error(p->diag, loc, "duplicate '%s' clause", what);
+}
+
+static AstDecl *decl_new(Parser *p, DeclKind kind)
+{
+    AstDecl *d = arena_push(p->arena, &p->ast->decls, &p->ast->ndecls, &p->ast->decls_cap,
+                            sizeof *p->ast->decls);
+    d->kind = kind;
+    return d;
+}
+
+/* Clauses that belong to the other kind of declaration. */
+static void pattern_clauses_only(Parser *p, const AstHeader *h)
+{
+    if (h->freq_given)
+        diag_error(p->diag, h->freq_loc, "'frequency' applies to episodes, not patterns");
+}
+
+static void episode_clauses_only(Parser *p, const AstHeader *h)
+{
+    if (h->policy_given)
+        diag_error(p->diag, h->policy_loc, "'policy' applies to patterns, not episodes");
+}
+}
+
+%define api.prefix {srem}
+%define api.pure full
+%define api.token.prefix {TOK_}
+%define parse.error custom
+%define parse.lac full
+%locations
+%param {Parser *p}
+%expect 0
+
+%union {
+    const char  *str;
+    AstNumber    num;
+    AstExpr     *expr;
+    AstRegex    *rx;
+    AstSchema   *schema;
+    AstAttr     *attr;
+    AstExtern   *ext;
+    AstHeader    hdr;
+    AstWindow    window;
+    AstExplore   explore;
+    AstAlertClause alert;
+    AstEnumValue ev;
+    TypeKind     type;
+    int          ival;
+}
+
+%token <str> IDENT "identifier"
+%token <num> NUMBER "number"
+%token <str> STRING "string"
+%token ANY "'_'"
+%token SCHEMA "'schema'" PATTERN "'pattern'" EPISODE "'episode'" EXTERN "'extern'"
+%token ON "'on'" PARTITION "'partition'" BY "'by'" WITHIN "'within'" EVENTS "'events'"
+%token POLICY "'policy'" STRICT "'strict'" STNM "'stnm'" STAM "'stam'"
+%token EXPLORE "'explore'" EXTENSIONS "'extensions'" VARIATIONS "'variations'"
+%token CONFIDENCE "'confidence'" FREQUENCY "'frequency'"
+%token NONOVERLAPPED "'nonoverlapped'" DISTINCT "'distinct'"
+%token ALERT "'alert'" WHEN "'when'" COUNT "'count'"
+%token INT "'int'" FLOAT "'float'" BOOL "'bool'" ENUM "'enum'" TIMESTAMP "'timestamp'"
+%token TRUE "'true'" FALSE "'false'"
+%token OR "'||'" AND "'&&'" NOT "'!'"
+%token EQ "'=='" NE "'!='" LT "'<'" LE "'<='" GT "'>'" GE "'>='"
+
+%left OR
+%left AND
+%precedence NOT
+%nonassoc EQ NE LT LE GT GE
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UMINUS
+
+%type <schema> attrs
+%type <attr> attr_type enum_values
+%type <ev> enum_value
+%type <ext> extern_params param_list
+%type <type> scalar_type
+%type <hdr> header
+%type <window> window
+%type <explore> explore_items pattern_tail
+%type <alert> episode_tail
+%type <rx> regex alt conj seq unary postfix primary base atom
+%type <expr> expr primary_expr call args
+%type <num> number
+
+%%
+
+file
+    : %empty
+    | file decl
+    ;
+
+decl
+    : schema_decl
+    | extern_decl
+    | pattern_decl
+    | episode_decl
+    | error '}' opt_semi
+    | error ';'
+    | error     /* skips to the next declaration keyword */
+    ;
+
+opt_semi
+    : %empty
+    | ';'
+    ;
+
+/* ---- schema NAME { attr : type; ... } -------------------------------- */
+
+schema_decl
+    : SCHEMA IDENT '{' attrs '}' opt_semi
+        {
+            $4->name = $2;
+            $4->loc = L(@2);
+            decl_new(p, DECL_SCHEMA)->u.schema = $4;
+        }
+    ;
+
+attrs
+    : %empty
+        { $$ = node(p, sizeof *$$); $$->ts_attr = -1; }
+    | attrs IDENT ':' attr_type ';'
+        {
+            $$ = $1;
+            AstAttr *a = arena_push(p->arena, &$$->attrs, &$$->nattrs, &$$->attrs_cap, sizeof *a);
+            *a = *$4;
+            a->name = $2;
+            a->loc = L(@2);
+            a->index = $$->nattrs - 1;
+        }
+    | attrs error ';'
+        { $$ = $1; }
+    ;
+
+attr_type
+    : INT       { $$ = node(p, sizeof *$$); $$->kind = ATTR_INT; }
+    | FLOAT     { $$ = node(p, sizeof *$$); $$->kind = ATTR_FLOAT; }
+    | BOOL      { $$ = node(p, sizeof *$$); $$->kind = ATTR_BOOL; }
+    | TIMESTAMP { $$ = node(p, sizeof *$$); $$->kind = ATTR_TIMESTAMP; }
+    | TIMESTAMP '(' IDENT ')'
+        {
+            $$ = node(p, sizeof *$$);
+            $$->kind = ATTR_TIMESTAMP;
+            $$->unit_name = $3;
+            $$->unit_loc = L(@3);
+        }
+    | ENUM '{' enum_values opt_comma '}'
+        { $$ = $3; }
+    ;
+
+opt_comma
+    : %empty
+    | ','
+    ;
+
+enum_values
+    : enum_value
+        {
+            $$ = node(p, sizeof *$$);
+            $$->kind = ATTR_ENUM;
+            enum_add_value(p, $$, $1);
+        }
+    | enum_values ',' enum_value
+        { $$ = $1; enum_add_value(p, $$, $3); }
+    ;
+
+enum_value
+    : IDENT     { $$ = (AstEnumValue){.name = $1, .quoted = false, .loc = L(@1)}; }
+    | STRING    { $$ = (AstEnumValue){.name = $1, .quoted = true, .loc = L(@1)}; }
+    ;
+
+/* ---- extern TYPE NAME(TYPE [name], ...); ----------------------------- */
+
+extern_decl
+    : EXTERN scalar_type IDENT '(' extern_params ')' ';'
+        {
+            $5->ret = $2;
+            $5->name = $3;
+            $5->loc = L(@3);
+            decl_new(p, DECL_EXTERN)->u.ext = $5;
+        }
+    ;
+
+extern_params
+    : %empty        { $$ = node(p, sizeof *$$); }
+    | param_list    { $$ = $1; }
+    ;
+
+param_list
+    : scalar_type opt_param_name
+        { $$ = node(p, sizeof *$$); extern_add_param(p, $$, $1, L(@1)); }
+    | param_list ',' scalar_type opt_param_name
+        { $$ = $1; extern_add_param(p, $$, $3, L(@3)); }
+    ;
+
+opt_param_name
+    : %empty
+    | IDENT
+    ;
+
+scalar_type
+    : INT       { $$ = TY_INT; }
+    | FLOAT     { $$ = TY_FLOAT; }
+    | BOOL      { $$ = TY_BOOL; }
+    ;
+
+/* ---- pattern NAME on SCHEMA clauses { REGEX } [explore ...;] --------- */
+
+pattern_decl
+    : PATTERN IDENT ON IDENT header '{' regex '}' pattern_tail
+        {
+            AstPattern *pt = node(p, sizeof *pt);
+            pt->name = $2;
+            pt->loc = L(@2);
+            pt->hdr = $5;
+            pt->hdr.schema_name = $4;
+            pt->hdr.schema_loc = L(@4);
+            pt->body = $7;
+            pt->explore = $9;
+            pattern_clauses_only(p, &pt->hdr);
+            decl_new(p, DECL_PATTERN)->u.pattern = pt;
+        }
+    ;
+
+pattern_tail
+    : opt_semi
+        { memset(&$$, 0, sizeof $$); }
+    | EXPLORE explore_items ';'
+        { $$ = $2; $$.present = true; $$.loc = L(@1); }
+    ;
+
+explore_items
+    : %empty
+        { memset(&$$, 0, sizeof $$); }
+    | explore_items EXTENSIONS
+        {
+            $$ = $1;
+            if ($$.extensions)
+                diag_error(p->diag, L(@2), "'extensions' given twice");
+            $$.extensions = true;
+        }
+    | explore_items VARIATIONS
+        {
+            $$ = $1;
+            if ($$.variations)
+                diag_error(p->diag, L(@2), "'variations' given twice");
+            $$.variations = true;
+        }
+    | explore_items CONFIDENCE number
+        {
+            $$ = $1;
+            if ($$.has_confidence)
+                diag_error(p->diag, L(@2), "'confidence' given twice");
+            $$.has_confidence = true;
+            $$.confidence = $3;
+        }
+    ;
+
+/* ---- episode NAME on SCHEMA clauses { ELEMENTS } [alert when ...;] -- */
+
+episode_decl
+    : EPISODE IDENT ON IDENT header '{' regex '}' episode_tail
+        {
+            AstEpisode *ep = node(p, sizeof *ep);
+            ep->name = $2;
+            ep->loc = L(@2);
+            ep->hdr = $5;
+            ep->hdr.schema_name = $4;
+            ep->hdr.schema_loc = L(@4);
+            ep->body = $7;
+            ep->has_alert = $9.present;
+            ep->alert_loc = $9.loc;
+            ep->alert_count = $9.count;
+            episode_clauses_only(p, &ep->hdr);
+            decl_new(p, DECL_EPISODE)->u.episode = ep;
+        }
+    ;
+
+episode_tail
+    : opt_semi
+        { memset(&$$, 0, sizeof $$); }
+    | ALERT WHEN COUNT GE number ';'
+        { $$ = (AstAlertClause){.present = true, .loc = L(@1), .count = $5}; }
+    ;
+
+/* ---- clauses, in any order ------------------------------------------- */
+
+header
+    : %empty
+        { memset(&$$, 0, sizeof $$); }
+    | header PARTITION BY IDENT
+        {
+            $$ = $1;
+            if ($$.partition)
+                dup_clause(p, L(@2), "partition by");
+            $$.partition = $4;
+            $$.partition_loc = L(@4);
+        }
+    | header WITHIN window
+        {
+            $$ = $1;
+            if ($$.window.kind != WIN_NONE)
+                dup_clause(p, L(@2), "within");
+            $$.window = $3;
+            $$.window.loc = L(@2);
+        }
+    | header POLICY STRICT  { $$ = $1; if ($$.policy_given) dup_clause(p, L(@2), "policy"); $$.policy_given = true; $$.policy = POLICY_STRICT; $$.policy_loc = L(@2); }
+    | header POLICY STNM    { $$ = $1; if ($$.policy_given) dup_clause(p, L(@2), "policy"); $$.policy_given = true; $$.policy = POLICY_STNM; $$.policy_loc = L(@2); }
+    | header POLICY STAM    { $$ = $1; if ($$.policy_given) dup_clause(p, L(@2), "policy"); $$.policy_given = true; $$.policy = POLICY_STAM; $$.policy_loc = L(@2); }
+    | header FREQUENCY NONOVERLAPPED { $$ = $1; if ($$.freq_given) dup_clause(p, L(@2), "frequency"); $$.freq_given = true; $$.freq = FREQ_NONOVERLAPPED; $$.freq_loc = L(@2); }
+    | header FREQUENCY DISTINCT      { $$ = $1; if ($$.freq_given) dup_clause(p, L(@2), "frequency"); $$.freq_given = true; $$.freq = FREQ_DISTINCT; $$.freq_loc = L(@2); }
+    ;
+
+window
+    : number EVENTS
+        { memset(&$$, 0, sizeof $$); $$.kind = WIN_EVENTS; $$.amount = $1; }
+    | number IDENT
+        {
+            memset(&$$, 0, sizeof $$);
+            $$.kind = WIN_TIME;
+            $$.amount = $1;
+            $$.unit_name = $2;
+            $$.unit_loc = L(@2);
+        }
+    ;
+
+number
+    : NUMBER        { $$ = $1; }
+    | '-' NUMBER    { $$ = $2; $$.negative = true; $$.f = -$$.f; $$.loc = L(@1); }
+    ;
+
+/* ---- regular expressions, loosest first: | & concat ~ postfix -------- */
+
+regex
+    : alt
+    ;
+
+alt
+    : conj
+    | alt '|' conj      { $$ = rx_nary(p, RX_ALT, $1, $3); }
+    ;
+
+conj
+    : seq
+    | conj '&' seq      { $$ = rx_nary(p, RX_AND, $1, $3); }
+    ;
+
+seq
+    : unary
+    | seq unary         { $$ = rx_nary(p, RX_SEQ, $1, $2); }
+    ;
+
+unary
+    : postfix
+    | '~' unary         { $$ = rx_unary(p, RX_NOT, $2, L(@1)); }
+    ;
+
+postfix
+    : primary
+    | postfix '*'       { $$ = rx_unary(p, RX_STAR, $1, $1->loc); }
+    | postfix '+'       { $$ = rx_unary(p, RX_PLUS, $1, $1->loc); }
+    | postfix '?'       { $$ = rx_unary(p, RX_OPT, $1, $1->loc); }
+    | postfix '{' number '}'
+        {
+            $$ = rx_unary(p, RX_REPEAT, $1, $1->loc);
+            $$->rep_min = $$->rep_max = $3;
+            $$->rep_has_max = true;
+        }
+    | postfix '{' number ',' '}'
+        {
+            $$ = rx_unary(p, RX_REPEAT, $1, $1->loc);
+            $$->rep_min = $3;
+        }
+    | postfix '{' number ',' number '}'
+        {
+            $$ = rx_unary(p, RX_REPEAT, $1, $1->loc);
+            $$->rep_min = $3;
+            $$->rep_max = $5;
+            $$->rep_has_max = true;
+        }
+    ;
+
+primary
+    : base
+    | IDENT ':' base
+        {
+            $$ = $3;
+            if ($$->label)
+                diag_error(p->diag, L(@1), "an event can be stored in only one register here ('%s' and '%s')",
+                           $1, $$->label);
+            $$->label = $1;
+            $$->label_loc = L(@1);
+        }
+    ;
+
+base
+    : atom
+    | '(' regex ')'     { $$ = $2; }
+    | '(' error ')'     { $$ = rx_atom(p, ATOM_ANY, L(@1)); }
+    ;
+
+atom
+    : '[' expr ']'      { $$ = rx_atom(p, ATOM_COND, L(@1)); $$->cond = $2; $$->depth = $2->depth; }
+    | '[' error ']'     { $$ = rx_atom(p, ATOM_ANY, L(@1)); }
+    | IDENT             { $$ = rx_atom(p, ATOM_VALUE, L(@1)); $$->value = $1; }
+    | STRING            { $$ = rx_atom(p, ATOM_VALUE, L(@1)); $$->value = $1; $$->value_quoted = true; }
+    | ANY               { $$ = rx_atom(p, ATOM_ANY, L(@1)); }
+    ;
+
+/* ---- conditions and terms: one grammar, typed by the checker -------- */
+
+expr
+    : expr OR expr      { $$ = expr_bin(p, EX_OR, OP_EQ, $1, $3, L(@2)); }
+    | expr AND expr     { $$ = expr_bin(p, EX_AND, OP_EQ, $1, $3, L(@2)); }
+    | NOT expr          { $$ = expr_bin(p, EX_NOT, OP_EQ, $2, NULL, L(@1)); }
+    | expr EQ expr      { $$ = expr_bin(p, EX_CMP, OP_EQ, $1, $3, L(@2)); }
+    | expr NE expr      { $$ = expr_bin(p, EX_CMP, OP_NE, $1, $3, L(@2)); }
+    | expr LT expr      { $$ = expr_bin(p, EX_CMP, OP_LT, $1, $3, L(@2)); }
+    | expr LE expr      { $$ = expr_bin(p, EX_CMP, OP_LE, $1, $3, L(@2)); }
+    | expr GT expr      { $$ = expr_bin(p, EX_CMP, OP_GT, $1, $3, L(@2)); }
+    | expr GE expr      { $$ = expr_bin(p, EX_CMP, OP_GE, $1, $3, L(@2)); }
+    | expr '+' expr     { $$ = expr_bin(p, EX_ARITH, OP_ADD, $1, $3, L(@2)); }
+    | expr '-' expr     { $$ = expr_bin(p, EX_ARITH, OP_SUB, $1, $3, L(@2)); }
+    | expr '*' expr     { $$ = expr_bin(p, EX_ARITH, OP_MUL, $1, $3, L(@2)); }
+    | expr '/' expr     { $$ = expr_bin(p, EX_ARITH, OP_DIV, $1, $3, L(@2)); }
+    | expr '%' expr     { $$ = expr_bin(p, EX_ARITH, OP_MOD, $1, $3, L(@2)); }
+    | '-' expr %prec UMINUS { $$ = expr_neg(p, $2, L(@1)); }
+    | primary_expr
+    ;
+
+primary_expr
+    : TRUE              { $$ = expr_new(p, EX_TRUE, L(@1)); }
+    | FALSE             { $$ = expr_new(p, EX_FALSE, L(@1)); }
+    | NUMBER            { $$ = expr_new(p, EX_NUMBER, L(@1)); $$->num = $1; }
+    | STRING            { $$ = expr_new(p, EX_STRING, L(@1)); $$->str = $1; }
+    | IDENT             { $$ = expr_new(p, EX_NAME, L(@1)); $$->str = $1; }
+    | IDENT '.' IDENT
+        {
+            $$ = expr_new(p, EX_REGATTR, L(@1));
+            $$->str = $1;
+            $$->field = $3;
+            $$->field_loc = L(@3);
+        }
+    | call
+    | '(' expr ')'      { $$ = $2; }
+    ;
+
+call
+    : IDENT '(' ')'         { $$ = expr_new(p, EX_CALL, L(@1)); $$->str = $1; }
+    | IDENT '(' args ')'    { $$ = $3; $$->loc = L(@1); $$->str = $1; }
+    ;
+
+args
+    : expr
+        {
+            $$ = expr_new(p, EX_CALL, L(@1));
+            *(AstExpr **)arena_push(p->arena, &$$->args, &$$->nargs, &$$->args_cap, sizeof(AstExpr *)) = $1;
+            $$->depth = $1->depth + 1;
+        }
+    | args ',' expr
+        {
+            $$ = $1;
+            *(AstExpr **)arena_push(p->arena, &$$->args, &$$->nargs, &$$->args_cap, sizeof(AstExpr *)) = $3;
+            $$->depth = max_depth($$->depth, $3->depth + 1);
+            check_depth(p, $$->depth, L(@3));
+        }
+    ;
+
+%%
+
+int sremlex(SREMSTYPE *val, SREMLTYPE *loc, Parser *p)
+{
+    return lexer_next(&p->lx, val, loc);
+}
+
+/* Quotes at most 24 bytes of a token's text into buf. */
+static const char *quote_token(char *buf, size_t size, const char *tok, const char *end)
+{
+    int n = (int)(end - tok);
+    if (n > 24)
+        return snprintf(buf, size, "'%.24s...'", tok), buf;
+    snprintf(buf, size, "'%.*s'", n, tok);
+    return buf;
+}
+
+/* "expected ';' after 'int'" when the unexpected token starts a new line
+ * (the mistake is at the end of the previous one), else "expected X or Y
+ * before 'Z'"; "unexpected 'Z'" when too many tokens would fit. */
+static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
+{
+    const Lexer *lx = &p->lx;
+    if (lx->stopped)
+        return 0; /* the lexer already said why it gave up */
+    enum { MAX_EXPECTED = 6 };
+    yysymbol_kind_t expected[MAX_EXPECTED];
+    int n = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED);
+    yysymbol_kind_t la = yypcontext_token(ctx);
+    char what[64], list[256] = "";
+    if (la == YYSYMBOL_YYEOF)
+        snprintf(what, sizeof what, "end of file");
+    else
+        quote_token(what, sizeof what, lx->tok, lx->cur);
+    for (int i = 0; i < n; i++) {
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
+                 yysymbol_name(expected[i]));
+    }
+    Loc at = L(*yypcontext_location(ctx));
+    if (n > 0 && lx->prev_tok && (la == YYSYMBOL_YYEOF || lx->prev_loc.line < at.line)) {
+        char prev[64];
+        quote_token(prev, sizeof prev, lx->prev_tok, lx->prev_end);
+        Loc after = {lx->prev_loc.line, lx->prev_loc.col + (int)(lx->prev_end - lx->prev_tok)};
+        diag_syntax(p->diag, after, "expected %s after %s", list, prev);
+    } else if (n > 0) {
+        diag_syntax(p->diag, at, "expected %s before %s", list, what);
+    } else {
+        diag_syntax(p->diag, at, "unexpected %s", what);
+    }
+    return 0;
+}
+
+void sremerror(SREMLTYPE *loc, Parser *p, const char *msg)
+{
+    if (p->lx.stopped)
+        return; /* the lexer already said why it gave up */
+    if (strcmp(msg, "memory exhausted") == 0)
+        msg = "pattern file nested too deeply";
+    diag_syntax(p->diag, L(*loc), "%s", msg);
+}
+
+Ast *parse_source(const char *path, const char *src, size_t len, Arena *arena, Diag *diag)
+{
+    Parser p;
+    memset(&p, 0, sizeof p);
+    p.arena = arena;
+    p.diag = diag;
+    p.ast = arena_alloc(arena, sizeof *p.ast);
+    p.ast->path = arena_strdup(arena, path);
+    lexer_init(&p.lx, src, len, arena, diag);
+    sremparse(&p);
+    return p.ast;
+}

@@ -1,0 +1,46 @@
+/* unit.h: helpers shared by the CUnit suites: run the front end on a
+ * string and capture its diagnostics and dumps as strings. */
+#ifndef SREMC_UNIT_H
+#define SREMC_UNIT_H
+
+#include <CUnit/CUnit.h>
+
+#include "ast.h"
+
+typedef struct Fixture {
+    Arena  arena;
+    Diag   diag;
+    Ast   *ast;
+    int    nerrors, nwarnings, nsyntax;
+    char  *diags;        /* everything the diagnostics printed */
+    char  *dump;         /* ast_dump_txt of the result */
+} Fixture;
+
+/* Parses (check = false) or parses and checks src as file "t.srem". */
+void fx_run(Fixture *fx, const char *src, bool check);
+void fx_done(Fixture *fx);
+
+/* True if the diagnostics contain text. */
+bool fx_has(const Fixture *fx, const char *text);
+
+/* Asserts the file checks with no diagnostics at all. */
+#define ASSERT_CLEAN(fx)                                   \
+    do {                                                   \
+        if ((fx)->diags[0])                                \
+            fprintf(stderr, "\n%s", (fx)->diags);          \
+        CU_ASSERT_STRING_EQUAL((fx)->diags, "");           \
+    } while (0)
+
+/* Asserts one diagnostic printed this exact text (e.g. "t.srem:3:5: error: ..."). */
+#define ASSERT_DIAG(fx, text)                              \
+    do {                                                   \
+        if (!fx_has((fx), (text)))                         \
+            fprintf(stderr, "\nwanted: %s\ngot:\n%s", (text), (fx)->diags); \
+        CU_ASSERT(fx_has((fx), (text)));                   \
+    } while (0)
+
+void add_lexer_tests(void);
+void add_parser_tests(void);
+void add_check_tests(void);
+
+#endif
