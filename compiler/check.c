@@ -558,21 +558,30 @@ static const AstAttr *check_partition(Checker *c, const AstHeader *h)
     return a;
 }
 
-static void check_duration(Checker *c, AstWindow *w)
+/* Nanoseconds per unit of a duration's unit, 0 (reported) if unknown. */
+static int64_t window_unit_ns(Checker *c, const AstWindow *w)
 {
     static const char *const units[] = {"ns", "us", "ms", "s", "min", "h", "d"};
-    static const int64_t ts_ns[] = {1, 1000, 1000000, 1000000000};
     int64_t unit_ns = w->unit_name ? ast_unit_ns(w->unit_name) : 0;
-    if (unit_ns <= 0) {
-        NameList l = {0};
-        for (int u = 0; u < 7; u++)
-            names_push(c, &l, units[u]);
-        names_push(c, &l, "events"); /* `within 5 event` */
-        const char *name = w->unit_name ? w->unit_name : "";
-        const char *hint = suggest(c, name, &l);
-        diag_error(c->diag, w->unit_loc, "unknown time unit '%s'%s", name,
-                   *hint ? hint : "; units are ns, us, ms, s, min, h and d");
-    }
+    if (unit_ns > 0)
+        return unit_ns;
+    NameList l = {0};
+    for (int u = 0; u < 7; u++)
+        names_push(c, &l, units[u]);
+    names_push(c, &l, "events"); /* `within 5 event` */
+    const char *name = w->unit_name ? w->unit_name : "";
+    const char *hint = suggest(c, name, &l);
+    diag_error(c->diag, w->unit_loc, "unknown time unit '%s'%s", name,
+               *hint ? hint : "; units are ns, us, ms, s, min, h and d");
+    return 0;
+}
+
+/* A duration becomes a whole positive number of timestamp units, exactly
+ * (`1.5 s` is 1500 ms; `500 us` is no whole number of ms). */
+static void check_duration(Checker *c, AstWindow *w)
+{
+    static const int64_t ts_ns[] = {1, 1000, 1000000, 1000000000};
+    int64_t unit_ns = window_unit_ns(c, w);
     if (!c->schema)
         return;
     if (c->schema->ts_attr < 0) {
@@ -627,8 +636,9 @@ static void report_unknown_name(Checker *c, const AstExpr *e, const AstAttr *enu
     NameList l = attr_names(c, s);
     if (enum_ctx) {
         push_values(c, &l, enum_ctx);
-        diag_error(c->diag, e->loc, "unknown name '%s': neither an attribute of schema '%s' nor a value of enum '%s'%s",
-                   e->str, s->name, enum_ctx->name, suggest(c, e->str, &l));
+        diag_error(c->diag, e->loc,
+                   "unknown name '%s': neither an attribute of schema '%s' nor a value of enum '%s'%s", e->str,
+                   s->name, enum_ctx->name, suggest(c, e->str, &l));
         return;
     }
     if (find_extern(c->ast, e->str)) {
@@ -638,7 +648,9 @@ static void report_unknown_name(Checker *c, const AstExpr *e, const AstAttr *enu
     }
     for (int i = 0; i < s->nattrs; i++)
         if (find_value(&s->attrs[i], e->str) >= 0) {
-            diag_error(c->diag, e->loc, "'%s' is not an attribute of schema '%s' but a value of enum '%s'; did you mean '%s == %s'?",
+            diag_error(c->diag, e->loc,
+                       "'%s' is not an attribute of schema '%s' but a value of enum '%s'; "
+                       "did you mean '%s == %s'?",
                        e->str, s->name, s->attrs[i].name, s->attrs[i].name, e->str);
             return;
         }
@@ -676,7 +688,8 @@ static Type check_regattr(Checker *c, AstExpr *e)
 {
     e->reg = -1;
     if (!c->pat) {
-        diag_error(c->diag, e->loc, "an episode element cannot read registers");
+        if (first_report(c, 'r', e->str))
+            diag_error(c->diag, e->loc, "an episode element cannot read registers");
         return set_type(e, ty(TY_ERROR));
     }
     int r = find_reg(c->pat, e->str);
@@ -684,8 +697,8 @@ static Type check_regattr(Checker *c, AstExpr *e)
         if (!first_report(c, 'r', e->str))
             return set_type(e, ty(TY_ERROR));
         if (c->pat->nregs == 0) {
-            diag_error(c->diag, e->loc, "unknown register '%s': pattern '%s' writes no registers (a label such as '%s:' in front of an atom writes one)",
-                       e->str, c->pat->name, e->str);
+            diag_error(c->diag, e->loc, "unknown register '%s': pattern '%s' writes no registers", e->str,
+                       c->pat->name);
         } else {
             NameList l = {0};
             for (int i = 0; i < c->pat->nregs; i++)
@@ -1028,7 +1041,8 @@ static void define_label(Checker *c, AstRegex *rx, int in_not)
     AstPattern *p = c->pat;
     bool bad = false;
     if (rx->kind != RX_ATOM) {
-        diag_error(c->diag, rx->label_loc, "register '%s' can only be written by a single-event atom", rx->label);
+        diag_error(c->diag, rx->label_loc, "register '%s' can only be written by a single-event atom",
+                   rx->label);
         bad = true;
     } else if (in_not) {
         diag_error(c->diag, rx->label_loc, "register '%s' cannot be written inside '~'", rx->label);
@@ -1210,7 +1224,8 @@ static void check_and_node(Checker *c, const AstRegex *rx)
             }
             if (bits_has(rd[k], r)) {
                 diag_error(c->diag, find_read(rx->kids[k], r)->loc,
-                           "register '%s' is written in another operand of '&', so it cannot be read here", name);
+                           "register '%s' is written in another operand of '&', so it cannot be read here",
+                           name);
                 diag_note(c->diag, fw->label_loc, "'%s' is written here", name);
                 c->reg_bad[r] = true;
                 break;
@@ -1250,7 +1265,8 @@ static void warn_reads(Checker *c, const AstExpr *e, const Word *before, Word **
 
 static bool loops(const AstRegex *rx)
 {
-    return rx->kind == RX_STAR || rx->kind == RX_PLUS || (rx->kind == RX_REPEAT && (rx->max < 0 || rx->max >= 2));
+    return rx->kind == RX_STAR || rx->kind == RX_PLUS ||
+           (rx->kind == RX_REPEAT && (rx->max < 0 || rx->max >= 2));
 }
 
 /* Forward may-analysis: in = registers some path may have written before
@@ -1283,12 +1299,15 @@ static Word *flow(Checker *c, const AstRegex *rx, const Word *in)
             bits_or(c, out, flow(c, rx->kids[i], in));
         break;
     case RX_NOT:
-        flow(c, rx->kids[0], in); /* for its reads; it writes nothing */
+        if (rx->nkids > 0)
+            flow(c, rx->kids[0], in); /* for its reads; it writes nothing */
         break;
     case RX_OPT:
     case RX_STAR:
     case RX_PLUS:
     case RX_REPEAT: {
+        if (rx->nkids == 0)
+            break;
         Word *body_in = bits_copy(c, in);
         if (loops(rx))
             writes(rx->kids[0], body_in);
@@ -1336,7 +1355,8 @@ static void check_explore(Checker *c, AstPattern *p)
     if (!p->hdr.policy_given || p->hdr.policy == POLICY_STRICT)
         diag_error(c->diag, x->loc, "explore needs 'policy stnm' or 'policy stam'");
     if (!x->has_confidence) {
-        diag_error(c->diag, x->loc, "explore needs a threshold: add 'confidence' and a number between 0 and 1");
+        diag_error(c->diag, x->loc,
+                   "explore needs a threshold: add 'confidence' and a number between 0 and 1");
     } else {
         double v = num_double(&x->confidence);
         if ((!x->confidence.is_float && x->confidence.overflow) || !(v >= 0 && v <= 1))
@@ -1361,8 +1381,9 @@ static void check_explore(Checker *c, AstPattern *p)
         if (it->kind != RX_ATOM && p->hdr.policy != POLICY_STRICT)
             return; /* check_policy reported it */
         if (it->kind != RX_ATOM || it->atom != ATOM_VALUE) {
-            diag_error(c->diag, it->loc, "explore needs a sequence of enum values; this element is %s",
-                       it->kind != RX_ATOM ? rx_what(it->kind) : it->atom == ATOM_ANY ? "'_'" : "a condition");
+            const char *what = it->kind != RX_ATOM ? rx_what(it->kind)
+                               : it->atom == ATOM_ANY ? "'_'" : "a condition";
+            diag_error(c->diag, it->loc, "explore needs a sequence of enum values; this element is %s", what);
             return;
         }
         if (!it->value_attr)
@@ -1370,8 +1391,9 @@ static void check_explore(Checker *c, AstPattern *p)
         if (!et) {
             et = it->value_attr;
         } else if (it->value_attr != et) {
-            diag_error(c->diag, it->loc, "explore needs values of one enum: '%s' is a value of '%s', not of '%s'",
-                       it->value, it->value_attr->name, et->name);
+            diag_error(c->diag, it->loc,
+                       "explore needs values of one enum: '%s' is a value of '%s', not of '%s'", it->value,
+                       it->value_attr->name, et->name);
             return;
         }
     }
@@ -1410,16 +1432,16 @@ static void check_registers(Checker *c, AstPattern *p)
         if (!c->reg_bad[r])
             first = r;
     if (first >= 0 && p->hdr.window.kind == WIN_NONE) {
-        diag_error(c->diag, p->loc, "pattern '%s' writes registers, so it needs a window: add a 'within' clause",
-                   p->name);
+        diag_error(c->diag, p->loc,
+                   "pattern '%s' writes registers, so it needs a window: add a 'within' clause", p->name);
         diag_note(c->diag, p->regs[first].loc, "register '%s' is written here", p->regs[first].name);
     }
     if (!c->schema)
         return; /* reads were not resolved */
     for (int r = 0; r < p->nregs; r++)
         if (!c->reg_bad[r] && !c->reg_read[r])
-            diag_warning(c->diag, p->regs[r].loc, "unused-register", "register '%s' is written but never read",
-                         p->regs[r].name);
+            diag_warning(c->diag, p->regs[r].loc, "unused-register",
+                         "register '%s' is written but never read", p->regs[r].name);
 }
 
 static void check_pattern(Checker *c, AstPattern *p)

@@ -27,14 +27,20 @@ void diag_free(Diag *d)
 
 static char *vformat(const char *fmt, va_list ap)
 {
+    char small[256];
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    int n = vsnprintf(small, sizeof small, fmt, ap2);
     va_end(ap2);
-    char *s = malloc((size_t)(n < 0 ? 0 : n) + 1);
+    if (n < 0)
+        n = 0;
+    char *s = malloc((size_t)n + 1);
     if (!s)
         abort();
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    if ((size_t)n < sizeof small)
+        memcpy(s, small, (size_t)n + 1);
+    else
+        vsnprintf(s, (size_t)n + 1, fmt, ap);
     return s;
 }
 
