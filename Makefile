@@ -65,7 +65,7 @@ deps:
 	@sh scripts/deps.sh
 
 demo: deps
-	@$(MAKE) --no-print-directory bin/sremc
+	@$(MAKE) -s --no-print-directory bin/sremc
 	@sh scripts/demo.sh
 
 check: deps
