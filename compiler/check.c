@@ -3,6 +3,7 @@
  * policies, episodes and explore clauses, and reports every semantic error. */
 #include "check.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -33,6 +34,7 @@ typedef struct Checker {
     bool       *reg_read;     /* per register: read by some condition */
     int         nwords;       /* words of a register bit set */
     NameList    reported;     /* unknown names already reported in this declaration */
+    bool        unknown_reg;  /* some read names an unknown register */
 } Checker;
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -74,11 +76,45 @@ static bool names_has(const NameList *l, const char *name)
     return false;
 }
 
-/* "; did you mean 'X'?" when some name is close enough, else "". */
+/* Whether a and b differ at most in the case of their letters. */
+static bool same_but_case(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+/* The closest name of l to name, but never `exclude` (the name compared
+ * on the other side: `k == k` is no fix), and for names shorter than 3
+ * characters only a change of case: any one-letter name is one edit from
+ * any other, so a suggestion there would be noise. NULL if none. */
+static const char *closest(Checker *c, const char *name, const NameList *l, const char *exclude)
+{
+    NameList ok = {0};
+    for (int i = 0; i < l->n; i++)
+        if (!exclude || strcmp(l->v[i], exclude) != 0)
+            names_push(c, &ok, l->v[i]);
+    if (strlen(name) < 3) {
+        for (int i = 0; i < ok.n; i++)
+            if (strcmp(ok.v[i], name) != 0 && same_but_case(ok.v[i], name))
+                return ok.v[i];
+        return NULL;
+    }
+    return ok.n ? diag_closest(name, ok.v, ok.n) : NULL;
+}
+
+/* "; did you mean 'X'?" when some name other than exclude (may be NULL)
+ * is close enough, else "". */
+static const char *suggest_but(Checker *c, const char *name, const NameList *l, const char *exclude)
+{
+    const char *best = closest(c, name, l, exclude);
+    return best ? fmt(c, "; did you mean '%s'?", best) : "";
+}
+
 static const char *suggest(Checker *c, const char *name, const NameList *l)
 {
-    const char *best = l->n ? diag_closest(name, l->v, l->n) : NULL;
-    return best ? fmt(c, "; did you mean '%s'?", best) : "";
+    return suggest_but(c, name, l, NULL);
 }
 
 /* One report per unknown name and declaration, like gcc's "reported only
@@ -541,9 +577,11 @@ static const AstAttr *check_partition(Checker *c, const AstHeader *h)
         return NULL;
     const AstAttr *a = find_attr(c->schema, h->partition);
     if (!a) {
-        NameList l = attr_names(c, c->schema);
-        diag_error(c->diag, h->partition_loc, "unknown attribute '%s' in schema '%s'%s", h->partition,
-                   c->schema->name, suggest(c, h->partition, &l));
+        if (first_report(c, 'a', h->partition)) {
+            NameList l = attr_names(c, c->schema);
+            diag_error(c->diag, h->partition_loc, "unknown attribute '%s' in schema '%s'%s", h->partition,
+                       c->schema->name, suggest(c, h->partition, &l));
+        }
         return NULL;
     }
     if (a->kind == ATTR_FLOAT) {
@@ -626,9 +664,32 @@ static void check_window(Checker *c, AstWindow *w)
 
 static Type check_expr(Checker *c, AstExpr *e);
 
+/* The enum attributes of the schema that have value name, listed as
+ * "'a'", "'a' and 'b'" or "'a', 'b' and 'c'"; NULL if none. */
+static const char *value_owners(Checker *c, const char *name, int *count)
+{
+    const char *list = NULL;
+    int n = 0;
+    const AstSchema *s = c->schema;
+    for (int i = 0; s && i < s->nattrs; i++)
+        if (find_value(&s->attrs[i], name) >= 0)
+            n++;
+    for (int i = 0, k = 0; s && i < s->nattrs; i++) {
+        if (find_value(&s->attrs[i], name) < 0)
+            continue;
+        k++;
+        list = !list ? fmt(c, "'%s'", s->attrs[i].name)
+                     : fmt(c, "%s%s'%s'", list, k == n ? " and " : ", ", s->attrs[i].name);
+    }
+    if (count)
+        *count = n;
+    return list;
+}
+
 /* A bare name that is not an attribute. When the schema has an enum with
- * that value, say how to compare with it; that is the usual mistake. */
-static void report_unknown_name(Checker *c, const AstExpr *e, const AstAttr *enum_ctx)
+ * that value, say how to compare with it; that is the usual mistake.
+ * exclude: a name never to suggest (the other side of a comparison). */
+static void report_unknown_name(Checker *c, const AstExpr *e, const AstAttr *enum_ctx, const char *exclude)
 {
     if (!first_report(c, 'a', e->str))
         return;
@@ -638,7 +699,7 @@ static void report_unknown_name(Checker *c, const AstExpr *e, const AstAttr *enu
         push_values(c, &l, enum_ctx);
         diag_error(c->diag, e->loc,
                    "unknown name '%s': neither an attribute of schema '%s' nor a value of enum '%s'%s", e->str,
-                   s->name, enum_ctx->name, suggest(c, e->str, &l));
+                   s->name, enum_ctx->name, suggest_but(c, e->str, &l, exclude));
         return;
     }
     if (find_extern(c->ast, e->str)) {
@@ -655,7 +716,7 @@ static void report_unknown_name(Checker *c, const AstExpr *e, const AstAttr *enu
             return;
         }
     diag_error(c->diag, e->loc, "unknown attribute '%s' in schema '%s'%s", e->str, s->name,
-               suggest(c, e->str, &l));
+               suggest_but(c, e->str, &l, exclude));
 }
 
 static Type to_attr(AstExpr *e, const AstAttr *a)
@@ -680,7 +741,7 @@ static Type check_name(Checker *c, AstExpr *e)
     const AstAttr *a = find_attr(c->schema, e->str);
     if (a)
         return to_attr(e, a);
-    report_unknown_name(c, e, NULL);
+    report_unknown_name(c, e, NULL, NULL);
     return set_type(e, ty(TY_ERROR));
 }
 
@@ -694,6 +755,7 @@ static Type check_regattr(Checker *c, AstExpr *e)
     }
     int r = find_reg(c->pat, e->str);
     if (r < 0) {
+        c->unknown_reg = true;
         if (!first_report(c, 'r', e->str))
             return set_type(e, ty(TY_ERROR));
         if (c->pat->nregs == 0) {
@@ -769,19 +831,41 @@ static bool is_open(const Checker *c, const AstExpr *e)
     return e->kind == EX_STRING || (e->kind == EX_NAME && !find_attr(c->schema, e->str));
 }
 
-/* Resolves an open operand against the other side's type: an enum value
- * when that side is an enum; otherwise a name is unknown and a string stays
- * a string (the comparison then reports the mismatch). */
-static Type resolve_open(Checker *c, AstExpr *e, Type other, bool other_open)
+/* Resolves open operand side[i] of comparison cmp against the other
+ * side's type: an enum value when that side is an enum. Otherwise:
+ * - a value of other enums of the schema is the wrong enum's value, or
+ *   (other side not an enum) a type mismatch;
+ * - a name is unknown;
+ * - a string stays a string (check_comparable reports it).
+ * exclude: the other side's name, never suggested. */
+static Type resolve_open(Checker *c, const AstExpr *cmp, int i, Type other, bool other_open,
+                         const char *exclude)
 {
+    AstExpr *e = i == 0 ? cmp->lhs : cmp->rhs;
     if (!other_open && other.kind == TY_ERROR)
         return set_type(e, ty(TY_ERROR)); /* the other side is already reported */
     const AstAttr *en = !other_open && other.kind == TY_ENUM ? other.enum_attr : NULL;
     int v = find_value(en, e->str);
     if (v >= 0)
         return to_enumval(e, en, v);
-    if (e->kind == EX_NAME) {
-        report_unknown_name(c, e, en);
+    bool quoted = e->kind == EX_STRING;
+    const char *shown = quoted ? fmt(c, "\"%s\"", e->str) : fmt(c, "'%s'", e->str);
+    int nowners;
+    const char *owners = value_owners(c, e->str, &nowners);
+    if (owners && en) {
+        diag_error(c->diag, e->loc, "%s is not a value of enum '%s' (it is a value of %s)", shown, en->name,
+                   owners);
+        return set_type(e, ty(TY_ERROR));
+    }
+    if (owners && !other_open) {
+        const char *val = fmt(c, "value %s of enum%s %s", shown, nowners > 1 ? "s" : "", owners);
+        const char *oth = type_str(c, other);
+        diag_error(c->diag, cmp->loc, "type mismatch: cannot compare %s with %s", i == 0 ? val : oth,
+                   i == 0 ? oth : val);
+        return set_type(e, ty(TY_ERROR));
+    }
+    if (!quoted) {
+        report_unknown_name(c, e, en, exclude);
         return set_type(e, ty(TY_ERROR));
     }
     if (en) {
@@ -789,7 +873,7 @@ static Type resolve_open(Checker *c, AstExpr *e, Type other, bool other_open)
             NameList l = {0};
             push_values(c, &l, en);
             diag_error(c->diag, e->loc, "\"%s\" is not a value of enum '%s'%s", e->str, en->name,
-                       suggest(c, e->str, &l));
+                       suggest_but(c, e->str, &l, exclude));
         }
         return set_type(e, ty(TY_ERROR));
     }
@@ -799,6 +883,8 @@ static Type resolve_open(Checker *c, AstExpr *e, Type other, bool other_open)
 /* Whether two (non-error) types may be compared with op; reports if not. */
 static void check_comparable(Checker *c, const AstExpr *e, Type l, Type r)
 {
+    static const char *const why = "a string literal can only be compared with an enum attribute "
+                                   "(as one of its values)";
     if (l.kind == TY_ERROR || r.kind == TY_ERROR)
         return;
     if (is_numeric(l) && is_numeric(r))
@@ -807,6 +893,16 @@ static void check_comparable(Checker *c, const AstExpr *e, Type l, Type r)
         if (e->op != OP_EQ && e->op != OP_NE)
             diag_error(c->diag, e->loc, "'%s' cannot compare %s values; use '==' or '!='", op_str(e->op),
                        type_str(c, l));
+        return;
+    }
+    if (l.kind == TY_STRING && r.kind == TY_STRING) {
+        diag_error(c->diag, e->loc, "cannot compare two string literals: %s", why);
+        return;
+    }
+    if (l.kind == TY_STRING || r.kind == TY_STRING) {
+        const char *ls = l.kind == TY_STRING ? "a string literal" : type_str(c, l);
+        const char *rs = r.kind == TY_STRING ? "a string literal" : type_str(c, r);
+        diag_error(c->diag, e->loc, "type mismatch: cannot compare %s with %s; %s", ls, rs, why);
         return;
     }
     diag_error(c->diag, e->loc, "type mismatch: cannot compare %s with %s", type_str(c, l), type_str(c, r));
@@ -829,7 +925,8 @@ static Type check_cmp(Checker *c, AstExpr *e)
     }
     for (int i = 0; i < 2; i++)
         if (open[i])
-            t[i] = resolve_open(c, side[i], open[1 - i] ? ty(TY_ERROR) : t[1 - i], open[1 - i]);
+            t[i] = resolve_open(c, e, i, open[1 - i] ? ty(TY_ERROR) : t[1 - i], open[1 - i],
+                                side[1 - i]->kind == EX_ATTR ? side[1 - i]->attr->name : NULL);
     for (int i = 0; i < 2; i++) {
         Type o = t[1 - i];
         if (bare[i] && o.kind == TY_ENUM && find_value(o.enum_attr, side[i]->str) >= 0) {
@@ -843,6 +940,64 @@ static Type check_cmp(Checker *c, AstExpr *e)
     return set_type(e, ty(TY_BOOL));
 }
 
+/* u as a two's complement int64, without implementation-defined casts. */
+static int64_t as_signed(uint64_t u)
+{
+    return u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)(UINT64_MAX - u) - 1;
+}
+
+/* The value of a constant int term (literals, unary '-', + - * / %), with
+ * the language's wrapping arithmetic; false if e is not constant or divides
+ * by zero itself. Only called on terms typed 'int'. */
+static bool const_int(const AstExpr *e, uint64_t *v)
+{
+    uint64_t a, b;
+    switch (e->kind) {
+    case EX_NUMBER:
+        if (e->num.is_float || e->num.overflow)
+            return false;
+        *v = e->num.negative ? 0u - e->num.u : e->num.u;
+        return true;
+    case EX_NEG:
+        if (!const_int(e->lhs, &a))
+            return false;
+        *v = 0u - a;
+        return true;
+    case EX_ARITH:
+        if (!const_int(e->lhs, &a) || !const_int(e->rhs, &b))
+            return false;
+        switch (e->op) {
+        case OP_ADD: *v = a + b; return true;
+        case OP_SUB: *v = a - b; return true;
+        case OP_MUL: *v = a * b; return true;
+        case OP_DIV:
+        case OP_MOD:
+            if (b == 0)
+                return false;
+            if (a == (uint64_t)INT64_MAX + 1u && b == UINT64_MAX) { /* INT64_MIN / -1 wraps */
+                *v = e->op == OP_DIV ? a : 0;
+                return true;
+            }
+            *v = (uint64_t)(e->op == OP_DIV ? as_signed(a) / as_signed(b) : as_signed(a) % as_signed(b));
+            return true;
+        default:
+            return false;
+        }
+    default:
+        return false;
+    }
+}
+
+/* An integer '/' or '%' by a constant 0 makes the whole condition false
+ * (LANGUAGE.md 3.2), which is surely not what was meant. */
+static void warn_zero_divisor(Checker *c, const AstExpr *e)
+{
+    uint64_t v;
+    if (e->type.kind == TY_INT && (e->op == OP_DIV || e->op == OP_MOD) && const_int(e->rhs, &v) && v == 0)
+        diag_warning(c->diag, e->loc, "division-by-zero", "integer %s by zero: the condition is always false",
+                     e->op == OP_DIV ? "division" : "remainder");
+}
+
 static Type check_arith(Checker *c, AstExpr *e)
 {
     Type l = check_expr(c, e->lhs), r = check_expr(c, e->rhs);
@@ -854,14 +1009,18 @@ static Type check_arith(Checker *c, AstExpr *e)
                        type_str(c, l.kind != TY_INT ? l : r));
             return set_type(e, ty(TY_ERROR));
         }
-        return set_type(e, ty(TY_INT));
+        set_type(e, ty(TY_INT));
+        warn_zero_divisor(c, e);
+        return e->type;
     }
     if (!is_numeric(l) || !is_numeric(r)) {
         diag_error(c->diag, e->loc, "'%s' needs int or float operands, got %s", op_str(e->op),
                    type_str(c, !is_numeric(l) ? l : r));
         return set_type(e, ty(TY_ERROR));
     }
-    return set_type(e, ty(l.kind == TY_INT && r.kind == TY_INT ? TY_INT : TY_FLOAT));
+    set_type(e, ty(l.kind == TY_INT && r.kind == TY_INT ? TY_INT : TY_FLOAT));
+    warn_zero_divisor(c, e);
+    return e->type;
 }
 
 /* Operands of ! && ||; the result is bool even after an error, so an
@@ -1418,6 +1577,7 @@ static void begin_decl(Checker *c, AstHeader *h)
     c->nbad = c->bad_cap = 0;
     c->reg_read = NULL;
     c->reported.n = 0;
+    c->unknown_reg = false;
     c->window = &h->window;
     c->schema = resolve_schema(c, h);
     check_window(c, &h->window);
@@ -1436,8 +1596,10 @@ static void check_registers(Checker *c, AstPattern *p)
                    "pattern '%s' writes registers, so it needs a window: add a 'within' clause", p->name);
         diag_note(c->diag, p->regs[first].loc, "register '%s' is written here", p->regs[first].name);
     }
-    if (!c->schema)
-        return; /* reads were not resolved */
+    /* Not when a read names an unknown register: it is most likely a
+     * misspelt read of one of these ('frist.id' for 'first'). */
+    if (!c->schema || c->unknown_reg)
+        return; /* reads were not resolved, or not all */
     for (int r = 0; r < p->nregs; r++)
         if (!c->reg_bad[r] && !c->reg_read[r])
             diag_warning(c->diag, p->regs[r].loc, "unused-register",

@@ -161,7 +161,7 @@ void diag_flush(Diag *d, FILE *out)
             fprintf(out, "%s: ", d->path);
         fprintf(out, "%s: %s", level_name[e->level], e->message);
         if (e->flag)
-            fprintf(out, " [-W%s]", e->flag);
+            fprintf(out, e->level == DIAG_ERROR ? " [-Werror=%s]" : " [-W%s]", e->flag);
         fputc('\n', out);
         print_source_line(d, e->loc, out);
     }

@@ -21,6 +21,14 @@ void lexer_init(Lexer *lx, const char *src, size_t len, Arena *arena, Diag *diag
     lx->diag = diag;
 }
 
+void lexer_next_declaration(Lexer *lx)
+{
+    lx->nesting = 0;
+    lx->decl_tokens = 0;
+    lx->stopped = false;
+    lx->unterminated = false;
+}
+
 static Loc here(const Lexer *lx)
 {
     return (Loc){lx->line, (int)(lx->tok - lx->line_start) + 1};
@@ -131,16 +139,32 @@ static int string(Lexer *lx, SREMSTYPE *val)
 
 static int open_bracket(Lexer *lx, int token)
 {
+    if (lx->nesting < LEXER_MAX_NESTING) {
+        lx->open_kind[lx->nesting] = (char)token;
+        lx->open_loc[lx->nesting] = here(lx);
+    }
     if (++lx->nesting > LEXER_MAX_NESTING) {
-        diag_syntax(lx->diag, here(lx), "brackets nested more than %d deep", LEXER_MAX_NESTING);
+        if (!lx->stopped)
+            diag_syntax(lx->diag, here(lx), "brackets nested more than %d deep", LEXER_MAX_NESTING);
         lx->stopped = true;
-        return 0;
     }
     return token;
 }
 
+/* Remembers a closing bracket that does not match the innermost open
+ * one, so the parser can point at the bracket left open. */
 static int close_bracket(Lexer *lx, int token)
 {
+    static const char pair[] = {[')'] = '(', [']'] = '[', ['}'] = '{'};
+    lx->mismatch = false;
+    if (lx->nesting > 0 && lx->nesting <= LEXER_MAX_NESTING) {
+        char open = lx->open_kind[lx->nesting - 1];
+        if (open != pair[token]) {
+            lx->mismatch = true;
+            lx->mismatch_kind = open;
+            lx->mismatch_loc = lx->open_loc[lx->nesting - 1];
+        }
+    }
     if (lx->nesting > 0)
         lx->nesting--;
     return token;
@@ -152,7 +176,53 @@ static void newline(Lexer *lx)
     lx->line_start = lx->cur;
 }
 
+static int scan(Lexer *lx, SREMSTYPE *val, SREMLTYPE *loc);
+
+static bool starts_declaration(int token)
+{
+    return token == TOK_SCHEMA || token == TOK_PATTERN || token == TOK_EPISODE || token == TOK_EXTERN;
+}
+
+/* Hands out the tokens of one declaration, then end of file: the parse
+ * of each declaration is independent (see Lexer.decl_tokens). */
 int lexer_next(Lexer *lx, SREMSTYPE *val, SREMLTYPE *loc)
+{
+    if (lx->pending) {
+        int token = lx->pending;
+        lx->pending = 0;
+        *val = *lx->pending_val;
+        loc->first_line = loc->last_line = lx->pending_loc.line;
+        loc->first_column = loc->last_column = lx->pending_loc.col;
+        lx->tok = lx->pending_tok;
+        lx->cur = lx->pending_end;
+        lx->tok_loc = lx->pending_loc;
+        lx->decl_tokens = 1;
+        return token;
+    }
+    for (;;) {
+        int token = scan(lx, val, loc);
+        if (token == 0) {
+            lx->at_eof = true;
+            return 0;
+        }
+        if (starts_declaration(token) && (lx->decl_tokens > 0 || lx->stopped)) {
+            lx->pending = token;
+            if (!lx->pending_val)
+                lx->pending_val = arena_alloc(lx->arena, sizeof *lx->pending_val);
+            *lx->pending_val = *val;
+            lx->pending_loc = lx->tok_loc;
+            lx->pending_tok = lx->tok;
+            lx->pending_end = lx->cur;
+            return 0;
+        }
+        if (lx->stopped)
+            continue; /* skipping the rest of a declaration given up on */
+        lx->decl_tokens++;
+        return token;
+    }
+}
+
+static int scan(Lexer *lx, SREMSTYPE *val, SREMLTYPE *loc)
 {
     int token;
     if (lx->tok && lx->tok < lx->cur) {
@@ -161,8 +231,6 @@ int lexer_next(Lexer *lx, SREMSTYPE *val, SREMLTYPE *loc)
         lx->prev_loc = lx->tok_loc;
     }
     for (;;) {
-        if (lx->stopped)
-            return 0;
         lx->tok = lx->cur;
         Loc at = here(lx);
         lx->tok_loc = at;
@@ -202,6 +270,7 @@ int lexer_next(Lexer *lx, SREMSTYPE *val, SREMLTYPE *loc)
         ["] strch* ["]         { return string(lx, val); }
         ["] strch* {
             diag_syntax(lx->diag, at, "missing terminating '\"' character");
+            lx->unterminated = true;
             val->str = arena_strndup(lx->arena, lx->tok + 1, (size_t)(lx->cur - lx->tok - 1));
             return TOK_STRING;
         }

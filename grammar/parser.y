@@ -629,20 +629,37 @@ static const char *quote_token(char *buf, size_t size, const char *tok, const ch
     return buf;
 }
 
-/* "expected ';' after 'int'" when the unexpected token starts a new line
- * (the mistake is at the end of the previous one), else "expected X or Y
- * before 'Z'"; "unexpected 'Z'" when too many tokens would fit. */
+static bool is_comparison(yysymbol_kind_t sym)
+{
+    return sym == YYSYMBOL_EQ || sym == YYSYMBOL_NE || sym == YYSYMBOL_LT || sym == YYSYMBOL_LE ||
+           sym == YYSYMBOL_GT || sym == YYSYMBOL_GE;
+}
+
+/* Keywords are the tokens whose display name is a quoted word. */
+static bool is_keyword(yysymbol_kind_t sym)
+{
+    const char *name = yysymbol_name(sym);
+    return name[0] == '\'' && ((name[1] >= 'a' && name[1] <= 'z') || name[1] == '_') && name[2] != '\'';
+}
+
+/* Messages name what was expected and what came instead:
+ *   expected ';' after 'int'        the ';' is missing at the end of a line
+ *   expected X or Y before 'Z'      otherwise, at the unexpected token
+ *   unexpected 'Z'                  when too many tokens would fit
+ * A declaration keyword counts as the end of the declaration before it. */
 static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
 {
     const Lexer *lx = &p->lx;
-    if (lx->stopped)
-        return 0; /* the lexer already said why it gave up */
+    if (lx->stopped || lx->unterminated)
+        return 0; /* the lexer already reported what went wrong here */
     enum { MAX_EXPECTED = 6 };
     yysymbol_kind_t expected[MAX_EXPECTED];
     int n = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED);
     yysymbol_kind_t la = yypcontext_token(ctx);
+    bool real_eof = la == YYSYMBOL_YYEOF && !lx->pending;
+    bool wants_ident = false, wants_semi = false;
     char what[64], list[256] = "";
-    if (la == YYSYMBOL_YYEOF)
+    if (real_eof)
         snprintf(what, sizeof what, "end of file");
     else
         quote_token(what, sizeof what, lx->tok, lx->cur);
@@ -650,18 +667,31 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         size_t used = strlen(list);
         snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
                  yysymbol_name(expected[i]));
+        wants_ident |= expected[i] == YYSYMBOL_IDENT;
+        wants_semi |= strcmp(yysymbol_name(expected[i]), "';'") == 0;
     }
-    Loc at = L(*yypcontext_location(ctx));
-    if (n > 0 && lx->prev_tok && (la == YYSYMBOL_YYEOF || lx->prev_loc.line < at.line)) {
-        char prev[64];
+    Loc at = real_eof ? lx->prev_loc : lx->tok_loc;
+    char prev[64] = "";
+    Loc after = at;
+    if (lx->prev_tok) {
         quote_token(prev, sizeof prev, lx->prev_tok, lx->prev_end);
-        Loc after = {lx->prev_loc.line, lx->prev_loc.col + (int)(lx->prev_end - lx->prev_tok)};
+        after = (Loc){lx->prev_loc.line, lx->prev_loc.col + (int)(lx->prev_end - lx->prev_tok)};
+    }
+    if (is_comparison(la) && n == 0) {
+        diag_syntax(p->diag, at, "comparisons do not chain: write 'a < b && b < c'");
+    } else if (wants_ident && n <= 2 && is_keyword(la) && !real_eof) {
+        diag_syntax(p->diag, at, "expected %s before %s, which is a reserved word", list, what);
+    } else if (n > 0 && prev[0] && (real_eof || (wants_semi && lx->prev_loc.line < at.line))) {
         diag_syntax(p->diag, after, "expected %s after %s", list, prev);
     } else if (n > 0) {
         diag_syntax(p->diag, at, "expected %s before %s", list, what);
+    } else if (real_eof && prev[0]) {
+        diag_syntax(p->diag, after, "unexpected end of file after %s", prev);
     } else {
         diag_syntax(p->diag, at, "unexpected %s", what);
     }
+    if (lx->mismatch && !real_eof && lx->tok && (*lx->tok == ')' || *lx->tok == ']' || *lx->tok == '}'))
+        diag_note(p->diag, lx->mismatch_loc, "'%c' opened here is not closed", lx->mismatch_kind);
     return 0;
 }
 
@@ -683,6 +713,11 @@ Ast *parse_source(const char *path, const char *src, size_t len, Arena *arena, D
     p.ast = arena_alloc(arena, sizeof *p.ast);
     p.ast->path = arena_strdup(arena, path);
     lexer_init(&p.lx, src, len, arena, diag);
-    sremparse(&p);
+    /* One parse per declaration (see Lexer.decl_tokens); each ends at the
+     * next declaration keyword or at the end of the file. */
+    do {
+        lexer_next_declaration(&p.lx);
+        sremparse(&p);
+    } while (!p.lx.at_eof);
     return p.ast;
 }

@@ -159,7 +159,7 @@ static void test_end_of_file(void)
 {
     Fixture fx;
     fx_run(&fx, "pattern p on S { A B", false);
-    ASSERT_DIAG(&fx, "t.srem:1:21: error: unexpected end of file");
+    ASSERT_DIAG(&fx, "t.srem:1:21: error: unexpected end of file after 'B'");
     CU_ASSERT_EQUAL(fx.nsyntax, 1);
     fx_done(&fx);
 }
