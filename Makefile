@@ -1,5 +1,5 @@
-# Makefile: builds bin/sremc (and later lib/libsremrt.a); targets demo,
-# check, fuzz, deps, clean. `make check` runs every test, also under
+# Makefile: builds bin/sremc; targets demo,
+# check, fuzz, compile-bench, deps, clean. `make check` runs every test, also under
 # AddressSanitizer and UndefinedBehaviorSanitizer.
 
 CC      ?= cc
@@ -13,16 +13,16 @@ FUZZ_SECONDS ?= 60
 
 COMPILER_SRC = $(filter-out compiler/main.c,$(wildcard compiler/*.c))
 GEN_SRC      = build/parser.c build/lexer.c
-UNIT_SRC     = $(wildcard tests/unit/*.c)
+UNIT_SRC     = $(wildcard tests/unit/*.c tests/diff/*.c)
 
 obj = $(patsubst %.c,build/$(1)/%.o,$(notdir $(2)))
 LIB_OBJ      = $(call obj,obj,$(COMPILER_SRC) $(GEN_SRC))
 SAN_LIB_OBJ  = $(call obj,san,$(COMPILER_SRC) $(GEN_SRC))
 
-vpath %.c compiler build tests/unit tests/fuzz
+vpath %.c compiler build tests/unit tests/diff tests/fuzz bench
 
-.PHONY: all deps demo check check-unit check-golden check-samples check-san check-clang \
-        golden-update fuzz clean
+.PHONY: all deps demo check check-unit check-golden check-samples check-dot check-san check-clang \
+        golden-update compile-bench fuzz clean
 .DELETE_ON_ERROR:
 
 all: bin/sremc
@@ -69,7 +69,7 @@ demo: deps
 	@sh scripts/demo.sh
 
 check: deps
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-san check-clang
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-san check-clang
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests
@@ -80,6 +80,10 @@ check-golden: bin/sremc
 
 check-samples: bin/sremc
 	sh tests/check_samples.sh bin/sremc
+
+# Every automaton stage of every sample must render with Graphviz.
+check-dot: bin/sremc
+	sh tests/check_dot.sh bin/sremc
 
 check-san: build/san/unit_tests build/san/sremc
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/san/unit_tests
@@ -92,6 +96,14 @@ check-clang: build/parser.c build/lexer.c
 	        clang $(WARN) -fsyntax-only -Icompiler -Igrammar -Ibuild $$f || exit 1; \
 	    done; echo "clang: compiler sources build warning-free"; \
 	else echo "clang: not installed, skipped"; fi
+
+# Automaton sizes and compile times as the count window grows, per
+# strategy (the table in docs/automata.md).
+build/compile_bench: $(LIB_OBJ) build/obj/compile_bench.o
+	$(CC) $(CFLAGS) -o $@ $^
+
+compile-bench: build/compile_bench
+	./build/compile_bench
 
 golden-update: bin/sremc
 	sh tests/golden/run.sh bin/sremc --update

@@ -1,7 +1,9 @@
 /* main.c: the sremc command line. Parses options from options.def, then
  * drives the pipeline for the chosen command. Exit: 0 ok, 1 errors in
  * the input, 2 usage errors. */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,6 +11,8 @@
 #include <string.h>
 
 #include "frontend.h"
+#include "sra_build.h"
+#include "strategy.h"
 
 #ifndef SREMC_VERSION
 #define SREMC_VERSION "0.1.0"
@@ -163,9 +167,273 @@ static int parse_args(int argc, char **argv, Options *opts)
     return 0;
 }
 
-/* Runs the front end on opts->file and prints diagnostics; for dump,
- * prints the stage on success. */
-static int run_front(const Options *opts, bool dump)
+/* Does the option's command list ("all", or "dump, dot") name command? */
+static bool applies_to(const char *commands, const char *command)
+{
+    if (strcmp(commands, "all") == 0)
+        return true;
+    size_t n = strlen(command);
+    for (const char *c = commands; *c;) {
+        size_t len = strcspn(c, ",");
+        if (len == n && strncmp(c, command, n) == 0)
+            return true;
+        c += len;
+        c += strspn(c, ", ");
+    }
+    return false;
+}
+
+/* "--stage applies to 'dump' only", "... to 'dump' and 'dot' only" */
+static int misplaced_option(const OptionSpec *o)
+{
+    char msg[160];
+    int len = snprintf(msg, sizeof msg, "--%s applies to ", o->lng);
+    for (const char *c = o->commands; *c && len < (int)sizeof msg;) {
+        size_t n = strcspn(c, ",");
+        const char *next = c + n + strspn(c + n, ", ");
+        const char *sep = !*next ? "" : strchr(next, ',') ? ", " : " and ";
+        len += snprintf(msg + len, sizeof msg - (size_t)len, "'%.*s'%s", (int)n, c, sep);
+        c = next;
+    }
+    return usage_error("%s only", msg);
+}
+
+/* Rejects options given to a command they do not apply to. */
+static int check_option_commands(const Options *opts)
+{
+    for (size_t i = 0; i < sizeof option_specs / sizeof option_specs[0]; i++) {
+        const OptionSpec *o = &option_specs[i];
+        if (*(const char *const *)((const char *)opts + o->offset) && !applies_to(o->commands, opts->command))
+            return misplaced_option(o);
+    }
+    return 0;
+}
+
+/* ---- automaton stages ------------------------------------------------------------ */
+
+/* The stages from unrolled on come from the strategy (strategy.h). */
+typedef enum Stage { STAGE_AST, STAGE_SRA, STAGE_NFA, STAGE_UNROLLED, STAGE_DFA, STAGE_MIN } Stage;
+
+static const char *const stage_names[] = {"ast", "sra", "nfa", "unrolled", "dfa", "min"};
+#define STAGE_LIST "ast, sra, nfa, unrolled, dfa, min"
+
+/* What dump and dot were asked for, after validation. */
+typedef struct Job {
+    Stage        stage;
+    int          max_states;
+    const char  *pattern;   /* NULL: every pattern */
+    bool         dot;
+    StrategyOpts strategy;  /* strategy, budget and run capacity */
+} Job;
+
+/* A positive int option value into *out; a usage error otherwise. */
+static int parse_count(const char *option, const char *value, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(value, &end, 10);
+    if (errno || end == value || *end || v < 1 || v > INT_MAX) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "%s needs a positive integer, got '%%s'", option);
+        return usage_error(msg, value);
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_stage(const char *name, Stage *stage)
+{
+    for (int i = 0; i < (int)(sizeof stage_names / sizeof stage_names[0]); i++)
+        if (strcmp(name, stage_names[i]) == 0) {
+            *stage = (Stage)i;
+            return 0;
+        }
+    return -1;
+}
+
+static int make_job(const Options *opts, bool dot, Job *job)
+{
+    job->dot = dot;
+    job->pattern = opts->pattern;
+    job->stage = STAGE_NFA;
+    if (!dot && !opts->stage)
+        return usage_error("%s", "dump needs --stage (stages: " STAGE_LIST ")");
+    if (opts->stage && parse_stage(opts->stage, &job->stage) != 0)
+        return usage_error(dot ? "unknown stage '%s' (dot stages: sra, nfa, unrolled, dfa, min)"
+                               : "unknown stage '%s' (stages: " STAGE_LIST ")",
+                           opts->stage);
+    if (dot && job->stage == STAGE_AST)
+        return usage_error("%s", "dot draws automata: use --stage sra or --stage nfa");
+    if (job->pattern && job->stage == STAGE_AST)
+        return usage_error("%s", "--pattern selects an automaton: use it with --stage sra or nfa");
+    job->max_states = SRA_MAX_STATES_DEFAULT;
+    if (opts->max_states && parse_count("--max-states", opts->max_states, &job->max_states))
+        return EXIT_USAGE;
+    job->strategy = (StrategyOpts){STRATEGY_AUTO, job->max_states, RUNS_CAPACITY_DEFAULT};
+    if (opts->strategy && !strategy_parse(opts->strategy, &job->strategy.strategy))
+        return usage_error("unknown strategy '%s' (strategies: auto, tdfa, dsra, runs)", opts->strategy);
+    if (opts->max_runs && parse_count("--max-runs", opts->max_runs, &job->strategy.max_runs))
+        return EXIT_USAGE;
+    return 0;
+}
+
+/* Unknown --pattern: a usage error with the closest pattern name. */
+static int unknown_pattern(const Ast *ast, const char *file, const char *name)
+{
+    const char **names = calloc((size_t)ast->ndecls + 1, sizeof *names);
+    int n = 0;
+    for (int i = 0; i < ast->ndecls; i++) {
+        if (ast->decls[i].kind == DECL_EPISODE && strcmp(ast->decls[i].u.episode->name, name) == 0) {
+            free(names);
+            return usage_error("'%s' is an episode: episodes have no automaton", name);
+        }
+        if (ast->decls[i].kind == DECL_PATTERN)
+            names[n++] = ast->decls[i].u.pattern->name;
+    }
+    const char *best = diag_closest(name, names, n);
+    char msg[512];
+    if (best)
+        snprintf(msg, sizeof msg, "no pattern '%s' in '%s'; did you mean '%s'?", name, file, best);
+    else
+        snprintf(msg, sizeof msg, "no pattern '%s' in '%s'", name, file);
+    free(names);
+    return usage_error("%s", msg);
+}
+
+/* The stages a strategy builds (unrolled, dfa, min): each selected
+ * pattern is planned (strategy.h) and its stage printed after a line
+ * saying which strategy was chosen. dot draws several patterns as
+ * clusters of one digraph. */
+static void print_plans(const Ast *ast, const Job *job, Arena *arena, Diag *diag, FILE *out)
+{
+    PlanStage stage = job->stage == STAGE_UNROLLED ? PLAN_UNROLLED
+                      : job->stage == STAGE_DFA    ? PLAN_DFA
+                                                   : PLAN_MIN;
+    int nselected = 0;
+    for (int i = 0; i < ast->ndecls; i++)
+        nselected += ast->decls[i].kind == DECL_PATTERN &&
+                     (!job->pattern || strcmp(job->pattern, ast->decls[i].u.pattern->name) == 0);
+    bool clusters = job->dot && nselected != 1;
+    if (clusters)
+        fputs("digraph \"patterns\" {\n  rankdir=LR;\n  node [shape=circle, fontsize=12];\n"
+              "  edge [fontsize=10];\n", out);
+    if (clusters && nselected == 0)
+        fputs("  label=\"no patterns (episodes have no automaton)\";\n", out);
+    int n = 0;
+    for (int i = 0; i < ast->ndecls; i++) {
+        const AstDecl *d = &ast->decls[i];
+        if (d->kind == DECL_EPISODE && !job->pattern && !job->dot)
+            fprintf(out, "%sepisode %s: no automaton (episodes are counted, not matched)\n",
+                    ftell(out) > 0 ? "\n" : "", d->u.episode->name);
+        if (d->kind != DECL_PATTERN)
+            continue;
+        const AstPattern *p = d->u.pattern;
+        if (job->pattern && strcmp(job->pattern, p->name) != 0)
+            continue;
+        Plan *plan = strategy_plan(p, &job->strategy, arena, diag);
+        if (!plan)
+            continue;
+        if (!job->dot && ftell(out) > 0)
+            fputc('\n', out);
+        plan_dump(plan, stage, job->dot, clusters ? n : -1, &job->strategy, arena, diag, out);
+        n++;
+    }
+    if (clusters)
+        fputs("}\n", out);
+}
+
+/* Prints the automaton of every selected pattern into out; errors (the
+ * state budget) go to diag. Episodes have no automaton. dot: one digraph
+ * for one pattern, else one cluster per pattern in a single digraph
+ * (dot renders only the first of several graphs into one file). */
+static void print_automata(const Ast *ast, const Job *job, Arena *arena, Diag *diag, FILE *out)
+{
+    if (job->stage >= STAGE_UNROLLED) {
+        print_plans(ast, job, arena, diag, out);
+        return;
+    }
+    const Sra **sras = arena_alloc(arena, ((size_t)ast->ndecls + 1) * sizeof *sras);
+    int n = 0;
+    for (int i = 0; i < ast->ndecls; i++) {
+        const AstDecl *d = &ast->decls[i];
+        if (d->kind == DECL_EPISODE && !job->pattern && !job->dot)
+            fprintf(out, "%sepisode %s: no automaton (episodes are counted, not matched)\n",
+                    ftell(out) > 0 ? "\n" : "", d->u.episode->name);
+        if (d->kind != DECL_PATTERN)
+            continue;
+        const AstPattern *p = d->u.pattern;
+        if (job->pattern && strcmp(job->pattern, p->name) != 0)
+            continue;
+        Sra *sra = job->stage == STAGE_SRA ? sra_from_pattern(p, arena, diag, job->max_states)
+                                           : sra_nfa_from_pattern(p, arena, diag, job->max_states);
+        if (!sra)
+            continue;
+        sras[n++] = sra;
+        if (!job->dot) {
+            if (ftell(out) > 0)
+                fputc('\n', out);
+            sra_dump_txt(sra, out);
+        }
+    }
+    if (!job->dot)
+        return;
+    if (n == 1) {
+        sra_dump_dot(sras[0], sras[0]->pattern->name, out);
+        return;
+    }
+    fputs("digraph \"patterns\" {\n  rankdir=LR;\n  node [shape=circle, fontsize=12];\n"
+          "  edge [fontsize=10];\n", out);
+    if (n == 0)
+        fputs("  label=\"no patterns (episodes have no automaton)\";\n", out);
+    for (int i = 0; i < n; i++)
+        sra_dump_dot_cluster(sras[i], sras[i]->pattern->name, i, out);
+    fputs("}\n", out);
+}
+
+static bool has_pattern(const Ast *ast, const char *name)
+{
+    for (int i = 0; i < ast->ndecls; i++)
+        if (ast->decls[i].kind == DECL_PATTERN && strcmp(ast->decls[i].u.pattern->name, name) == 0)
+            return true;
+    return false;
+}
+
+static int count_patterns(const Ast *ast)
+{
+    int n = 0;
+    for (int i = 0; i < ast->ndecls; i++)
+        n += ast->decls[i].kind == DECL_PATTERN;
+    return n;
+}
+
+static int report(Diag *diag)
+{
+    int nerrors = diag->nerrors;
+    diag_flush(diag, stderr);
+    if (nerrors > 0)
+        fprintf(stderr, "%d error%s generated.\n", nerrors, nerrors == 1 ? "" : "s");
+    return nerrors;
+}
+
+/* Writes text to path, or to stdout when path is NULL. */
+static int write_output(const char *path, const char *text, size_t len)
+{
+    FILE *f = path ? fopen(path, "w") : stdout;
+    if (!f) {
+        fprintf(stderr, "sremc: cannot write '%s': %s\n", path, strerror(errno));
+        return EXIT_INPUT;
+    }
+    fwrite(text, 1, len, f);
+    if ((path ? fclose(f) : fflush(f)) != 0) {
+        fprintf(stderr, "sremc: cannot write '%s': %s\n", path ? path : "standard output", strerror(errno));
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+/* Runs the front end on opts->file and prints diagnostics; for dump and
+ * dot (job not NULL), then prints the stage, or nothing on any error. */
+static int run_front(const Options *opts, const Job *job)
 {
     size_t len = 0;
     char *src = frontend_read_file(opts->file, &len);
@@ -179,15 +447,32 @@ static int run_front(const Options *opts, bool dump)
     diag_init(&diag, opts->file, src, len);
     diag.werror = opts->werror != NULL;
     Ast *ast = frontend_parse_check(opts->file, src, len, &arena, &diag);
-    int nerrors = diag.nerrors;
-    diag_flush(&diag, stderr);
-    if (nerrors > 0)
-        fprintf(stderr, "%d error%s generated.\n", nerrors, nerrors == 1 ? "" : "s");
-    else if (dump)
-        ast_dump_txt(ast, stdout);
+    int rc = 0;
+    if (report(&diag) > 0) {
+        rc = EXIT_INPUT;
+    } else if (job && job->pattern && !has_pattern(ast, job->pattern)) {
+        rc = unknown_pattern(ast, opts->file, job->pattern);
+    } else if (job && job->dot && (job->stage == STAGE_DFA || job->stage == STAGE_MIN) &&
+               !job->pattern && count_patterns(ast) > 1) {
+        /* Deterministic automata are drawn one per digraph. */
+        rc = usage_error("dot --stage %s draws one pattern: choose it with --pattern NAME",
+                         stage_names[job->stage]);
+    } else if (job) {
+        char *text = NULL;
+        size_t size = 0;
+        FILE *out = open_memstream(&text, &size);
+        if (job->stage == STAGE_AST)
+            ast_dump_txt(ast, out);
+        else
+            print_automata(ast, job, &arena, &diag, out);
+        fclose(out);
+        rc = report(&diag) > 0 ? EXIT_INPUT : write_output(opts->output, text, size);
+        free(text);
+    }
+    diag_free(&diag);
     arena_free(&arena);
     free(src);
-    return nerrors ? EXIT_INPUT : 0;
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -208,7 +493,8 @@ int main(int argc, char **argv)
         return usage_error("%s", "no command given");
     bool is_check = strcmp(opts.command, "check") == 0;
     bool is_dump = strcmp(opts.command, "dump") == 0;
-    if (!is_check && !is_dump) {
+    bool is_dot = strcmp(opts.command, "dot") == 0;
+    if (!is_check && !is_dump && !is_dot) {
         size_t n = strlen(opts.command);
         if (n > 5 && strcmp(opts.command + n - 5, ".srem") == 0)
             return usage_error("'%s': generating C is not available yet; "
@@ -218,13 +504,12 @@ int main(int argc, char **argv)
     }
     if (!opts.file)
         return usage_error("'%s' needs a FILE.srem operand", opts.command);
-    if (is_dump) {
-        if (!opts.stage)
-            return usage_error("%s", "dump needs --stage (stages: ast)");
-        if (strcmp(opts.stage, "ast") != 0)
-            return usage_error("unknown stage '%s' (stages: ast)", opts.stage);
-    } else if (opts.stage) {
-        return usage_error("%s", "--stage applies to 'dump' only");
-    }
-    return run_front(&opts, is_dump);
+    if ((rc = check_option_commands(&opts)) != 0)
+        return rc;
+    if (is_check)
+        return run_front(&opts, NULL);
+    Job job;
+    if ((rc = make_job(&opts, is_dot, &job)) != 0)
+        return rc;
+    return run_front(&opts, &job);
 }

@@ -42,5 +42,10 @@ bool fx_has(const Fixture *fx, const char *text);
 void add_lexer_tests(void);
 void add_parser_tests(void);
 void add_check_tests(void);
+void add_interp_tests(void);
+void add_unroll_tests(void);
+void add_sra_tests(void);
+void add_minterm_tests(void);
+void add_dsra_tests(void);
 
 #endif

@@ -48,6 +48,11 @@ int main(void)
     add_lexer_tests();
     add_parser_tests();
     add_check_tests();
+    add_interp_tests();
+    add_unroll_tests();
+    add_sra_tests();
+    add_minterm_tests();
+    add_dsra_tests();
     CU_basic_set_mode(getenv("UNIT_VERBOSE") ? CU_BRM_VERBOSE : CU_BRM_NORMAL);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

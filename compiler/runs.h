@@ -1,0 +1,50 @@
+/* runs.h: the runs strategy, epsilon-free SRA -> a bounded set of runs
+ * (state, registers, start) per partition, and its reference simulator. */
+#ifndef SREMC_RUNS_H
+#define SREMC_RUNS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sra.h"
+
+/* Default of --max-runs: live runs per pattern and partition. */
+enum { RUNS_CAPACITY_DEFAULT = 1024 };
+
+/* What code generation needs to match a pattern with runs: the automaton
+ * the runs walk, and the sizes and window the run array is laid out for. */
+typedef struct Runs {
+    const Sra        *nfa;        /* epsilon-free; runs hold its states */
+    const AstPattern *pattern;
+    int               capacity;   /* live runs per partition */
+    int               nregs;      /* registers per run (pattern registers) */
+    WindowKind        window_kind;
+    int64_t           window;     /* events, or timestamp units; 0 without */
+    int               ts_attr;    /* schema index of the timestamp, -1 */
+    int               part_attr;  /* schema index of the partition key, -1 */
+} Runs;
+
+/* What a simulation saw: runs dropped because the array was full (the
+ * detections are exact when this is 0) and the most runs alive at once. */
+typedef struct RunsStats {
+    long overflow;
+    int  peak;
+} RunsStats;
+
+/* nfa must be epsilon-free; capacity >= 1. */
+Runs *runs_new(const Sra *nfa, int capacity, Arena *arena);
+
+/* Text form for `sremc dump`: the run layout, then the automaton. */
+void runs_dump_txt(const Runs *runs, FILE *out);
+
+/* Detections (LANGUAGE.md 3.3) as a generated runs matcher makes them:
+ * det[k] for event k (0-based). Per partition, at most capacity runs;
+ * runs with equal state and registers are merged keeping the latest
+ * start (it stays in the window longest); expired runs are dropped
+ * before each event; a run that does not fit is dropped and counted in
+ * stats->overflow (stats may be NULL). */
+void runs_simulate(const Runs *runs, const Stream *s, const ExternTable *ext, bool *det,
+                   RunsStats *stats);
+
+#endif

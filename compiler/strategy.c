@@ -1,0 +1,225 @@
+/* strategy.c: checked pattern -> epsilon-free SRA -> tdfa, dsra (unrolled,
+ * determinized, minimized) or runs, by --strategy and the state budget. */
+#include "strategy.h"
+
+#include <string.h>
+
+#include "sra_build.h"
+#include "unroll.h"
+
+static const char *const strategy_names[] = {"auto", "tdfa", "dsra", "runs"};
+
+bool strategy_parse(const char *name, Strategy *out)
+{
+    for (int i = 0; i < (int)(sizeof strategy_names / sizeof strategy_names[0]); i++)
+        if (strcmp(name, strategy_names[i]) == 0) {
+            *out = (Strategy)i;
+            return true;
+        }
+    return false;
+}
+
+const char *strategy_name(Strategy s) { return strategy_names[s]; }
+
+/* ---- building the stages ------------------------------------------------------ */
+
+/* A Diag that collects and forgets: auto tries a strategy and, when it
+ * does not fit, falls back without reporting anything. */
+static Diag *quiet_diag(Diag *quiet, const Diag *real)
+{
+    diag_init(quiet, real->path, real->src, real->len);
+    return quiet;
+}
+
+/* Unrolls, determinizes and minimizes into plan; false (errors in diag)
+ * when a stage is over the budget. */
+static bool build_dsra(Plan *plan, const StrategyOpts *o, Arena *arena, Diag *diag)
+{
+    int w = (int)plan->pattern->hdr.window.value;
+    plan->unrolled = sra_unroll(plan->nfa, w, arena, diag, o->max_states);
+    if (!plan->unrolled)
+        return false;
+    plan->dfa = dsra_determinize(plan->unrolled, o->max_states, arena, diag);
+    if (!plan->dfa)
+        return false;
+    plan->min = dsra_minimize(plan->dfa, arena);
+    return true;
+}
+
+static bool build_tdfa(Plan *plan, const StrategyOpts *o, Arena *arena, Diag *diag)
+{
+    plan->dfa = dsra_determinize(plan->nfa, o->max_states, arena, diag);
+    if (!plan->dfa)
+        return false;
+    plan->min = dsra_minimize(plan->dfa, arena);
+    return true;
+}
+
+static void use_runs(Plan *plan, const StrategyOpts *o, Arena *arena, const char *reason)
+{
+    plan->strategy = STRATEGY_RUNS;
+    plan->unrolled = NULL;
+    plan->dfa = plan->min = NULL;
+    plan->runs = runs_new(plan->nfa, o->max_runs, arena);
+    plan->reason = reason;
+}
+
+/* auto: the fastest strategy that applies and fits, else runs. */
+static void choose(Plan *plan, const StrategyOpts *o, Arena *arena, const Diag *diag)
+{
+    const AstPattern *p = plan->pattern;
+    Diag quiet;
+    if (p->nregs == 0) {
+        plan->strategy = STRATEGY_TDFA;
+        plan->reason = "register-free";
+        if (!build_tdfa(plan, o, arena, quiet_diag(&quiet, diag)))
+            use_runs(plan, o, arena, "register-free, but the tdfa is over the state budget");
+        diag_free(&quiet);
+    } else if (p->hdr.window.kind == WIN_EVENTS) {
+        plan->strategy = STRATEGY_DSRA;
+        plan->reason = "registers and a count window";
+        if (!build_dsra(plan, o, arena, quiet_diag(&quiet, diag)))
+            use_runs(plan, o, arena,
+                     "registers and a count window, but the dsra is over the state budget");
+        diag_free(&quiet);
+    } else {
+        use_runs(plan, o, arena, "registers and a time window");
+    }
+}
+
+/* "x, y": the registers a pattern writes, for errors. */
+static const char *reg_list(const AstPattern *p, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int r = 0; r < p->nregs && len + 1 < size; r++) {
+        int n = snprintf(buf + len, size - len, "%s%s", r ? ", " : "", p->regs[r].name);
+        len = n < 0 ? len : len + (size_t)n;
+    }
+    return buf;
+}
+
+/* A forced strategy: build it or say why it does not apply. */
+static bool force(Plan *plan, const StrategyOpts *o, Arena *arena, Diag *diag)
+{
+    const AstPattern *p = plan->pattern;
+    char win[96], regs[256];
+    sra_window_text(p, win, sizeof win);
+    plan->strategy = o->strategy;
+    switch (o->strategy) {
+    case STRATEGY_TDFA:
+        plan->reason = "forced by --strategy tdfa";
+        if (p->nregs > 0) {
+            diag_error(diag, p->loc,
+                       "pattern '%s' (%s) writes registers (%s): --strategy tdfa matches "
+                       "register-free patterns only; use --strategy dsra or runs",
+                       p->name, win, reg_list(p, regs, sizeof regs));
+            return false;
+        }
+        return build_tdfa(plan, o, arena, diag);
+    case STRATEGY_DSRA:
+        plan->reason = "forced by --strategy dsra";
+        if (p->hdr.window.kind != WIN_EVENTS) {
+            diag_error(diag, p->loc,
+                       "pattern '%s' (%s): --strategy dsra needs a count window "
+                       "('within N events'); use --strategy runs",
+                       p->name, win);
+            return false;
+        }
+        return build_dsra(plan, o, arena, diag);
+    case STRATEGY_RUNS:
+    case STRATEGY_AUTO:
+        break;
+    }
+    use_runs(plan, o, arena, "forced by --strategy runs");
+    return true;
+}
+
+Plan *strategy_plan(const AstPattern *p, const StrategyOpts *o, Arena *arena, Diag *diag)
+{
+    Plan *plan = arena_alloc(arena, sizeof *plan);
+    plan->pattern = p;
+    plan->nfa = sra_nfa_from_pattern(p, arena, diag, o->max_states);
+    if (!plan->nfa)
+        return NULL;
+    if (o->strategy == STRATEGY_AUTO)
+        choose(plan, o, arena, diag);
+    else if (!force(plan, o, arena, diag))
+        return NULL;
+    return plan;
+}
+
+/* ---- printing ------------------------------------------------------------------------ */
+
+static const char *const stage_names[] = {"unrolled", "dfa", "min"};
+
+/* A graph with only a label, where a stage has nothing to draw. */
+static void dot_note(const Plan *plan, const char *note, int cluster, FILE *out)
+{
+    if (cluster >= 0)
+        fprintf(out, "  subgraph cluster_%d {\n    label=\"%s\";\n    p%d_note [shape=plaintext, "
+                "label=\"%s\"];\n  }\n", cluster, plan->pattern->name, cluster, note);
+    else
+        fprintf(out, "digraph \"%s\" {\n  label=\"%s: %s\";\n}\n", plan->pattern->name,
+                plan->pattern->name, note);
+}
+
+static void header(const Plan *plan, FILE *out)
+{
+    fprintf(out, "pattern %s: strategy %s (%s)\n", plan->pattern->name,
+            strategy_name(plan->strategy), plan->reason);
+}
+
+/* The unrolled SRA: the plan's (dsra), else built for the dump when the
+ * pattern has a count window. NULL with *note set when there is none. */
+static const Sra *unrolled_of(Plan *plan, const StrategyOpts *o, Arena *arena, Diag *diag,
+                              const char **note, bool *failed)
+{
+    if (plan->unrolled)
+        return plan->unrolled;
+    if (plan->pattern->hdr.window.kind != WIN_EVENTS) {
+        *note = "no unrolled automaton: unrolling needs a count window";
+        return NULL;
+    }
+    const Sra *u = sra_unroll(plan->nfa, (int)plan->pattern->hdr.window.value, arena, diag,
+                              o->max_states);
+    *failed = !u;
+    return u;
+}
+
+bool plan_dump(Plan *plan, PlanStage stage, bool dot, int cluster, const StrategyOpts *o,
+               Arena *arena, Diag *diag, FILE *out)
+{
+    const char *note = NULL;
+    bool failed = false;
+    const Sra *sra = NULL;
+    const Dsra *d = NULL;
+    if (stage == PLAN_UNROLLED)
+        sra = unrolled_of(plan, o, arena, diag, &note, &failed);
+    else if (!(d = stage == PLAN_DFA ? plan->dfa : plan->min))
+        note = "no deterministic automaton: runs walk the epsilon-free SRA";
+    if (failed)
+        return false;
+    if (dot) {
+        if (note)
+            dot_note(plan, note, cluster, out);
+        else if (sra && cluster >= 0)
+            sra_dump_dot_cluster(sra, plan->pattern->name, cluster, out);
+        else if (sra)
+            sra_dump_dot(sra, plan->pattern->name, out);
+        else
+            dsra_dump_dot(d, plan->pattern->name, out);
+        return true;
+    }
+    header(plan, out);
+    if (note) {
+        fprintf(out, "%s (stage %s)\n", note, stage_names[stage]);
+        if (plan->runs && stage != PLAN_UNROLLED)
+            runs_dump_txt(plan->runs, out);
+    } else if (sra) {
+        sra_dump_txt(sra, out);
+    } else {
+        dsra_dump_txt(d, out);
+    }
+    return true;
+}

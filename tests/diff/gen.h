@@ -1,0 +1,46 @@
+/* gen.h: random pattern files and event streams for the differential
+ * tests (reference interpreter against every matching strategy). */
+#ifndef SREMC_GEN_H
+#define SREMC_GEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "eval.h"
+
+/* xorshift64*, seeded by setting s (0 is replaced by a fixed constant). */
+typedef struct Rng {
+    uint64_t s;
+} Rng;
+
+uint64_t rng_next(Rng *r);
+/* Uniform-ish in [lo, hi] (inclusive); lo when hi < lo. */
+int rng_int(Rng *r, int lo, int hi);
+
+/* What a generated pattern may contain. */
+typedef struct GenOpts {
+    bool registers;     /* labels x:, y: and reads x.v (only under a window) */
+    bool complement;    /* ~R (only under `within N events`) */
+    bool intersection;  /* R & S */
+    bool time_window;   /* `within D s` besides `within N events` */
+    bool partition;     /* `partition by k` or `partition by t` */
+    bool policies;      /* `policy stam|stnm` on plain sequences of atoms */
+    int  max_depth;     /* of the regex tree; <= 0: 3 */
+    int  max_window;    /* largest count window; <= 1: 6 (time windows: 1..5 s) */
+} GenOpts;
+
+/* The schema every generated file declares, and its attribute order. */
+#define GEN_SCHEMA "schema E { t : enum { A, B, C }; v : int; k : int; time : timestamp(s); }\n"
+enum { GEN_T, GEN_V, GEN_K, GEN_TIME, GEN_NATTRS };
+
+/* Writes into buf (size bytes, always NUL-terminated) a .srem file: the
+ * schema above and one random pattern named p. A pattern that does not fit
+ * is cut short (and then fails to parse): 2 KiB is plenty. */
+void gen_pattern(Rng *r, const GenOpts *o, char *buf, size_t size);
+
+/* n random events of E into values (n * GEN_NATTRS): t in {A,B,C}, v and k
+ * in 0..3 (so equalities happen), time non-decreasing by gaps of 0..2. */
+void gen_stream(Rng *r, int n, Value *values);
+
+#endif

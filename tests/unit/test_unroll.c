@@ -1,0 +1,331 @@
+/* test_unroll.c: windowed unrolling and the runs strategy against the
+ * epsilon-free SRA and the reference interpreter, on samples and seeds. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../diff/gen.h"
+#include "interp.h"
+#include "runs.h"
+#include "sra_build.h"
+#include "strategy.h"
+#include "unit.h"
+#include "unroll.h"
+
+enum {
+    N_UNROLL_SEEDS = 2000,   /* random patterns with registers, count windows */
+    N_RUNS_SEEDS = 1000,     /* random patterns with time windows */
+    N_PLAN_SEEDS = 600,      /* random patterns through strategy_plan */
+    STREAM_LEN = 40
+};
+
+static const char FIRE[] =
+    "schema Sensor { type : enum { T, H }; id : int; value : float; }\n"
+    "pattern fire on Sensor within 3 events { x:T _* [type == H && id == x.id] }\n";
+
+static AstPattern *first_pattern(const Ast *ast)
+{
+    for (int i = 0; i < ast->ndecls; i++)
+        if (ast->decls[i].kind == DECL_PATTERN)
+            return ast->decls[i].u.pattern;
+    return NULL;
+}
+
+/* The shape sra_unroll promises: every transition goes one level deeper,
+ * no state deeper than w (so no cycle and no walk longer than w), writes
+ * go to the clone of the event's depth, reads to clones written before. */
+static bool unrolled_shape_ok(const Sra *u, int w)
+{
+    if (u->window != w || !u->depth || u->depth[u->start] != 0)
+        return false;
+    for (int s = 0; s < u->nstates; s++)
+        if (u->depth[s] < 0 || u->depth[s] > w)
+            return false;
+    for (int i = 0; i < u->ntrans; i++) {
+        const SraTrans *t = &u->trans[i];
+        int d = u->depth[t->from];
+        if (t->eps || u->depth[t->to] != d + 1)
+            return false;
+        for (int k = 0; k < t->nwrites; k++)
+            if (unroll_reg_depth(t->writes[k], w) != d + 1)
+                return false;
+        for (int l = 0; l < t->nlits; l++)
+            for (int r = 0; t->lits[l].regmap && r < u->pattern->nregs; r++) {
+                int clone = t->lits[l].regmap[r];
+                if (unroll_reg_pattern(clone, w) != r || unroll_reg_depth(clone, w) > d)
+                    return false;
+            }
+    }
+    return true;
+}
+
+static void test_fire_small_windows(void)
+{
+    /* x:T _* [H && id == x.id] within w: the walks are T (_){0..w-2} H,
+     * so one state per depth for the skip loop, and finals at 2..w. */
+    for (int w = 2; w <= 6; w++) {
+        Fixture fx;
+        fx_run(&fx, FIRE, true);
+        CU_ASSERT_EQUAL_FATAL(fx.nerrors, 0);
+        AstPattern *p = first_pattern(fx.ast);
+        Sra *nfa = sra_nfa_from_pattern(p, &fx.arena, &fx.diag, 1000);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(nfa);
+        Sra *u = sra_unroll(nfa, w, &fx.arena, &fx.diag, 1000);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+        CU_ASSERT(unrolled_shape_ok(u, w));
+        CU_ASSERT_EQUAL(u->nregs, 1 * (w + 1));
+        CU_ASSERT_EQUAL(u->nstates, 2 * w - 1);
+        int nfinal = 0;
+        for (int s = 0; s < u->nstates; s++)
+            nfinal += u->final[s];
+        CU_ASSERT_EQUAL(nfinal, w - 1);
+        fx_done(&fx);
+    }
+}
+
+/* A register read before any write: the transition can never fire and
+ * disappears; a negated read of it always holds and loses the literal. */
+static void test_empty_register_reads(void)
+{
+    Fixture fx;
+    fx_run(&fx,
+           "schema E { t : enum { A, B }; v : int; }\n"
+           "pattern p on E within 4 events { ([v == x.v] | [t == B]) x:A [v == x.v] }\n",
+           true);
+    CU_ASSERT_EQUAL_FATAL(fx.nerrors, 0);
+    AstPattern *p = first_pattern(fx.ast);
+    Sra *nfa = sra_nfa_from_pattern(p, &fx.arena, &fx.diag, 1000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nfa);
+    Sra *u = sra_unroll(nfa, 4, &fx.arena, &fx.diag, 1000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+    CU_ASSERT(unrolled_shape_ok(u, 4));
+    /* Start: only [t == B] survives. */
+    int from_start = 0;
+    for (int i = 0; i < u->ntrans; i++)
+        from_start += u->trans[i].from == u->start;
+    CU_ASSERT_EQUAL(from_start, 1);
+    CU_ASSERT_EQUAL(u->nstates, 4);
+    fx_done(&fx);
+}
+
+static void test_budget_error(void)
+{
+    Fixture fx;
+    fx_run(&fx,
+           "schema E { t : enum { A, B }; v : int; }\n"
+           "pattern wide on E within 200 events { x:A _* y:[v > x.v] _* [v > y.v] }\n",
+           true);
+    CU_ASSERT_EQUAL_FATAL(fx.nerrors, 0);
+    AstPattern *p = first_pattern(fx.ast);
+    Sra *nfa = sra_nfa_from_pattern(p, &fx.arena, &fx.diag, 1000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nfa);
+    Diag d;
+    diag_init(&d, "t.srem", "", 0);
+    CU_ASSERT_PTR_NULL(sra_unroll(nfa, 200, &fx.arena, &d, 500));
+    CU_ASSERT_EQUAL(d.nerrors, 1);
+    CU_ASSERT(d.n == 1 && strstr(d.entries[0].message, "'wide'") &&
+              strstr(d.entries[0].message, "(within 200 events)") &&
+              strstr(d.entries[0].message, "reached 501 states"));
+    diag_free(&d);
+    /* The same pattern fits once the budget allows it. */
+    Sra *u = sra_unroll(nfa, 200, &fx.arena, &fx.diag, 1000000);
+    CU_ASSERT_PTR_NOT_NULL(u);
+    if (u)
+        CU_ASSERT(unrolled_shape_ok(u, 200));
+    fx_done(&fx);
+}
+
+/* ---- differential ------------------------------------------------------------------ */
+
+typedef struct Case {
+    Fixture     fx;
+    AstPattern *p;
+    Sra        *nfa;
+    Stream      s;
+    Value      *values;
+} Case;
+
+/* Generates pattern and stream for seed; false (nothing to free) when the
+ * pattern does not fit the test or the NFA is over budget. */
+static bool case_open(Case *c, uint64_t seed, const GenOpts *o, WindowKind want)
+{
+    Rng r = {seed};
+    char src[2048];
+    gen_pattern(&r, o, src, sizeof src);
+    fx_run(&c->fx, src, true);
+    c->p = c->fx.nerrors ? NULL : first_pattern(c->fx.ast);
+    if (c->p && c->p->hdr.window.kind == want)
+        c->nfa = sra_nfa_from_pattern(c->p, &c->fx.arena, &c->fx.diag, 5000);
+    if (!c->p || c->p->hdr.window.kind != want || !c->nfa) {
+        fx_done(&c->fx);
+        return false;
+    }
+    c->values = calloc((size_t)STREAM_LEN * GEN_NATTRS, sizeof *c->values);
+    gen_stream(&r, STREAM_LEN, c->values);
+    c->s = (Stream){STREAM_LEN, GEN_NATTRS, c->values};
+    return true;
+}
+
+static void case_close(Case *c)
+{
+    free(c->values);
+    fx_done(&c->fx);
+}
+
+static bool same_det(const bool *a, const bool *b, int n, uint64_t seed, const char *what,
+                     const Case *c)
+{
+    if (memcmp(a, b, (size_t)n * sizeof *a) == 0)
+        return true;
+    fprintf(stderr, "\nseed %llu: %s differ\n", (unsigned long long)seed, what);
+    for (int k = 0; k < n; k++)
+        if (a[k] != b[k])
+            fprintf(stderr, "  event %d: %d vs %d\n", k + 1, a[k], b[k]);
+    fprintf(stderr, "pattern:\n");
+    ast_dump_txt(c->fx.ast, stderr);
+    return false;
+}
+
+static void test_unroll_differential(void)
+{
+    GenOpts o = {.registers = true, .complement = true, .intersection = true,
+                 .partition = true, .policies = true, .max_window = 7};
+    int tested = 0, failed = 0;
+    for (uint64_t seed = 1; tested < N_UNROLL_SEEDS && seed < 20 * N_UNROLL_SEEDS; seed++) {
+        Case c = {0};
+        if (!case_open(&c, seed, &o, WIN_EVENTS))
+            continue;
+        int w = (int)c.p->hdr.window.value;
+        Sra *u = sra_unroll(c.nfa, w, &c.fx.arena, &c.fx.diag, 100000);
+        bool ok = u && unrolled_shape_ok(u, w);
+        if (ok) {
+            bool *want = calloc((size_t)STREAM_LEN * 3, sizeof *want);
+            bool *nfa_det = want + STREAM_LEN, *u_det = want + 2 * STREAM_LEN;
+            interp_detect(c.p, &c.s, NULL, want);
+            sra_simulate(c.nfa, &c.s, NULL, nfa_det);
+            sra_simulate(u, &c.s, NULL, u_det);
+            ok = same_det(want, nfa_det, STREAM_LEN, seed, "interpreter and nfa", &c) &&
+                 same_det(want, u_det, STREAM_LEN, seed, "interpreter and unrolled", &c);
+            /* The runs fallback of count windows, on the same case. */
+            RunsStats st;
+            runs_simulate(runs_new(c.nfa, 4096, &c.fx.arena), &c.s, NULL, u_det, &st);
+            ok = ok && st.overflow == 0 &&
+                 same_det(want, u_det, STREAM_LEN, seed, "interpreter and runs", &c);
+            free(want);
+        } else {
+            fprintf(stderr, "\nseed %llu: unrolling failed or malformed\n",
+                    (unsigned long long)seed);
+        }
+        failed += !ok;
+        tested++;
+        case_close(&c);
+    }
+    CU_ASSERT_EQUAL(tested, N_UNROLL_SEEDS);
+    CU_ASSERT_EQUAL(failed, 0);
+}
+
+/* Runs with room for everything equal the interpreter; with a tiny array,
+ * dropped runs can only lose detections, and none when nothing dropped. */
+static void test_runs_differential(void)
+{
+    GenOpts o = {.registers = true, .time_window = true, .intersection = true,
+                 .partition = true, .policies = true};
+    int tested = 0, failed = 0, overflowed = 0;
+    for (uint64_t seed = 1; tested < N_RUNS_SEEDS && seed < 40 * N_RUNS_SEEDS; seed++) {
+        Case c = {0};
+        if (!case_open(&c, seed, &o, WIN_TIME))
+            continue;
+        bool *want = calloc((size_t)STREAM_LEN * 3, sizeof *want);
+        bool *big = want + STREAM_LEN, *tiny = want + 2 * STREAM_LEN;
+        interp_detect(c.p, &c.s, NULL, want);
+        RunsStats st_big, st_tiny;
+        runs_simulate(runs_new(c.nfa, 4096, &c.fx.arena), &c.s, NULL, big, &st_big);
+        runs_simulate(runs_new(c.nfa, 2, &c.fx.arena), &c.s, NULL, tiny, &st_tiny);
+        bool ok = st_big.overflow == 0 && same_det(want, big, STREAM_LEN, seed, "runs", &c);
+        if (st_tiny.overflow == 0)
+            ok = ok && same_det(want, tiny, STREAM_LEN, seed, "runs (2)", &c);
+        else
+            overflowed++;
+        for (int k = 0; k < STREAM_LEN; k++)
+            ok = ok && (!tiny[k] || want[k]);
+        failed += !ok;
+        tested++;
+        free(want);
+        case_close(&c);
+    }
+    CU_ASSERT_EQUAL(tested, N_RUNS_SEEDS);
+    CU_ASSERT_EQUAL(failed, 0);
+    CU_ASSERT(overflowed > 0); /* the tiny array did overflow somewhere */
+}
+
+/* Detections of a plan, by the simulator of its strategy. */
+static void plan_detect(const Plan *plan, const Stream *s, bool *det)
+{
+    if (plan->runs)
+        runs_simulate(plan->runs, s, NULL, det, NULL);
+    else
+        dsra_simulate(plan->min, s, NULL, det);
+}
+
+/* Every strategy that applies gives the interpreter's detections: auto
+ * with a small budget (so that some dsra fall back to runs) and each
+ * forced strategy, which either applies and agrees or reports an error. */
+static void test_plans_differential(void)
+{
+    GenOpts o = {.registers = true, .complement = true, .intersection = true,
+                 .time_window = true, .partition = true, .policies = true, .max_window = 6};
+    int tested = 0, failed = 0, by[4] = {0};
+    for (uint64_t seed = 1; tested < N_PLAN_SEEDS; seed++) {
+        Rng pick = {seed * 7919};
+        o.registers = rng_int(&pick, 0, 1);
+        Case c = {0};
+        WindowKind want_kind = (WindowKind)rng_int(&pick, WIN_NONE, WIN_TIME);
+        if (want_kind == WIN_NONE && o.registers)
+            want_kind = WIN_EVENTS;
+        if (!case_open(&c, seed, &o, want_kind))
+            continue;
+        bool *want = calloc((size_t)STREAM_LEN * 2, sizeof *want), *got = want + STREAM_LEN;
+        interp_detect(c.p, &c.s, NULL, want);
+        bool ok = true;
+        for (int st = STRATEGY_AUTO; st <= STRATEGY_RUNS; st++) {
+            StrategyOpts so = {(Strategy)st, 300, 4096};
+            Diag d;
+            diag_init(&d, "t.srem", "", 0);
+            Plan *plan = strategy_plan(c.p, &so, &c.fx.arena, &d);
+            bool applies = st == STRATEGY_AUTO || st == STRATEGY_RUNS ||
+                           (st == STRATEGY_TDFA && c.p->nregs == 0) ||
+                           (st == STRATEGY_DSRA && c.p->hdr.window.kind == WIN_EVENTS);
+            if (plan) {
+                by[st == STRATEGY_AUTO ? plan->strategy : 0]++;
+                plan_detect(plan, &c.s, got);
+                char what[64];
+                snprintf(what, sizeof what, "interpreter and %s (as %s)",
+                         strategy_name(plan->strategy), strategy_name((Strategy)st));
+                ok = ok && same_det(want, got, STREAM_LEN, seed, what, &c);
+                ok = ok && applies && plan->strategy != STRATEGY_AUTO &&
+                     (st == STRATEGY_AUTO || plan->strategy == (Strategy)st);
+            } else {
+                /* Only a forced strategy may fail: does not apply or over budget. */
+                ok = ok && st != STRATEGY_AUTO && d.nerrors == 1;
+            }
+            diag_free(&d);
+        }
+        failed += !ok;
+        tested++;
+        free(want);
+        case_close(&c);
+    }
+    CU_ASSERT_EQUAL(failed, 0);
+    /* auto used every strategy somewhere */
+    CU_ASSERT(by[STRATEGY_TDFA] > 0 && by[STRATEGY_DSRA] > 0 && by[STRATEGY_RUNS] > 0);
+}
+
+void add_unroll_tests(void)
+{
+    CU_pSuite s = CU_add_suite("unroll", NULL, NULL);
+    CU_add_test(s, "fire pattern, small windows", test_fire_small_windows);
+    CU_add_test(s, "reads of empty registers", test_empty_register_reads);
+    CU_add_test(s, "state budget", test_budget_error);
+    CU_add_test(s, "unrolled = nfa = interpreter on random patterns", test_unroll_differential);
+    CU_add_test(s, "runs = interpreter on random time-window patterns", test_runs_differential);
+    CU_add_test(s, "every strategy = interpreter on random patterns", test_plans_differential);
+}
