@@ -1,4 +1,4 @@
-# Makefile: builds bin/sremc; targets demo,
+# Makefile: builds bin/sremc and lib/libsremrt.a (the runtime); targets demo,
 # check, fuzz, compile-bench, deps, clean. `make check` runs every test, also under
 # AddressSanitizer and UndefinedBehaviorSanitizer.
 
@@ -25,7 +25,7 @@ vpath %.c compiler build tests/unit tests/diff tests/fuzz bench
         golden-update compile-bench fuzz clean
 .DELETE_ON_ERROR:
 
-all: bin/sremc
+all: bin/sremc lib/libsremrt.a
 
 # ---- generated front end --------------------------------------------------
 
@@ -59,6 +59,57 @@ build/unit_tests: $(LIB_OBJ) $(call obj,obj,$(UNIT_SRC))
 build/san/unit_tests: $(SAN_LIB_OBJ) $(call obj,san,$(UNIT_SRC))
 	$(CC) $(SANFLAGS) -o $@ $^ -lcunit
 
+# ---- runtime library (C99; generated matchers link with it) -----------------
+
+RT_WARN      = -std=c99 -Wall -Wextra -pedantic -Werror
+RT_CPPFLAGS  = -Iruntime/include -MMD -MP
+RT_SRC       = $(wildcard runtime/*.c)
+RT_TEST_SRC  = $(wildcard tests/runtime/*.c)
+RT_OBJ       = $(patsubst %.c,build/rt/%.o,$(notdir $(RT_SRC)))
+RT_SAN_OBJ   = $(patsubst %.c,build/rt-san/%.o,$(notdir $(RT_SRC)))
+RT_TEST_OBJ  = $(patsubst %.c,build/rt-test/%.o,$(notdir $(RT_TEST_SRC)))
+RT_STEST_OBJ = $(patsubst %.c,build/rt-san-test/%.o,$(notdir $(RT_TEST_SRC)))
+
+.PHONY: check-runtime
+
+lib build/rt build/rt-san build/rt-test build/rt-san-test:
+	mkdir -p $@
+
+build/rt/%.o: runtime/%.c | build/rt
+	$(CC) $(RT_WARN) $(CFLAGS) $(RT_CPPFLAGS) -c -o $@ $<
+
+build/rt-san/%.o: runtime/%.c | build/rt-san
+	$(CC) $(RT_WARN) $(SANFLAGS) $(RT_CPPFLAGS) -c -o $@ $<
+
+build/rt-test/%.o: tests/runtime/%.c | build/rt-test
+	$(CC) $(RT_WARN) $(CFLAGS) $(RT_CPPFLAGS) -c -o $@ $<
+
+build/rt-san-test/%.o: tests/runtime/%.c | build/rt-san-test
+	$(CC) $(RT_WARN) $(SANFLAGS) $(RT_CPPFLAGS) -c -o $@ $<
+
+lib/libsremrt.a: $(RT_OBJ) | lib
+	rm -f $@
+	$(AR) rcs $@ $^
+
+build/runtime_tests: $(RT_TEST_OBJ) lib/libsremrt.a
+	$(CC) $(CFLAGS) -o $@ $^ -lcunit
+
+build/san/runtime_tests: $(RT_STEST_OBJ) $(RT_SAN_OBJ) | build/san
+	$(CC) $(SANFLAGS) -o $@ $^ -lcunit
+
+# Runtime suites, plain and sanitized; the runtime must build warning-free
+# with clang too (when installed).
+check-runtime: build/runtime_tests build/san/runtime_tests
+	./build/runtime_tests
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/san/runtime_tests
+	@if command -v clang >/dev/null; then \
+	    for f in $(RT_SRC) $(RT_TEST_SRC); do \
+	        clang $(RT_WARN) -fsyntax-only -Iruntime/include $$f || exit 1; \
+	    done; echo "clang: runtime sources build warning-free"; \
+	else echo "clang: not installed, skipped"; fi
+
+-include $(wildcard build/rt/*.d build/rt-san/*.d build/rt-test/*.d build/rt-san-test/*.d)
+
 # ---- user-facing targets ------------------------------------------------------
 
 deps:
@@ -69,7 +120,7 @@ demo: deps
 	@sh scripts/demo.sh
 
 check: deps
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-san check-clang
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-san check-clang check-runtime
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests
@@ -119,6 +170,6 @@ fuzz: deps build/fuzz_frontend
 	    -dict=tests/fuzz/srem.dict -artifact_prefix=build/ build/fuzz-corpus
 
 clean:
-	rm -rf build bin
+	rm -rf build bin lib
 
 -include $(wildcard build/obj/*.d build/san/*.d)

@@ -1,0 +1,61 @@
+/* keymap.h: the partition table: int64 key (an int, enum index or bool
+ * attribute) -> dense slot index 0..capacity-1, fixed capacity. */
+#ifndef SREMRT_KEYMAP_H
+#define SREMRT_KEYMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alloc.h"
+#include "schema.h"
+#include "sink.h"
+
+/* Open addressing with linear probing over a power-of-two bucket array at
+ * most half full; slots are handed out in order of first appearance, so
+ * per-partition state can live in plain arrays indexed by slot. */
+typedef struct sremrt_keymap {
+    int32_t *buckets;     /* slot + 1 per bucket; 0 = empty */
+    int64_t *keys;        /* key of each slot, in order of first appearance */
+    uint32_t mask;        /* bucket count - 1 */
+    int32_t count;        /* slots in use */
+    int32_t capacity;     /* slots available */
+    uint64_t overflows;   /* new keys refused because the map was full */
+    sremrt_alloc alloc;   /* where the memory came from; alloc NULL: caller's buffer */
+    void *mem;            /* the memory block */
+    size_t bytes;         /* its size */
+} sremrt_keymap;
+
+/* Largest capacity accepted. */
+#define SREMRT_KEYMAP_MAX (1 << 28)
+
+/* Bytes a caller buffer needs for a map of `capacity` keys (any alignment). */
+size_t sremrt_keymap_bytes(int32_t capacity);
+
+/* Both return 0, or -1 if capacity is out of 0..SREMRT_KEYMAP_MAX or the
+ * memory is missing or too small (the map is then empty, capacity 0). */
+int sremrt_keymap_init_buf(sremrt_keymap *km, int32_t capacity, void *buf, size_t bytes);
+int sremrt_keymap_init(sremrt_keymap *km, int32_t capacity, const sremrt_alloc *a);
+
+/* Gives memory back to the allocator it came from (not a caller buffer). */
+void sremrt_keymap_free(sremrt_keymap *km);
+
+/* Forgets every key; keeps the overflow count. */
+void sremrt_keymap_clear(sremrt_keymap *km);
+
+/* Slot of key, or -1 if absent. */
+int32_t sremrt_keymap_find(const sremrt_keymap *km, int64_t key);
+
+/* Slot of key, inserting it if absent (*inserted, if not NULL, says so);
+ * -1 when the key is new and the map is full: counted in overflows. */
+int32_t sremrt_keymap_get(sremrt_keymap *km, int64_t key, int *inserted);
+
+/* Key stored in a slot (0 <= slot < count). */
+int64_t sremrt_keymap_key(const sremrt_keymap *km, int32_t slot);
+
+/* Key text as records show it (LANGUAGE.md 3.3): decimal for int, the
+ * value's name for enum (decimal if out of range), true/false for bool.
+ * Returns the text's length; writes at most cap bytes, NUL included. */
+size_t sremrt_key_format(char *buf, size_t cap, const sremrt_attr *a, int64_t key);
+void sremrt_sink_key(sremrt_sink *s, const sremrt_attr *a, int64_t key);
+
+#endif

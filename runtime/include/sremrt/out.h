@@ -1,0 +1,61 @@
+/* out.h: the records a generated program writes (LANGUAGE.md section 6), as
+ * JSONL for programs or one line of text for people. */
+#ifndef SREMRT_OUT_H
+#define SREMRT_OUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sink.h"
+
+typedef enum sremrt_format {
+    SREMRT_TEXT,       /* --format text (default) */
+    SREMRT_JSONL       /* --format jsonl */
+} sremrt_format;
+
+typedef enum sremrt_kind {
+    SREMRT_MATCH, SREMRT_EPISODE, SREMRT_ALERT, SREMRT_SUGGEST, SREMRT_SUMMARY, SREMRT_ERROR
+} sremrt_kind;
+
+typedef enum sremrt_candidate {
+    SREMRT_EXTENSION,  /* <ET_1..ET_m, X> */
+    SREMRT_VARIATION   /* <ET_1..ET_m-1, X> */
+} sremrt_candidate;
+
+/* One record; each kind reads only the fields its comment names. A zeroed
+ * record plus the fields a kind needs is always a valid record. */
+typedef struct sremrt_record {
+    sremrt_kind kind;
+    const char *name;              /* pattern or episode: all kinds but error */
+    int64_t index;                 /* event index: match, episode, alert, suggest */
+    int has_ts;                    /* the schema has a timestamp: write ts */
+    int64_t ts;                    /* the event's timestamp */
+    const char *key;               /* partition key text; NULL: not partitioned
+                                      (match, episode, alert, summary) */
+    int64_t freq;                  /* episode, alert, suggest, summary */
+    int inexact;                   /* episode, alert, summary: "exact":false */
+    sremrt_candidate candidate;    /* suggest */
+    const char *const *sequence;   /* suggest: the candidate's event types */
+    int nsequence;
+    double confidence;             /* suggest */
+    int64_t events;                /* summary */
+    int64_t line;                  /* error: line (CSV) or record (bin) number */
+    const char *message;           /* error */
+} sremrt_record;
+
+/* Writes the record as one line, '\n' included, into a sink. */
+void sremrt_record_emit(sremrt_sink *s, sremrt_format f, const sremrt_record *r);
+
+/* Into a caller buffer, snprintf-style: returns the full length; the text
+ * is cut (and NUL-terminated) when that is >= cap. No stdio needed. */
+size_t sremrt_record_format(char *buf, size_t cap, sremrt_format f, const sremrt_record *r);
+
+/* Host: to a FILE (any length, through a small stack buffer); returns 0,
+ * or EOF if the stream reports a write error. */
+int sremrt_record_write(FILE *out, sremrt_format f, const sremrt_record *r);
+
+/* Host: the error record of a rejected line (usually to stderr). */
+int sremrt_write_error(FILE *out, sremrt_format f, int64_t line, const char *message);
+
+#endif

@@ -1,0 +1,17 @@
+/* sremrt.h: every runtime header at once, for generated programs' main;
+ * generated matchers include only what they use. */
+#ifndef SREMRT_SREMRT_H
+#define SREMRT_SREMRT_H
+
+#include "abi.h"
+#include "alloc.h"
+#include "bin.h"
+#include "csv.h"
+#include "keymap.h"
+#include "out.h"
+#include "schema.h"
+#include "sink.h"
+#include "stats.h"
+#include "tsorder.h"
+
+#endif

@@ -1,0 +1,162 @@
+/* keymap.c: partition keys -> dense slots in a fixed-capacity open-
+ * addressing table whose memory comes from a hook or a caller buffer. */
+#include "sremrt/keymap.h"
+
+#include <string.h>
+
+static uint32_t bucket_count(int32_t capacity)
+{
+    uint32_t n = 2;
+    while (n < 2u * (uint32_t)capacity)
+        n <<= 1;
+    return n;
+}
+
+/* Layout: keys (int64) then buckets (int32), plus slack to align keys. */
+static size_t layout_bytes(int32_t capacity)
+{
+    return (size_t)capacity * sizeof(int64_t) + bucket_count(capacity) * sizeof(int32_t);
+}
+
+size_t sremrt_keymap_bytes(int32_t capacity)
+{
+    if (capacity < 0 || capacity > SREMRT_KEYMAP_MAX)
+        return 0;
+    return layout_bytes(capacity) + sizeof(int64_t) - 1;
+}
+
+static void set_empty(sremrt_keymap *km)
+{
+    memset(km, 0, sizeof *km);
+}
+
+static int place(sremrt_keymap *km, int32_t capacity, void *mem, size_t bytes)
+{
+    uintptr_t addr = (uintptr_t)mem;
+    size_t pad = (size_t)((sizeof(int64_t) - addr % sizeof(int64_t)) % sizeof(int64_t));
+    unsigned char *p;
+    if (!mem || bytes < pad || bytes - pad < layout_bytes(capacity))
+        return -1;
+    p = (unsigned char *)mem + pad;
+    km->keys = (int64_t *)(void *)p;
+    km->buckets = (int32_t *)(void *)(p + (size_t)capacity * sizeof(int64_t));
+    km->mask = bucket_count(capacity) - 1;
+    km->capacity = capacity;
+    km->mem = mem;
+    km->bytes = bytes;
+    sremrt_keymap_clear(km);
+    return 0;
+}
+
+int sremrt_keymap_init_buf(sremrt_keymap *km, int32_t capacity, void *buf, size_t bytes)
+{
+    set_empty(km);
+    if (capacity < 0 || capacity > SREMRT_KEYMAP_MAX || place(km, capacity, buf, bytes) != 0) {
+        set_empty(km);
+        return -1;
+    }
+    return 0;
+}
+
+int sremrt_keymap_init(sremrt_keymap *km, int32_t capacity, const sremrt_alloc *a)
+{
+    size_t bytes = sremrt_keymap_bytes(capacity);
+    void *mem;
+    set_empty(km);
+    if (bytes == 0)
+        return -1;
+    mem = sremrt_alloc_get(a, bytes, sizeof(int64_t));
+    if (!mem)
+        return -1;
+    place(km, capacity, mem, bytes);
+    km->alloc = *a;
+    return 0;
+}
+
+void sremrt_keymap_free(sremrt_keymap *km)
+{
+    if (km->alloc.alloc)
+        sremrt_alloc_free(&km->alloc, km->mem, km->bytes);
+    set_empty(km);
+}
+
+void sremrt_keymap_clear(sremrt_keymap *km)
+{
+    if (km->buckets)
+        memset(km->buckets, 0, ((size_t)km->mask + 1) * sizeof(int32_t));
+    km->count = 0;
+}
+
+/* splitmix64's finalizer: consecutive ids spread over the buckets. */
+static uint32_t hash(int64_t key)
+{
+    uint64_t h = (uint64_t)key;
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9u;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebu;
+    h ^= h >> 31;
+    return (uint32_t)h;
+}
+
+/* Bucket holding key, or the empty bucket where it would go. */
+static uint32_t probe(const sremrt_keymap *km, int64_t key)
+{
+    uint32_t b = hash(key) & km->mask;
+    while (km->buckets[b] != 0 && km->keys[km->buckets[b] - 1] != key)
+        b = (b + 1) & km->mask;
+    return b;
+}
+
+int32_t sremrt_keymap_find(const sremrt_keymap *km, int64_t key)
+{
+    if (!km->buckets)
+        return -1;
+    return km->buckets[probe(km, key)] - 1;
+}
+
+int32_t sremrt_keymap_get(sremrt_keymap *km, int64_t key, int *inserted)
+{
+    uint32_t b;
+    if (inserted)
+        *inserted = 0;
+    if (!km->buckets) {
+        km->overflows++;
+        return -1;
+    }
+    b = probe(km, key);
+    if (km->buckets[b] != 0)
+        return km->buckets[b] - 1;
+    if (km->count == km->capacity) {
+        km->overflows++;
+        return -1;
+    }
+    km->keys[km->count] = key;
+    km->buckets[b] = ++km->count;
+    if (inserted)
+        *inserted = 1;
+    return km->count - 1;
+}
+
+int64_t sremrt_keymap_key(const sremrt_keymap *km, int32_t slot)
+{
+    return km->keys[slot];
+}
+
+void sremrt_sink_key(sremrt_sink *s, const sremrt_attr *a, int64_t key)
+{
+    if (a->type == SREMRT_BOOL)
+        sremrt_sink_puts(s, key ? "true" : "false");
+    else if (a->type == SREMRT_ENUM && key >= 0 && key < a->nvalues)
+        sremrt_sink_puts(s, a->values[key]);
+    else
+        sremrt_sink_i64(s, key);
+}
+
+size_t sremrt_key_format(char *buf, size_t cap, const sremrt_attr *a, int64_t key)
+{
+    sremrt_sink s;
+    sremrt_sink_init_buf(&s, buf, cap);
+    sremrt_sink_key(&s, a, key);
+    return sremrt_sink_end(&s);
+}

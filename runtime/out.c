@@ -1,0 +1,187 @@
+/* out.c: a record -> its JSONL object or its text line, written into a sink
+ * (buffer or flushing), so firmware can reuse it without stdio. */
+#include "sremrt/out.h"
+
+static const char *const kind_names[] = {
+    "match", "episode", "alert", "suggest", "summary", "error"
+};
+
+static const char *kind_name(sremrt_kind k)
+{
+    return (unsigned)k < sizeof kind_names / sizeof kind_names[0] ? kind_names[k] : "?";
+}
+
+static const char *candidate_name(sremrt_candidate c)
+{
+    return c == SREMRT_VARIATION ? "variation" : "extension";
+}
+
+static int has_event(sremrt_kind k)
+{
+    return k == SREMRT_MATCH || k == SREMRT_EPISODE || k == SREMRT_ALERT || k == SREMRT_SUGGEST;
+}
+
+/* Suggestions come from one trie per pattern: they never carry a key. */
+static int has_key(const sremrt_record *r)
+{
+    return r->key && r->kind != SREMRT_SUGGEST && r->kind != SREMRT_ERROR;
+}
+
+static int has_exact(sremrt_kind k)
+{
+    return k == SREMRT_EPISODE || k == SREMRT_ALERT || k == SREMRT_SUMMARY;
+}
+
+static const char *str_or_empty(const char *s)
+{
+    return s ? s : "";
+}
+
+/* ---- JSONL --------------------------------------------------------------------- */
+
+static void json_field(sremrt_sink *s, const char *name)
+{
+    sremrt_sink_puts(s, ",\"");
+    sremrt_sink_puts(s, name);
+    sremrt_sink_puts(s, "\":");
+}
+
+static void json_i64(sremrt_sink *s, const char *name, int64_t v)
+{
+    json_field(s, name);
+    sremrt_sink_i64(s, v);
+}
+
+static void json_str(sremrt_sink *s, const char *name, const char *v)
+{
+    json_field(s, name);
+    sremrt_sink_json_str(s, str_or_empty(v));
+}
+
+static void json_sequence(sremrt_sink *s, const sremrt_record *r)
+{
+    int i;
+    json_field(s, "sequence");
+    sremrt_sink_putc(s, '[');
+    for (i = 0; i < r->nsequence; i++) {
+        if (i)
+            sremrt_sink_putc(s, ',');
+        sremrt_sink_json_str(s, str_or_empty(r->sequence[i]));
+    }
+    sremrt_sink_putc(s, ']');
+}
+
+/* Field order as in LANGUAGE.md section 6. */
+static void emit_json(sremrt_sink *s, const sremrt_record *r)
+{
+    sremrt_sink_puts(s, "{\"kind\":");
+    sremrt_sink_json_str(s, kind_name(r->kind));
+    if (r->kind == SREMRT_ERROR) {
+        json_i64(s, "line", r->line);
+        json_str(s, "message", r->message);
+        sremrt_sink_puts(s, "}\n");
+        return;
+    }
+    json_str(s, "name", r->name);
+    if (has_event(r->kind)) {
+        json_i64(s, "index", r->index);
+        if (r->has_ts)
+            json_i64(s, "ts", r->ts);
+    }
+    if (has_key(r))
+        json_str(s, "key", r->key);
+    if (r->kind == SREMRT_SUGGEST) {
+        json_str(s, "candidate", candidate_name(r->candidate));
+        json_sequence(s, r);
+    }
+    if (r->kind == SREMRT_SUMMARY)
+        json_i64(s, "events", r->events);
+    if (r->kind != SREMRT_MATCH)
+        json_i64(s, "freq", r->freq);
+    if (r->kind == SREMRT_SUGGEST) {
+        json_field(s, "confidence");
+        sremrt_sink_f64(s, r->confidence);
+    }
+    if (has_exact(r->kind) && r->inexact)
+        sremrt_sink_puts(s, ",\"exact\":false");
+    sremrt_sink_puts(s, "}\n");
+}
+
+/* ---- text ---------------------------------------------------------------------- */
+
+static void text_i64(sremrt_sink *s, const char *name, int64_t v)
+{
+    sremrt_sink_putc(s, ' ');
+    sremrt_sink_puts(s, name);
+    sremrt_sink_putc(s, '=');
+    sremrt_sink_i64(s, v);
+}
+
+static void text_sequence(sremrt_sink *s, const sremrt_record *r)
+{
+    int i;
+    sremrt_sink_putc(s, ' ');
+    sremrt_sink_puts(s, candidate_name(r->candidate));
+    sremrt_sink_puts(s, "=<");
+    for (i = 0; i < r->nsequence; i++) {
+        if (i)
+            sremrt_sink_putc(s, ' ');
+        sremrt_sink_word(s, str_or_empty(r->sequence[i]));
+    }
+    sremrt_sink_putc(s, '>');
+}
+
+/* "KIND NAME index=I ts=T key=K ...": the JSONL fields as name=value, in
+ * the same order; values that are not plain words are quoted. */
+static void emit_text(sremrt_sink *s, const sremrt_record *r)
+{
+    sremrt_sink_puts(s, kind_name(r->kind));
+    if (r->kind == SREMRT_ERROR) {
+        sremrt_sink_puts(s, " line ");
+        sremrt_sink_i64(s, r->line);
+        sremrt_sink_puts(s, ": ");
+        sremrt_sink_text(s, str_or_empty(r->message));
+        sremrt_sink_putc(s, '\n');
+        return;
+    }
+    sremrt_sink_putc(s, ' ');
+    sremrt_sink_word(s, str_or_empty(r->name));
+    if (has_event(r->kind)) {
+        text_i64(s, "index", r->index);
+        if (r->has_ts)
+            text_i64(s, "ts", r->ts);
+    }
+    if (has_key(r)) {
+        sremrt_sink_puts(s, " key=");
+        sremrt_sink_word(s, r->key);
+    }
+    if (r->kind == SREMRT_SUGGEST)
+        text_sequence(s, r);
+    if (r->kind == SREMRT_SUMMARY)
+        text_i64(s, "events", r->events);
+    if (r->kind != SREMRT_MATCH)
+        text_i64(s, "freq", r->freq);
+    if (r->kind == SREMRT_SUGGEST) {
+        sremrt_sink_puts(s, " confidence=");
+        sremrt_sink_f64(s, r->confidence);
+    }
+    if (has_exact(r->kind) && r->inexact)
+        sremrt_sink_puts(s, " exact=false");
+    sremrt_sink_putc(s, '\n');
+}
+
+void sremrt_record_emit(sremrt_sink *s, sremrt_format f, const sremrt_record *r)
+{
+    if (f == SREMRT_JSONL)
+        emit_json(s, r);
+    else
+        emit_text(s, r);
+}
+
+size_t sremrt_record_format(char *buf, size_t cap, sremrt_format f, const sremrt_record *r)
+{
+    sremrt_sink s;
+    sremrt_sink_init_buf(&s, buf, cap);
+    sremrt_record_emit(&s, f, r);
+    return sremrt_sink_end(&s);
+}

@@ -1,0 +1,160 @@
+/* test_keymap.c: the partition table: dense slots in order of first
+ * appearance, a full table counting overflows, memory from hook or buffer. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+
+#include "rt.h"
+
+static void test_insert_find(void)
+{
+    sremrt_alloc heap = sremrt_alloc_malloc();
+    sremrt_keymap km;
+    int inserted = -1;
+    CU_ASSERT_EQUAL_FATAL(sremrt_keymap_init(&km, 4, &heap), 0);
+    CU_ASSERT_EQUAL(sremrt_keymap_find(&km, 42), -1);
+    CU_ASSERT_EQUAL(sremrt_keymap_get(&km, 42, &inserted), 0);
+    CU_ASSERT_EQUAL(inserted, 1);
+    CU_ASSERT_EQUAL(sremrt_keymap_get(&km, -7, &inserted), 1);
+    CU_ASSERT_EQUAL(sremrt_keymap_get(&km, 42, &inserted), 0);
+    CU_ASSERT_EQUAL(inserted, 0);
+    CU_ASSERT_EQUAL(sremrt_keymap_get(&km, INT64_MIN, NULL), 2);
+    CU_ASSERT_EQUAL(sremrt_keymap_get(&km, INT64_MAX, NULL), 3);
+    CU_ASSERT_EQUAL(sremrt_keymap_find(&km, -7), 1);
+    CU_ASSERT_EQUAL(sremrt_keymap_find(&km, INT64_MIN), 2);
+    CU_ASSERT_EQUAL(km.count, 4);
+    CU_ASSERT_EQUAL(sremrt_keymap_key(&km, 0), 42);
+    CU_ASSERT_EQUAL(sremrt_keymap_key(&km, 1), -7);
+    CU_ASSERT_EQUAL(sremrt_keymap_key(&km, 3), INT64_MAX);
+    CU_ASSERT_EQUAL(km.overflows, 0);
+    sremrt_keymap_free(&km);
+}
+
+static void test_full(void)
+{
+    sremrt_alloc heap = sremrt_alloc_malloc();
+    sremrt_keymap km;
+    int inserted = -1, i;
+    CU_ASSERT_EQUAL_FATAL(sremrt_keymap_init(&km, 3, &heap), 0);
+    for (i = 0; i < 3; i++)
+        CU_ASSERT_EQUAL(sremrt_keymap_get(&km, i * 100, NULL), i);
+    CU_ASSERT_EQUAL(sremrt_keymap_get(&km, 999, &inserted), -1);
+    CU_ASSERT_EQUAL(inserted, 0);
+    CU_ASSERT_EQUAL(sremrt_keymap_get(&km, 998, NULL), -1);
+    CU_ASSERT_EQUAL(km.overflows, 2);
+    /* known keys still resolve when full, and are not overflows */
+    CU_ASSERT_EQUAL(sremrt_keymap_get(&km, 200, NULL), 2);
+    CU_ASSERT_EQUAL(sremrt_keymap_find(&km, 999), -1);
+    CU_ASSERT_EQUAL(km.overflows, 2);
+    /* clear forgets keys, keeps the count of overflows */
+    sremrt_keymap_clear(&km);
+    CU_ASSERT_EQUAL(sremrt_keymap_find(&km, 200), -1);
+    CU_ASSERT_EQUAL(sremrt_keymap_get(&km, 999, NULL), 0);
+    CU_ASSERT_EQUAL(km.overflows, 2);
+    sremrt_keymap_free(&km);
+}
+
+static void test_capacity_zero(void)
+{
+    char buf[64];
+    sremrt_keymap km;
+    CU_ASSERT_EQUAL(sremrt_keymap_init_buf(&km, 0, buf, sizeof buf), 0);
+    CU_ASSERT_EQUAL(sremrt_keymap_get(&km, 1, NULL), -1);
+    CU_ASSERT_EQUAL(km.overflows, 1);
+}
+
+/* Many keys with a stride that collides in the low bits, against a list. */
+static void test_many_keys(void)
+{
+    enum { N = 5000 };
+    sremrt_alloc heap = sremrt_alloc_malloc();
+    sremrt_keymap km;
+    int i, ok = 1;
+    CU_ASSERT_EQUAL_FATAL(sremrt_keymap_init(&km, N, &heap), 0);
+    for (i = 0; i < N; i++)
+        ok &= sremrt_keymap_get(&km, (int64_t)i << 32, NULL) == i;
+    for (i = N - 1; i >= 0; i--)
+        ok &= sremrt_keymap_find(&km, (int64_t)i << 32) == i;
+    for (i = 0; i < N; i++)
+        ok &= sremrt_keymap_find(&km, ((int64_t)i << 32) + 1) == -1;
+    CU_ASSERT(ok);
+    CU_ASSERT_EQUAL(sremrt_keymap_get(&km, -1, NULL), -1);
+    CU_ASSERT_EQUAL(km.overflows, 1);
+    sremrt_keymap_free(&km);
+}
+
+static void test_caller_buffer(void)
+{
+    static unsigned char buf[512];
+    sremrt_keymap km;
+    size_t need = sremrt_keymap_bytes(10);
+    CU_ASSERT(need > 0 && need + 3 <= sizeof buf);
+    CU_ASSERT_EQUAL(sremrt_keymap_init_buf(&km, 10, buf + 3, need - 8), -1);
+    CU_ASSERT_EQUAL(km.capacity, 0);
+    CU_ASSERT_EQUAL(sremrt_keymap_init_buf(&km, 10, NULL, need), -1);
+    CU_ASSERT_EQUAL(sremrt_keymap_init_buf(&km, -1, buf, sizeof buf), -1);
+    CU_ASSERT_EQUAL(sremrt_keymap_bytes(-1), 0);
+    CU_ASSERT_EQUAL(sremrt_keymap_bytes(SREMRT_KEYMAP_MAX + 1), 0);
+    /* an odd address is aligned inside the buffer */
+    CU_ASSERT_EQUAL_FATAL(sremrt_keymap_init_buf(&km, 10, buf + 3, need), 0);
+    CU_ASSERT_EQUAL(sremrt_keymap_get(&km, 5, NULL), 0);
+    CU_ASSERT_EQUAL(sremrt_keymap_get(&km, 6, NULL), 1);
+    CU_ASSERT_EQUAL(sremrt_keymap_find(&km, 5), 0);
+    sremrt_keymap_free(&km);   /* a caller buffer: only forgotten */
+    CU_ASSERT_EQUAL(km.capacity, 0);
+}
+
+static void test_arena_memory(void)
+{
+    static uint64_t mem[32];   /* 256 bytes, aligned: the block starts at 0 */
+    sremrt_arena ar;
+    sremrt_alloc hook;
+    sremrt_keymap a, b;
+    sremrt_arena_init(&ar, mem, sizeof mem);
+    hook = sremrt_arena_hook(&ar);
+    /* 8 keys: 64 bytes of keys + 16 buckets * 4 */
+    CU_ASSERT_EQUAL(sremrt_keymap_init(&a, 8, &hook), 0);
+    CU_ASSERT(ar.used >= 128 && ar.used <= 128 + 16);
+    CU_ASSERT_EQUAL(sremrt_keymap_init(&b, 8, &hook), -1);   /* does not fit */
+    CU_ASSERT_EQUAL(ar.failures, 1);
+    CU_ASSERT_EQUAL(sremrt_keymap_get(&b, 1, NULL), -1);     /* a failed map is safe */
+    CU_ASSERT_EQUAL(sremrt_keymap_find(&b, 1), -1);
+    sremrt_keymap_free(&a);                                  /* the last block: given back */
+    CU_ASSERT_EQUAL(ar.used, 0);
+}
+
+static void test_key_text(void)
+{
+    static const char *const values[] = {"low voltage", "B"};
+    sremrt_attr e = {"kind", SREMRT_ENUM, 0, 2, values};
+    sremrt_attr b = {"ok", SREMRT_BOOL, 0, 0, NULL};
+    sremrt_attr i = {"id", SREMRT_INT, 0, 0, NULL};
+    char buf[32], tiny[4];
+    CU_ASSERT_EQUAL(sremrt_key_format(buf, sizeof buf, &i, -42), 3);
+    ASSERT_STR(buf, "-42");
+    sremrt_key_format(buf, sizeof buf, &i, INT64_MIN);
+    ASSERT_STR(buf, "-9223372036854775808");
+    sremrt_key_format(buf, sizeof buf, &e, 0);
+    ASSERT_STR(buf, "low voltage");
+    sremrt_key_format(buf, sizeof buf, &e, 1);
+    ASSERT_STR(buf, "B");
+    sremrt_key_format(buf, sizeof buf, &e, 7);   /* not a value: shown as a number */
+    ASSERT_STR(buf, "7");
+    sremrt_key_format(buf, sizeof buf, &b, 1);
+    ASSERT_STR(buf, "true");
+    sremrt_key_format(buf, sizeof buf, &b, 0);
+    ASSERT_STR(buf, "false");
+    CU_ASSERT_EQUAL(sremrt_key_format(tiny, sizeof tiny, &e, 0), 11);
+    ASSERT_STR(tiny, "low");
+}
+
+void add_keymap_tests(void)
+{
+    CU_pSuite s = CU_add_suite("keymap", NULL, NULL);
+    CU_add_test(s, "insert and find", test_insert_find);
+    CU_add_test(s, "full map counts overflows", test_full);
+    CU_add_test(s, "capacity zero", test_capacity_zero);
+    CU_add_test(s, "many keys", test_many_keys);
+    CU_add_test(s, "caller buffer", test_caller_buffer);
+    CU_add_test(s, "arena memory", test_arena_memory);
+    CU_add_test(s, "key text", test_key_text);
+}

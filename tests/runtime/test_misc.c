@@ -1,0 +1,190 @@
+/* test_misc.c: the small modules: ABI check, schema lookups and checks,
+ * field access, timestamp order, stats report, sinks. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+
+#include "rt.h"
+
+/* What a generated file does at file scope; compiling is the test. */
+SREMRT_ABI_REQUIRE(rt_test, 1);
+
+static void test_abi(void)
+{
+    CU_ASSERT_EQUAL(sremrt_abi_version(), SREMRT_ABI_VERSION);
+    CU_ASSERT_EQUAL(sremrt_abi_check(SREMRT_ABI_VERSION), 0);
+    CU_ASSERT_EQUAL(sremrt_abi_check(SREMRT_ABI_VERSION + 1), -1);
+}
+
+static void test_schema_lookup(void)
+{
+    const sremrt_attr *type = &rt_sensor.attrs[0];
+    CU_ASSERT_EQUAL(sremrt_schema_find(&rt_sensor, "value", 5), 2);
+    CU_ASSERT_EQUAL(sremrt_schema_find(&rt_sensor, "valuex", 5), 2);   /* only len bytes */
+    CU_ASSERT_EQUAL(sremrt_schema_find(&rt_sensor, "val", 3), -1);
+    CU_ASSERT_EQUAL(sremrt_schema_find(&rt_sensor, "Time", 4), -1);
+    CU_ASSERT_EQUAL(sremrt_enum_find(type, "DTS fault", 9), 2);
+    CU_ASSERT_EQUAL(sremrt_enum_find(type, "DTS", 3), -1);
+    CU_ASSERT_EQUAL(sremrt_enum_find(type, "H", 1), 1);
+}
+
+static void test_schema_check(void)
+{
+    static const char *const vals[] = {"A"};
+    sremrt_attr attrs[2] = {
+        {"a", SREMRT_ENUM, 0, 1, vals},
+        {"t", SREMRT_TIMESTAMP, 8, 0, NULL},
+    };
+    sremrt_schema s = {"S", 2, attrs, 1, 16};
+    sremrt_schema unnamed_ts = {"S", 5, NULL, -1, sizeof(rt_event)};
+    char msg[80];
+    unnamed_ts.attrs = rt_sensor.attrs;
+    CU_ASSERT_EQUAL(sremrt_schema_check(&rt_sensor, msg, sizeof msg), 0);
+    CU_ASSERT_EQUAL(sremrt_schema_check(&rt_sensor_nots, msg, sizeof msg), 0);
+    CU_ASSERT_EQUAL(sremrt_schema_check(&unnamed_ts, msg, sizeof msg), -1);
+    ASSERT_STR(msg, "attribute time: timestamp attribute not named by ts_attr");
+    CU_ASSERT_EQUAL(sremrt_schema_check(&s, msg, sizeof msg), 0);
+    ASSERT_STR(msg, "");
+    s.event_size = 15;
+    CU_ASSERT_EQUAL(sremrt_schema_check(&s, msg, sizeof msg), -1);
+    ASSERT_STR(msg, "attribute t: offset outside the event struct");
+    s.event_size = 16;
+    s.ts_attr = 0;
+    CU_ASSERT_EQUAL(sremrt_schema_check(&s, msg, sizeof msg), -1);
+    ASSERT_STR(msg, "attribute a: timestamp index names a non-timestamp");
+    s.ts_attr = 2;
+    CU_ASSERT_EQUAL(sremrt_schema_check(&s, msg, sizeof msg), -1);
+    ASSERT_STR(msg, "timestamp index out of range");
+    s.ts_attr = 1;
+    attrs[0].nvalues = 0;
+    CU_ASSERT_EQUAL(sremrt_schema_check(&s, msg, sizeof msg), -1);
+    ASSERT_STR(msg, "attribute a: enum without values");
+}
+
+static void test_field_access(void)
+{
+    const sremrt_attr *a = rt_sensor.attrs;
+    rt_event e;
+    memset(&e, 0, sizeof e);
+    sremrt_attr_set_int(&a[0], &e, 3);
+    sremrt_attr_set_int(&a[1], &e, -5);
+    sremrt_attr_set_float(&a[2], &e, 2.5);
+    sremrt_attr_set_int(&a[3], &e, 7);   /* any non-zero is true */
+    sremrt_attr_set_int(&a[4], &e, 1600);
+    CU_ASSERT_EQUAL(e.type, 3);
+    CU_ASSERT_EQUAL(e.id, -5);
+    CU_ASSERT_DOUBLE_EQUAL(e.value, 2.5, 0);
+    CU_ASSERT_EQUAL(e.ok, 1);
+    CU_ASSERT_EQUAL(e.time, 1600);
+    CU_ASSERT_EQUAL(sremrt_attr_int(&a[0], &e), 3);
+    CU_ASSERT_EQUAL(sremrt_attr_int(&a[3], &e), 1);
+    CU_ASSERT_EQUAL(sremrt_attr_int(&a[2], &e), 2);
+    CU_ASSERT_DOUBLE_EQUAL(sremrt_attr_float(&a[1], &e), -5.0, 0);
+    CU_ASSERT_EQUAL(sremrt_event_ts(&rt_sensor, &e), 1600);
+    CU_ASSERT_EQUAL(sremrt_event_ts(&rt_sensor_nots, &e), 0);
+}
+
+static void test_tsorder(void)
+{
+    sremrt_tsorder t;
+    rt_event e;
+    char msg[64];
+    sremrt_tsorder_init(&t);
+    CU_ASSERT_EQUAL(sremrt_tsorder_accept(&t, 1600, msg, sizeof msg), 0);
+    CU_ASSERT_EQUAL(sremrt_tsorder_accept(&t, 1600, msg, sizeof msg), 0);   /* equal is fine */
+    CU_ASSERT_EQUAL(sremrt_tsorder_accept(&t, 1500, msg, sizeof msg), -1);
+    ASSERT_STR(msg, "timestamp goes backwards (1500 < 1600)");
+    /* the rejected event does not move the bar */
+    CU_ASSERT_EQUAL(sremrt_tsorder_accept(&t, 1550, msg, sizeof msg), -1);
+    ASSERT_STR(msg, "timestamp goes backwards (1550 < 1600)");
+    CU_ASSERT_EQUAL(sremrt_tsorder_accept(&t, 1700, NULL, 0), 0);
+    CU_ASSERT_EQUAL(sremrt_tsorder_accept(&t, -1, NULL, 0), -1);
+    /* the first event may have any timestamp */
+    sremrt_tsorder_init(&t);
+    CU_ASSERT_EQUAL(sremrt_tsorder_accept(&t, INT64_MIN, msg, sizeof msg), 0);
+    /* on events */
+    sremrt_tsorder_init(&t);
+    memset(&e, 0, sizeof e);
+    e.time = 10;
+    CU_ASSERT_EQUAL(sremrt_tsorder_event(&t, &rt_sensor, &e, msg, sizeof msg), 0);
+    e.time = 9;
+    CU_ASSERT_EQUAL(sremrt_tsorder_event(&t, &rt_sensor, &e, msg, sizeof msg), -1);
+    ASSERT_STR(msg, "timestamp goes backwards (9 < 10)");
+    CU_ASSERT_EQUAL(sremrt_tsorder_event(&t, &rt_sensor_nots, &e, msg, sizeof msg), 0);
+}
+
+static void test_stats(void)
+{
+    sremrt_stats st;
+    char buf[256];
+    sremrt_stats_init(&st);
+    st.events = 1000000;
+    sremrt_stats_format(buf, sizeof buf, &st, 0.5);
+    ASSERT_STR(buf, "events     1000000\nevents/s   2000000\nrejected   0\noverflows  0\n");
+    CU_ASSERT_EQUAL(sremrt_stats_exit_status(&st), 0);
+    st.rejected = 3;
+    st.overflow[SREMRT_OVF_PARTITIONS] = 5;
+    st.overflow[SREMRT_OVF_RUNS] = 2;
+    sremrt_stats_format(buf, sizeof buf, &st, 0);
+    ASSERT_STR(buf, "events     1000000\nevents/s   -\nrejected   3\n"
+                    "overflows  7 (partitions 5, runs 2)\n");
+    CU_ASSERT_EQUAL(sremrt_stats_overflows(&st), 7);
+    CU_ASSERT_EQUAL(sremrt_stats_exit_status(&st), 3);
+    ASSERT_STR(sremrt_overflow_name(SREMRT_OVF_MEMORY), "memory");
+    ASSERT_STR(sremrt_overflow_name(SREMRT_OVF_KINDS), "?");
+    CU_ASSERT(sremrt_clock_seconds() > 0);
+}
+
+static void test_stats_print(void)
+{
+    sremrt_stats st;
+    char *mem = NULL;
+    size_t size;
+    FILE *f = open_memstream(&mem, &size);
+    sremrt_stats_init(&st);
+    st.events = 3;
+    st.overflow[SREMRT_OVF_MEMORY] = 1;
+    CU_ASSERT_EQUAL(sremrt_stats_print(f, &st, 2.0), 0);
+    fclose(f);
+    ASSERT_STR(mem, "events     3\nevents/s   2\nrejected   0\noverflows  1 (memory 1)\n");
+    free(mem);
+}
+
+static void collect(void *ctx, const char *p, size_t n)
+{
+    FILE *f = (FILE *)ctx;
+    fwrite(p, 1, n, f);
+    fputc('|', f);   /* marks each flush */
+}
+
+static void test_sink(void)
+{
+    char small[4], *mem = NULL;
+    size_t size;
+    sremrt_sink s;
+    FILE *f;
+    sremrt_sink_init_buf(&s, small, sizeof small);
+    sremrt_sink_puts(&s, "abcdef");
+    CU_ASSERT_EQUAL(sremrt_sink_end(&s), 6);
+    ASSERT_STR(small, "abc");
+    f = open_memstream(&mem, &size);
+    sremrt_sink_init_flush(&s, small, sizeof small, collect, f);
+    sremrt_sink_puts(&s, "abcdef");
+    sremrt_sink_i64(&s, -12);
+    CU_ASSERT_EQUAL(sremrt_sink_end(&s), 9);
+    fclose(f);
+    ASSERT_STR(mem, "abcd|ef-1|2|");
+    free(mem);
+}
+
+void add_misc_tests(void)
+{
+    CU_pSuite s = CU_add_suite("misc", NULL, NULL);
+    CU_add_test(s, "abi", test_abi);
+    CU_add_test(s, "schema lookup", test_schema_lookup);
+    CU_add_test(s, "schema check", test_schema_check);
+    CU_add_test(s, "field access", test_field_access);
+    CU_add_test(s, "timestamp order", test_tsorder);
+    CU_add_test(s, "stats", test_stats);
+    CU_add_test(s, "stats print", test_stats_print);
+    CU_add_test(s, "sink", test_sink);
+}
