@@ -2,6 +2,7 @@
  * dumps (DFA and minimized DFA alike). */
 #define _POSIX_C_SOURCE 200809L
 #include "dsra.h"
+#include "sra.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -327,7 +328,9 @@ void dsra_dump_dot(const Dsra *d, const char *name, FILE *out)
 {
     fputs("digraph \"", out);
     dot_escape(name ? name : d->pattern ? d->pattern->name : "dsra", out);
-    fputs("\" {\n  rankdir=LR;\n  node [shape=circle];\n  start [shape=point];\n  start -> s0;\n", out);
+    fputs("\" {\n", out);
+    sra_dot_layout(d->nstates, d->ntrans, out);
+    fputs("  node [shape=circle];\n  start [shape=point];\n  start -> s0;\n", out);
     for (int s = 0; s < d->nstates; s++) {
         const DsraState *st = &d->states[s];
         fprintf(out, "  s%d [label=\"%d\\n", s, s);

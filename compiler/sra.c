@@ -380,13 +380,24 @@ static const char *dot_name(const Sra *sra, const char *name)
     return name ? name : sra->pattern ? sra->pattern->name : "sra";
 }
 
+void sra_dot_layout(int nstates, int nedges, FILE *out)
+{
+    enum { LAYERED_MAX_STATES = 150, LAYERED_MAX_EDGES = 400 };
+    if (nstates > LAYERED_MAX_STATES || nedges > LAYERED_MAX_EDGES)
+        fputs("  layout=sfdp;\n  overlap=prism;\n", out);
+    else
+        fputs("  rankdir=LR;\n", out);
+}
+
 void sra_dump_dot(const Sra *sra, const char *name, FILE *out)
 {
     View v;
     view_open(&v, sra);
     fputs("digraph \"", out);
     dot_escape(dot_name(sra, name), out);
-    fputs("\" {\n  rankdir=LR;\n  node [shape=circle, fontsize=12];\n  edge [fontsize=10];\n", out);
+    fputs("\" {\n", out);
+    sra_dot_layout(v.nstates, v.nedges, out);
+    fputs("  node [shape=circle, fontsize=12];\n  edge [fontsize=10];\n", out);
     dot_body(&v, "", "  ", out);
     fputs("}\n", out);
     view_close(&v);

@@ -63,6 +63,11 @@ void sra_dump_txt(const Sra *sra, FILE *out);
  * stage can number its states as they are printed. */
 void sra_dump_order(const Sra *sra, int *order);
 void sra_dump_dot(const Sra *sra, const char *name, FILE *out);
+
+/* Layout attributes for a Graphviz graph of this size. dot's layered
+ * layout takes minutes past a few hundred states, so larger graphs ask
+ * for the force-directed sfdp layout, which `dot -Tsvg` still honors. */
+void sra_dot_layout(int nstates, int nedges, FILE *out);
 /* The same graph as "subgraph cluster_ID" (nodes named pID_N), to put
  * several automata into one digraph. */
 void sra_dump_dot_cluster(const Sra *sra, const char *name, int id, FILE *out);

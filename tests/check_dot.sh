@@ -6,27 +6,41 @@ sremc=$1
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
+
+# render WHAT ARGS...: sremc dot ARGS, to a file and to stdout, then dot -Tsvg.
+render() {
+    what=$1
+    shift
+    if ! "$sremc" dot "$@" -o "$tmp/g.dot" 2>"$tmp/err"; then
+        fail=$((fail + 1))
+        echo "dot: FAIL $what: sremc failed"
+        sed 's/^/    /' "$tmp/err"
+        return
+    fi
+    "$sremc" dot "$@" >"$tmp/stdout.dot" 2>/dev/null
+    if ! cmp -s "$tmp/g.dot" "$tmp/stdout.dot"; then
+        fail=$((fail + 1))
+        echo "dot: FAIL $what: -o and standard output differ"
+        return
+    fi
+    if dot -Tsvg -o "$tmp/g.svg" "$tmp/g.dot" 2>"$tmp/err" && [ ! -s "$tmp/err" ] && [ -s "$tmp/g.svg" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "dot: FAIL $what: dot -Tsvg rejected it"
+        sed 's/^/    /' "$tmp/err"
+    fi
+}
+
 for f in samples/*.srem tests/golden/sra/*.srem; do
-    for stage in sra nfa; do
-        if ! "$sremc" dot --stage "$stage" "$f" -o "$tmp/g.dot" 2>"$tmp/err"; then
-            fail=$((fail + 1))
-            echo "dot: FAIL $f ($stage): sremc failed"
-            sed 's/^/    /' "$tmp/err"
-            continue
-        fi
-        "$sremc" dot --stage "$stage" "$f" >"$tmp/stdout.dot" 2>/dev/null
-        if ! cmp -s "$tmp/g.dot" "$tmp/stdout.dot"; then
-            fail=$((fail + 1))
-            echo "dot: FAIL $f ($stage): -o and standard output differ"
-            continue
-        fi
-        if dot -Tsvg -o "$tmp/g.svg" "$tmp/g.dot" 2>"$tmp/err" && [ ! -s "$tmp/err" ] && [ -s "$tmp/g.svg" ]; then
-            pass=$((pass + 1))
-        else
-            fail=$((fail + 1))
-            echo "dot: FAIL $f ($stage): dot -Tsvg rejected it"
-            sed 's/^/    /' "$tmp/err"
-        fi
+    for stage in sra nfa unrolled; do
+        render "$f ($stage)" --stage "$stage" "$f"
+    done
+    # deterministic stages are drawn one pattern at a time
+    for p in $("$sremc" dump --stage ast "$f" | sed -n 's/^pattern \([^ ]*\) .*/\1/p'); do
+        for stage in dfa min; do
+            render "$f ($p, $stage)" --stage "$stage" --pattern "$p" "$f"
+        done
     done
 done
 echo "dot: $pass rendered, $fail failed"
