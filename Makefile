@@ -160,14 +160,20 @@ golden-update: bin/sremc
 	sh tests/golden/run.sh bin/sremc --update
 
 # libFuzzer needs clang; seeds are the golden and sample pattern files.
-build/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(COMPILER_SRC) $(GEN_SRC)
-	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) -o $@ $^
+# fuzz_frontend: lexer, parser, checker; fuzz_compiler: every automaton
+# stage of every strategy for the files that check. FUZZ_SECONDS each.
+FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Icompiler -Igrammar -Ibuild
 
-fuzz: deps build/fuzz_frontend
-	mkdir -p build/fuzz-corpus
-	cp tests/golden/*/*.srem samples/*.srem build/fuzz-corpus/ 2>/dev/null || true
-	./build/fuzz_frontend -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-	    -dict=tests/fuzz/srem.dict -artifact_prefix=build/ build/fuzz-corpus
+build/fuzz_%: tests/fuzz/fuzz_%.c $(COMPILER_SRC) $(GEN_SRC)
+	clang $(FUZZ_FLAGS) -o $@ $^
+
+fuzz: deps build/fuzz_frontend build/fuzz_compiler
+	for f in frontend compiler; do \
+	    mkdir -p build/fuzz-corpus-$$f && \
+	    cp tests/golden/*/*.srem samples/*.srem build/fuzz-corpus-$$f/ 2>/dev/null; \
+	    ./build/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	        -dict=tests/fuzz/srem.dict -artifact_prefix=build/fuzz-$$f- build/fuzz-corpus-$$f || exit 1; \
+	done
 
 clean:
 	rm -rf build bin lib
