@@ -12,16 +12,17 @@ RE2C    ?= re2c
 FUZZ_SECONDS ?= 60
 
 COMPILER_SRC = $(filter-out compiler/main.c,$(wildcard compiler/*.c))
-GEN_SRC      = build/parser.c build/lexer.c
+GEN_SRC      = build/parser.c build/lexer.c build/templates.c
+TEMPLATES    = $(wildcard templates/*.tpl)
 UNIT_SRC     = $(wildcard tests/unit/*.c tests/diff/*.c)
 
 obj = $(patsubst %.c,build/$(1)/%.o,$(notdir $(2)))
 LIB_OBJ      = $(call obj,obj,$(COMPILER_SRC) $(GEN_SRC))
 SAN_LIB_OBJ  = $(call obj,san,$(COMPILER_SRC) $(GEN_SRC))
 
-vpath %.c compiler build tests/unit tests/diff tests/fuzz bench
+vpath %.c compiler build tests/unit tests/diff tests/fuzz tests/gen bench
 
-.PHONY: all deps demo check check-unit check-golden check-samples check-dot check-san check-clang \
+.PHONY: all deps demo check check-gen check-unit check-golden check-samples check-dot check-san check-clang \
         golden-update compile-bench fuzz clean
 .DELETE_ON_ERROR:
 
@@ -38,11 +39,18 @@ build/lexer.c: grammar/lexer.re | build
 build build/obj build/san bin:
 	mkdir -p $@
 
+# Code templates, embedded into sremc (--template-dir reads them from disk).
+build/embed: templates/embed.c | build
+	$(CC) $(CFLAGS) -o $@ $<
+
+build/templates.c: build/embed $(TEMPLATES)
+	./build/embed $@ $(TEMPLATES)
+
 # Every object may include parser.h (through lexer.h): generate it first.
-build/obj/%.o: %.c | build/obj build/parser.h
+build/obj/%.o: %.c | build/obj build/parser.h build/templates.c
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -c -o $@ $<
 
-build/san/%.o: %.c | build/san build/parser.h
+build/san/%.o: %.c | build/san build/parser.h build/templates.c
 	$(CC) $(WARN) $(SANFLAGS) $(CPPFLAGS) -c -o $@ $<
 
 # ---- programs ---------------------------------------------------------------
@@ -116,11 +124,11 @@ deps:
 	@sh scripts/deps.sh
 
 demo: deps
-	@$(MAKE) -s --no-print-directory bin/sremc
+	@$(MAKE) -s --no-print-directory all
 	@sh scripts/demo.sh
 
 check: deps
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-san check-clang check-runtime
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-san check-clang check-runtime check-gen
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests
@@ -139,6 +147,14 @@ check-dot: bin/sremc
 check-san: build/san/unit_tests build/san/sremc
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/san/unit_tests
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/golden/run.sh build/san/sremc
+
+# Generated code: warning-free C99, behavioural cases under every
+# strategy, and random patterns against the reference interpreter.
+build/diff_codegen: $(LIB_OBJ) build/obj/diff_codegen.o build/obj/gen.o
+	$(CC) $(CFLAGS) -o $@ $^
+
+check-gen: bin/sremc lib/libsremrt.a build/diff_codegen
+	sh tests/gen/run.sh bin/sremc build/diff_codegen
 
 # The compiler must also build warning-free with clang (when installed).
 check-clang: build/parser.c build/lexer.c

@@ -10,10 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "codegen.h"
 #include "frontend.h"
 #include "sra_build.h"
 #include "strategy.h"
 
+#ifndef SREMC_PREFIX
+#define SREMC_PREFIX "/usr/local"
+#endif
 #ifndef SREMC_VERSION
 #define SREMC_VERSION "0.1.0"
 #endif
@@ -475,6 +483,245 @@ static int run_front(const Options *opts, const Job *job)
     return rc;
 }
 
+/* ---- emit and build ---------------------------------------------------------------- */
+
+/* path with its extension (after the last '/') replaced by ext. */
+static char *with_ext(const char *path, const char *ext)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash : path, '.');
+    size_t n = dot ? (size_t)(dot - path) : strlen(path);
+    char *r = malloc(n + strlen(ext) + 1);
+    if (!r)
+        abort();
+    memcpy(r, path, n);
+    strcpy(r + n, ext);
+    return r;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Runs argv (argv[0] looked up in PATH); its exit status, or -1. */
+static int run_command(char **argv)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        execvp(argv[0], argv);
+        fprintf(stderr, "sremc: cannot run '%s': %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int st;
+    if (waitpid(pid, &st, 0) < 0)
+        return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static bool file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* The runtime next to the executable (bin/../lib, headers in
+ * bin/../runtime/include or bin/../include), else under the install
+ * prefix. */
+static bool find_runtime(char *lib, char *inc, size_t size)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    const char *roots[2] = {NULL, SREMC_PREFIX};
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            slash = strrchr(exe, '/');
+            if (slash)
+                *slash = '\0';
+            else
+                strcpy(exe, ".");
+            roots[0] = exe;
+        }
+    }
+    static const char *const incs[] = {"runtime/include", "include"};
+    for (int r = 0; r < 2; r++) {
+        if (!roots[r])
+            continue;
+        snprintf(lib, size, "%s/lib/libsremrt.a", roots[r]);
+        if (!file_exists(lib))
+            continue;
+        for (int k = 0; k < 2; k++) {
+            snprintf(inc, size, "%s/%s", roots[r], incs[k]);
+            char probe[4200];
+            snprintf(probe, sizeof probe, "%s/sremrt/abi.h", inc);
+            if (file_exists(probe))
+                return true;
+        }
+    }
+    return false;
+}
+
+static void remove_tree(const char *dir, char *const *files, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* $CC -std=c99 $CFLAGS (default -O2) -I... -o prog sources lib; both
+ * variables split on spaces. */
+static int compile_program(const char *dir, const char *prefix, const char *prog)
+{
+    char lib[4096], inc[4096];
+    if (!find_runtime(lib, inc, sizeof lib)) {
+        fprintf(stderr, "sremc: cannot find the runtime (lib/libsremrt.a and its headers) next to "
+                        "sremc or under %s; run 'make' first\n", SREMC_PREFIX);
+        return EXIT_INPUT;
+    }
+    const char *cc_env = getenv("CC");
+    char *cc = strdup(cc_env && *cc_env ? cc_env : "cc");
+    char *argv[64];
+    int argc = 0;
+    for (char *tok = strtok(cc, " \t"); tok && argc < 40; tok = strtok(NULL, " \t"))
+        argv[argc++] = tok;
+    char incdir[8192], gendir[8192], csrc[8192], msrc[8192];
+    snprintf(incdir, sizeof incdir, "-I%s", inc);
+    snprintf(gendir, sizeof gendir, "-I%s", dir);
+    snprintf(csrc, sizeof csrc, "%s/%s.c", dir, prefix);
+    snprintf(msrc, sizeof msrc, "%s/%s_main.c", dir, prefix);
+    const char *cflags_env = getenv("CFLAGS");
+    char *cflags = strdup(cflags_env ? cflags_env : "-O2");
+    argv[argc++] = "-std=c99";
+    for (char *tok = strtok(cflags, " \t"); tok && argc < 50; tok = strtok(NULL, " \t"))
+        argv[argc++] = tok;
+    char *rest[] = {gendir, incdir, "-o", (char *)prog, csrc, msrc, lib, "-lm", NULL};
+    for (int i = 0; rest[i]; i++)
+        argv[argc++] = rest[i];
+    argv[argc] = NULL;
+    int rc = run_command(argv);
+    if (rc != 0)
+        fprintf(stderr, "sremc: %s failed (exit status %d) compiling the generated program\n", argv[0], rc);
+    free(cc);
+    free(cflags);
+    return rc == 0 ? 0 : EXIT_INPUT;
+}
+
+static int write_file(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+        fprintf(stderr, "sremc: cannot write '%s': %s\n", path, strerror(errno));
+        if (f)
+            fclose(f);
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+/* sremc FILE.srem / emit / build. */
+static int run_emit(const Options *opts, bool build)
+{
+    /* strategy, budget and run capacity as dump and dot read them */
+    Job job;
+    Options o = *opts;
+    o.stage = "min";
+    int rc = make_job(&o, false, &job);
+    if (rc != 0)
+        return rc;
+    if (build && !opts->output)
+        return usage_error("%s", "build needs -o PROG");
+    char prefix[128];
+    if (opts->prefix) {
+        if (!cg_valid_prefix(opts->prefix))
+            return usage_error("--prefix '%s' is not a C identifier (letters, digits, '_'; a letter first)",
+                               opts->prefix);
+        snprintf(prefix, sizeof prefix, "%s", opts->prefix);
+    } else {
+        cg_prefix_from_path(opts->file, prefix, sizeof prefix);
+    }
+    size_t len = 0;
+    char *src = frontend_read_file(opts->file, &len);
+    if (!src) {
+        fprintf(stderr, "sremc: cannot read '%s': %s\n", opts->file, strerror(errno));
+        return EXIT_INPUT;
+    }
+    Arena arena;
+    arena_init(&arena);
+    Diag diag;
+    diag_init(&diag, opts->file, src, len);
+    diag.werror = opts->werror != NULL;
+    Ast *ast = frontend_parse_check(opts->file, src, len, &arena, &diag);
+    char *cpath = build ? NULL : opts->output ? strdup(opts->output) : with_ext(opts->file, ".c");
+    char *hpath = build ? NULL : with_ext(cpath, ".h");
+    char hname[200];
+    snprintf(hname, sizeof hname, "%s.h", prefix);
+    CgOptions co = {prefix, build ? hname : base_name(hpath), opts->file, opts->template_dir, job.strategy};
+    char *ctext = NULL, *htext = NULL, *mtext = NULL;
+    size_t clen = 0, hlen = 0, mlen = 0;
+    rc = 0;
+    if (diag.nerrors == 0) {
+        FILE *c = open_memstream(&ctext, &clen), *h = open_memstream(&htext, &hlen);
+        FILE *m = open_memstream(&mtext, &mlen);
+        bool ok = cg_emit(ast, &co, &arena, &diag, c, h);
+        if (ok && build)
+            ok = cg_emit_main(&co, &diag, m);
+        fclose(c);
+        fclose(h);
+        fclose(m);
+    }
+    if (report(&diag) > 0) {
+        rc = EXIT_INPUT;
+    } else if (!build) {
+        rc = write_file(cpath, ctext, clen);
+        if (!rc)
+            rc = write_file(hpath, htext, hlen);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s/sremc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(dir)) {
+            fprintf(stderr, "sremc: cannot make a temporary directory: %s\n", strerror(errno));
+            rc = EXIT_INPUT;
+        } else {
+            char names[3][200], path[2048];
+            snprintf(names[0], sizeof names[0], "%s.c", prefix);
+            snprintf(names[1], sizeof names[1], "%s.h", prefix);
+            snprintf(names[2], sizeof names[2], "%s_main.c", prefix);
+            const char *texts[3] = {ctext, htext, mtext};
+            size_t lens[3] = {clen, hlen, mlen};
+            for (int i = 0; i < 3 && !rc; i++) {
+                snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+                rc = write_file(path, texts[i], lens[i]);
+            }
+            if (!rc)
+                rc = compile_program(dir, prefix, opts->output);
+            char *files[3] = {names[0], names[1], names[2]};
+            if (getenv("SREMC_KEEP_TEMP"))
+                fprintf(stderr, "sremc: generated sources kept in %s\n", dir);
+            else
+                remove_tree(dir, files, 3);
+        }
+    }
+    free(ctext);
+    free(htext);
+    free(mtext);
+    free(cpath);
+    free(hpath);
+    diag_free(&diag);
+    arena_free(&arena);
+    free(src);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     Options opts = {0};
@@ -494,20 +741,24 @@ int main(int argc, char **argv)
     bool is_check = strcmp(opts.command, "check") == 0;
     bool is_dump = strcmp(opts.command, "dump") == 0;
     bool is_dot = strcmp(opts.command, "dot") == 0;
-    if (!is_check && !is_dump && !is_dot) {
-        size_t n = strlen(opts.command);
-        if (n > 5 && strcmp(opts.command + n - 5, ".srem") == 0)
-            return usage_error("'%s': generating C is not available yet; "
-                               "'sremc check FILE.srem' checks the file",
-                               opts.command);
-        return usage_error("unknown command '%s'", opts.command);
+    size_t cmdlen = strlen(opts.command);
+    if (cmdlen > 5 && strcmp(opts.command + cmdlen - 5, ".srem") == 0 && !opts.file) {
+        /* sremc FILE.srem [-o OUT.c]: emit */
+        opts.file = opts.command;
+        opts.command = "emit";
     }
+    bool is_emit = strcmp(opts.command, "emit") == 0;
+    bool is_build = strcmp(opts.command, "build") == 0;
+    if (!is_check && !is_dump && !is_dot && !is_emit && !is_build)
+        return usage_error("unknown command '%s'", opts.command);
     if (!opts.file)
         return usage_error("'%s' needs a FILE.srem operand", opts.command);
     if ((rc = check_option_commands(&opts)) != 0)
         return rc;
     if (is_check)
         return run_front(&opts, NULL);
+    if (is_emit || is_build)
+        return run_emit(&opts, is_build);
     Job job;
     if ((rc = make_job(&opts, is_dot, &job)) != 0)
         return rc;

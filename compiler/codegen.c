@@ -1,0 +1,1151 @@
+/* codegen.c: checked Ast + strategy plans -> the C text of a matcher: small
+ * emitters write conditions, state switches and run steps into the holes
+ * of templates/matcher.{c,h}.tpl (see docs/codegen.md). */
+#define _POSIX_C_SOURCE 200809L
+#include "codegen.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- small text helpers --------------------------------------------------------- */
+
+/* A memstream that collects one hole's text. */
+typedef struct Buf {
+    char  *text;
+    size_t len;
+    FILE  *f;
+} Buf;
+
+static void buf_open(Buf *b)
+{
+    b->text = NULL;
+    b->len = 0;
+    b->f = open_memstream(&b->text, &b->len);
+    if (!b->f)
+        abort();
+}
+
+static const char *buf_close(Buf *b)
+{
+    fclose(b->f);
+    b->f = NULL;
+    /* Holes end without a newline: the template has its own. */
+    while (b->len > 0 && b->text[b->len - 1] == '\n')
+        b->text[--b->len] = '\0';
+    return b->text;
+}
+
+/* Text inside a C comment: no comment end, no trigraphs, one line. */
+static void put_comment_text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (s[0] == '*' && s[1] == '/')
+            fputs("* ", out);
+        else if (s[0] == '?' && s[1] == '?')
+            fputs("? ", out);
+        else if (*s == '\n' || *s == '\r')
+            fputc(' ', out);
+        else
+            fputc(*s, out);
+    }
+}
+
+static void put_expr_comment(FILE *out, const AstExpr *e)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        abort();
+    if (e)
+        ast_dump_expr(e, f);
+    else
+        fputs("true", f);
+    fclose(f);
+    put_comment_text(out, text);
+    free(text);
+}
+
+/* A C string literal (escapes quotes, backslashes, '?' against trigraphs
+ * and every byte outside printable ASCII). */
+static void put_c_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\' || *p == '?')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 32 || *p > 126)
+            fprintf(out, "\\%03o", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static const char *const c_keywords[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+    "union", "unsigned", "void", "volatile", "while", "bool", "true", "false", NULL};
+
+/* The struct member of an attribute: its name, with '_' after a C keyword
+ * or a name the C implementation reserves. */
+static void put_field(FILE *out, const AstAttr *a)
+{
+    fputs(a->name, out);
+    for (int i = 0; c_keywords[i]; i++)
+        if (strcmp(a->name, c_keywords[i]) == 0) {
+            fputc('_', out);
+            return;
+        }
+    if (a->name[0] == '_')
+        fputc('_', out);
+}
+
+void cg_prefix_from_path(const char *path, char *buf, size_t size)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strcspn(base, ".");
+    size_t k = 0;
+    if (size < 4) {
+        if (size)
+            buf[0] = '\0';
+        return;
+    }
+    if (n == 0 || isdigit((unsigned char)base[0]) || base[0] == '_')
+        buf[k++] = 'm', buf[k++] = '_';
+    for (size_t i = 0; i < n && k + 1 < size; i++)
+        buf[k++] = isalnum((unsigned char)base[i]) ? base[i] : '_';
+    buf[k] = '\0';
+}
+
+bool cg_valid_prefix(const char *p)
+{
+    if (!p || !(isalpha((unsigned char)p[0])))
+        return false;
+    for (const char *s = p; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_')
+            return false;
+    return strlen(p) < 64;
+}
+
+/* ---- templates -------------------------------------------------------------------- */
+
+/* The template text (malloc'd), from the directory or the embedded copy. */
+static char *load_template(const CgOptions *o, const char *name, Diag *diag)
+{
+    Loc none = {0, 0};
+    if (o->template_dir) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", o->template_dir, name);
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+            diag_error(diag, none, "cannot read template '%s': %s", path, strerror(errno));
+            return NULL;
+        }
+        char *text = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&text, &len);
+        char chunk[4096];
+        size_t n;
+        while (m && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+            fwrite(chunk, 1, n, m);
+        fclose(f);
+        if (!m)
+            abort();
+        fclose(m);
+        return text;
+    }
+    for (int i = 0; cg_templates[i].name; i++)
+        if (strcmp(cg_templates[i].name, name) == 0)
+            return strdup(cg_templates[i].text);
+    diag_error(diag, none, "template '%s' is not built into sremc", name);
+    return NULL;
+}
+
+typedef struct Hole {
+    const char *name;   /* "PREFIX" for @@PREFIX@@ */
+    const char *value;
+} Hole;
+
+/* Writes the template with every @@NAME@@ filled; an unknown hole is an
+ * error (a template and this file out of step). */
+static bool fill(const char *tpl, const char *tname, const Hole *holes, int nholes, Diag *diag,
+                 FILE *out)
+{
+    const char *p = tpl;
+    for (;;) {
+        const char *at = strstr(p, "@@");
+        if (!at) {
+            fputs(p, out);
+            return true;
+        }
+        fwrite(p, 1, (size_t)(at - p), out);
+        const char *end = strstr(at + 2, "@@");
+        size_t n = end ? (size_t)(end - at - 2) : 0;
+        int i = 0;
+        while (end && i < nholes && !(strlen(holes[i].name) == n && strncmp(holes[i].name, at + 2, n) == 0))
+            i++;
+        if (!end || i == nholes) {
+            Loc none = {0, 0};
+            diag_error(diag, none, "template '%s': unknown hole '%.*s'", tname,
+                       end ? (int)n : 20, at);
+            return false;
+        }
+        fputs(holes[i].value, out);
+        p = end + 2;
+    }
+}
+
+/* ---- conditions (LANGUAGE.md 3.2, exactly as eval.c) ----------------------------------- */
+
+/* Where a condition finds the event a pattern register holds. */
+typedef enum RegMode {
+    REG_NONE,   /* tdfa: no registers */
+    REG_AGE,    /* dsra: regmap[r] = age in the history ring (< 0: empty) */
+    REG_RUN     /* runs: regmap[r] (or r) = the run's register slot */
+} RegMode;
+
+typedef struct Cond {
+    FILE       *out;
+    const char *P;        /* prefix */
+    const char *pat;      /* "p0": the pattern's name part */
+    RegMode     mode;
+    const int  *regmap;
+    int         ntemp;
+    bool        used_reg[64];
+} Cond;
+
+typedef struct CVal {
+    int  id;
+    bool flt;
+} CVal;
+
+/* The value of a literal as eval.c's number() reads it. */
+static void put_number(FILE *out, const AstExpr *e, bool flt)
+{
+    const AstNumber *n = &e->num;
+    if (flt) {
+        double m = fabs(n->f), v = n->negative ? -m : m;
+        if (isinf(v))
+            fputs(v < 0 ? "-HUGE_VAL" : "HUGE_VAL", out);
+        else
+            fprintf(out, "%.17g", v);
+        return;
+    }
+    uint64_t u = n->negative ? 0 - n->u : n->u;
+    if (u == (uint64_t)1 << 63)
+        fputs("(-INT64_C(9223372036854775807) - 1)", out);
+    else if (u > (uint64_t)INT64_MAX)
+        fprintf(out, "-INT64_C(%" PRIu64 ")", 0 - u);
+    else
+        fprintf(out, "INT64_C(%" PRIu64 ")", u);
+}
+
+static void put_load(FILE *out, const AstAttr *a, const char *base)
+{
+    if (a->kind == ATTR_FLOAT) {
+        fprintf(out, "%s", base);
+        put_field(out, a);
+    } else if (a->kind == ATTR_BOOL) {
+        fprintf(out, "(int64_t)(%s", base);
+        put_field(out, a);
+        fputs(" != 0)", out);
+    } else {
+        fprintf(out, "(int64_t)%s", base);
+        put_field(out, a);
+    }
+}
+
+static CVal cond_term(Cond *c, const AstExpr *e);
+
+static CVal new_val(Cond *c, bool flt)
+{
+    CVal v = {c->ntemp++, flt};
+    fprintf(c->out, "    %s t%d = ", flt ? "double" : "int64_t", v.id);
+    return v;
+}
+
+/* t as a double (ints promoted, as eval.c's as_float). */
+static void put_as_float(FILE *out, CVal v)
+{
+    if (v.flt)
+        fprintf(out, "t%d", v.id);
+    else
+        fprintf(out, "(double)t%d", v.id);
+}
+
+static int reg_slot(const Cond *c, int reg)
+{
+    if (c->mode == REG_NONE || reg < 0)
+        return -1;
+    return c->regmap ? c->regmap[reg] : reg;
+}
+
+static CVal cond_call(Cond *c, const AstExpr *e)
+{
+    int saved = c->ntemp++;
+    fprintf(c->out, "    int u%d = u;\n    u = 0;\n", saved);
+    CVal *args = calloc((size_t)e->nargs + 1, sizeof *args);
+    if (!args)
+        abort();
+    for (int i = 0; i < e->nargs; i++)
+        args[i] = cond_term(c, e->args[i]);
+    bool flt = e->type.kind == TY_FLOAT;
+    CVal v = new_val(c, flt);
+    fputs("0;\n", c->out);
+    fprintf(c->out, "    if (!u)\n        t%d = ", v.id);
+    if (e->type.kind == TY_BOOL)
+        fputs("(int64_t)(", c->out);
+    fprintf(c->out, "%s(", e->str);
+    for (int i = 0; i < e->nargs; i++) {
+        TypeKind p = e->ext ? e->ext->params[i] : e->args[i]->type.kind;
+        if (i)
+            fputs(", ", c->out);
+        if (p == TY_FLOAT)
+            put_as_float(c->out, args[i]);
+        else if (p == TY_BOOL)
+            fprintf(c->out, "t%d != 0", args[i].id);
+        else
+            fprintf(c->out, "t%d", args[i].id);
+    }
+    fputs(e->type.kind == TY_BOOL ? ") != 0);\n" : ");\n", c->out);
+    fprintf(c->out, "    u |= u%d;\n", saved);
+    free(args);
+    return v;
+}
+
+static const char *const cmp_ops[] = {"==", "!=", "<", "<=", ">", ">="};
+
+static CVal cond_term(Cond *c, const AstExpr *e)
+{
+    FILE *out = c->out;
+    CVal v;
+    switch (e->kind) {
+    case EX_TRUE:
+    case EX_FALSE:
+        v = new_val(c, false);
+        fputs(e->kind == EX_TRUE ? "1;\n" : "0;\n", out);
+        return v;
+    case EX_NUMBER: {
+        bool flt = e->type.kind == TY_FLOAT || e->num.is_float;
+        v = new_val(c, flt);
+        put_number(out, e, flt);
+        fputs(";\n", out);
+        return v;
+    }
+    case EX_ATTR:
+        v = new_val(c, e->attr->kind == ATTR_FLOAT);
+        put_load(out, e->attr, "e->");
+        fputs(";\n", out);
+        return v;
+    case EX_REGATTR: {
+        int slot = reg_slot(c, e->reg);
+        if (slot < 0) {
+            /* statically empty: the condition cannot hold */
+            fputs("    u = 1;\n", out);
+            v = new_val(c, e->attr->kind == ATTR_FLOAT);
+            fputs("0;\n", out);
+            return v;
+        }
+        if (e->reg < 64)
+            c->used_reg[e->reg] = true;
+        fprintf(out, "    if (!r%d)\n        u = 1;\n", e->reg);
+        v = new_val(c, e->attr->kind == ATTR_FLOAT);
+        char base[32];
+        snprintf(base, sizeof base, "r%d->", e->reg);
+        fprintf(out, "r%d ? ", e->reg);
+        put_load(out, e->attr, base);
+        fputs(" : 0;\n", out);
+        return v;
+    }
+    case EX_ENUMVAL:
+        v = new_val(c, false);
+        fprintf(out, "%d;\n", e->enum_value);
+        return v;
+    case EX_CALL:
+        return cond_call(c, e);
+    case EX_CMP: {
+        CVal l = cond_term(c, e->lhs), r = cond_term(c, e->rhs);
+        v = new_val(c, false);
+        if (l.flt || r.flt || e->lhs->type.kind == TY_FLOAT || e->rhs->type.kind == TY_FLOAT) {
+            put_as_float(out, l);
+            fprintf(out, " %s ", cmp_ops[e->op]);
+            put_as_float(out, r);
+        } else {
+            fprintf(out, "t%d %s t%d", l.id, cmp_ops[e->op], r.id);
+        }
+        fputs(";\n", out);
+        return v;
+    }
+    case EX_ARITH: {
+        CVal l = cond_term(c, e->lhs), r = cond_term(c, e->rhs);
+        if (e->type.kind == TY_FLOAT) {
+            static const char ops[] = "+-*/";
+            v = new_val(c, true);
+            put_as_float(out, l);
+            fprintf(out, " %c ", e->op <= OP_DIV ? ops[e->op - OP_ADD] : '+');
+            put_as_float(out, r);
+            fputs(";\n", out);
+            return v;
+        }
+        v = new_val(c, false);
+        switch (e->op) {
+        case OP_ADD: fprintf(out, "%s_wrap((uint64_t)t%d + (uint64_t)t%d);\n", c->P, l.id, r.id); break;
+        case OP_SUB: fprintf(out, "%s_wrap((uint64_t)t%d - (uint64_t)t%d);\n", c->P, l.id, r.id); break;
+        case OP_MUL: fprintf(out, "%s_wrap((uint64_t)t%d * (uint64_t)t%d);\n", c->P, l.id, r.id); break;
+        case OP_DIV: fprintf(out, "%s_div(t%d, t%d, &u);\n", c->P, l.id, r.id); break;
+        default:     fprintf(out, "%s_mod(t%d, t%d, &u);\n", c->P, l.id, r.id); break;
+        }
+        return v;
+    }
+    case EX_NOT: {
+        CVal a = cond_term(c, e->lhs);
+        v = new_val(c, false);
+        fprintf(out, "t%d == 0;\n", a.id);
+        return v;
+    }
+    case EX_AND:
+    case EX_OR: {
+        /* both sides always: an undefined side makes the condition false */
+        CVal a = cond_term(c, e->lhs), b = cond_term(c, e->rhs);
+        v = new_val(c, false);
+        fprintf(out, "(t%d != 0) %c (t%d != 0);\n", a.id, e->kind == EX_AND ? '&' : '|', b.id);
+        return v;
+    }
+    case EX_NEG: {
+        CVal a = cond_term(c, e->lhs);
+        v = new_val(c, a.flt || e->type.kind == TY_FLOAT);
+        if (v.flt)
+            fprintf(out, "-t%d;\n", a.id);
+        else
+            fprintf(out, "%s_wrap(0 - (uint64_t)t%d);\n", c->P, a.id);
+        return v;
+    }
+    case EX_STRING:
+    case EX_NAME:
+        break;
+    }
+    v = new_val(c, false);
+    fputs("0;\n", out);
+    return v;
+}
+
+/* A static function `int NAME(const P_event *e, ARG)` that is 1 iff cond
+ * holds, reading registers as mode says. */
+static void emit_cond_fn(FILE *out, const char *P, const char *fname, const char *arg,
+                         const AstExpr *cond, RegMode mode, const int *regmap, int hist)
+{
+    Buf body;
+    buf_open(&body);
+    Cond c = {body.f, P, NULL, mode, regmap, 0, {false}};
+    CVal v = {0, false};
+    if (cond)
+        v = cond_term(&c, cond);
+    buf_close(&body);
+    fprintf(out, "/* ");
+    put_expr_comment(out, cond);
+    fprintf(out, " */\nstatic int %s(const %s_event *e, %s)\n{\n    int u = 0;\n", fname, P, arg);
+    for (int r = 0; r < 64; r++) {
+        if (!c.used_reg[r])
+            continue;
+        int slot = reg_slot(&c, r);
+        if (mode == REG_AGE)
+            fprintf(out, "    const %s_event *r%d = s->pos - %d >= 1 ? &s->ring[(s->pos - %d) %% %d] : NULL;\n",
+                    P, r, slot, slot, hist);
+        else
+            fprintf(out, "    const %s_event *r%d = run->set[%d] ? &run->regs[%d] : NULL;\n", P, r, slot,
+                    slot);
+    }
+    fprintf(out, "%s", body.text);
+    if (body.len)
+        fputc('\n', out);
+    fprintf(out, "    (void)e;\n    (void)%s;\n", mode == REG_RUN ? "run" : "s");
+    if (cond)
+        fprintf(out, "    return !u && t%d != 0;\n}\n\n", v.id);
+    else
+        fputs("    return !u;\n}\n\n", out);
+    free(body.text);
+}
+
+/* ---- the generator -------------------------------------------------------------------- */
+
+typedef struct Cg {
+    const Ast       *ast;
+    const CgOptions *o;
+    Arena           *arena;
+    Diag            *diag;
+    const AstSchema *schema;
+    const char      *P;
+    Buf              code, fields, init, push, freec, externs;
+    bool             has_tdfa, has_dsra, has_runs;
+} Cg;
+
+static const char *uint_type(long n)
+{
+    return n <= 256 ? "uint8_t" : n <= 65536 ? "uint16_t" : "uint32_t";
+}
+
+/* "after atoms 1, 3" for a state's members: the pattern positions of the
+ * automaton transitions that enter them. */
+static void put_positions(FILE *out, const Sra *nfa, const int *members, int n)
+{
+    int natoms = nfa->pattern ? nfa->pattern->natoms : 0;
+    bool *seen = calloc((size_t)natoms + 2, sizeof *seen);
+    if (!seen)
+        abort();
+    bool start = false;
+    for (int k = 0; k < n; k++) {
+        if (members[k] == nfa->start)
+            start = true;
+        for (int t = 0; t < nfa->ntrans; t++)
+            if (nfa->trans[t].to == members[k] && !nfa->trans[t].eps && nfa->trans[t].position > 0 &&
+                nfa->trans[t].position <= natoms)
+                seen[nfa->trans[t].position] = true;
+    }
+    const char *sep = "after atom ";
+    int count = 0;
+    for (int i = 1; i <= natoms; i++)
+        count += seen[i];
+    if (count > 1)
+        sep = "after atoms ";
+    for (int i = 1; i <= natoms; i++)
+        if (seen[i]) {
+            fprintf(out, "%s%d", sep, i);
+            sep = ", ";
+        }
+    if (start)
+        fprintf(out, "%sat the start", count ? "; " : "");
+    if (!count && !start)
+        fputs("no run in progress", out);
+    free(seen);
+}
+
+static void window_text(const AstPattern *p, FILE *out)
+{
+    if (p->hdr.window.kind == WIN_EVENTS)
+        fprintf(out, "within %" PRId64 " events", p->hdr.window.value);
+    else if (p->hdr.window.kind == WIN_TIME)
+        fprintf(out, "within %" PRId64 " timestamp units", p->hdr.window.value);
+    else
+        fputs("no window", out);
+}
+
+/* The tdfa or dsra of pattern i: state struct, atoms, step function. */
+static void emit_dsra(Cg *g, int i, const Plan *plan)
+{
+    const Dsra *d = plan->min;
+    const AstPattern *p = plan->pattern;
+    FILE *out = g->code.f;
+    const char *P = g->P;
+    bool dsra = d->kind == DSRA_DSRA;
+    int H = dsra ? d->history : 0;
+    int slots = 0;
+    for (int q = 0; q < d->nstates; q++)
+        if (d->states[q].nmembers > slots)
+            slots = d->states[q].nmembers;
+    bool tagged = d->tagged;
+    int ts = g->schema->ts_attr;
+
+    fprintf(out, "/* One substream's matcher state. */\ntypedef struct %s_p%d_st {\n", P, i);
+    fprintf(out, "    %s state;   /* current DFA state */\n", uint_type(d->nstates));
+    fputs("    int64_t pos;   /* events of the substream so far */\n", out);
+    if (tagged)
+        fprintf(out, "    int64_t tag[%d];   /* per slot: latest start (%s) */\n", slots > 0 ? slots : 1,
+                d->window_kind == WIN_TIME ? "timestamp" : "substream position");
+    if (H > 0)
+        fprintf(out, "    %s_event ring[%d];   /* the last %d events: registers by age */\n", P, H, H);
+    fprintf(out, "} %s_p%d_st;\n\n", P, i);
+
+    /* atoms the trees test */
+    bool *used = calloc((size_t)d->mt->natoms + 1, sizeof *used);
+    if (!used)
+        abort();
+    for (int q = 0; q < d->nstates; q++)
+        for (int n = 0; n < d->states[q].nnodes; n++)
+            if (d->states[q].nodes[n].atom >= 0)
+                used[d->states[q].nodes[n].atom] = true;
+    char fname[128], arg[128];
+    snprintf(arg, sizeof arg, "const %s_p%d_st *s", P, i);
+    for (int a = 0; a < d->mt->natoms; a++) {
+        if (!used[a])
+            continue;
+        snprintf(fname, sizeof fname, "%s_p%d_a%d", P, i, a);
+        const MtAtom *at = &d->mt->atoms[a];
+        fprintf(out, "/* atom %d */\n", a);
+        emit_cond_fn(out, P, fname, arg, at->expr, dsra ? REG_AGE : REG_NONE, at->regmap, H > 0 ? H : 1);
+    }
+    free(used);
+
+    fprintf(out, "/* One event of the substream: 1 on a detection. */\n"
+                 "static int %s_p%d_step(%s_p%d_st *s, const %s_event *e)\n{\n    int hit = 0;\n",
+            P, i, P, i, P);
+    fputs("    s->pos++;\n", out);
+    if (tagged) {
+        if (d->window_kind == WIN_TIME && ts >= 0) {
+            fputs("    int64_t now = e->", out);
+            put_field(out, &g->schema->attrs[ts]);
+            fputs(";\n", out);
+        } else {
+            fputs("    int64_t now = s->pos;\n", out);
+        }
+        fputs("    (void)now;\n", out);
+    }
+    fputs("    switch (s->state) {\n", out);
+    bool *tref = calloc((size_t)d->ntrans + 1, sizeof *tref);
+    if (!tref)
+        abort();
+    for (int q = 0; q < d->nstates; q++) {
+        const DsraState *st = &d->states[q];
+        fprintf(out, "    case %d: /* ", q);
+        put_positions(out, d->nfa, st->members, st->nmembers);
+        fprintf(out, "%s */\n", st->final ? "; final" : "");
+        if (st->nnodes == 0) {
+            fputs("        goto done;\n", out);
+            continue;
+        }
+        bool *ref = calloc((size_t)st->nnodes + 1, sizeof *ref);
+        if (!ref)
+            abort();
+        /* internal nodes a parent jumps to; leaves jump to their transition */
+        for (int n = 0; n < st->nnodes; n++)
+            if (st->nodes[n].atom >= 0) {
+                if (st->nodes[st->nodes[n].hi].atom >= 0)
+                    ref[st->nodes[n].hi] = true;
+                if (st->nodes[st->nodes[n].lo].atom >= 0)
+                    ref[st->nodes[n].lo] = true;
+            }
+        for (int n = 0; n < st->nnodes; n++) {
+            const DsraNode *nd = &st->nodes[n];
+            if (n > 0 && !ref[n])
+                continue;
+            if (n > 0)
+                fprintf(out, "    p%d_s%d_n%d:\n", i, q, n);
+            if (nd->atom < 0) {
+                fprintf(out, "        goto p%d_t%d;\n", i, nd->trans);
+                tref[nd->trans] = true;
+                continue;
+            }
+            fprintf(out, "        if (%s_p%d_a%d(e, s))\n            ", P, i, nd->atom);
+            const DsraNode *hi = &st->nodes[nd->hi], *lo = &st->nodes[nd->lo];
+            if (hi->atom < 0) {
+                fprintf(out, "goto p%d_t%d;\n", i, hi->trans);
+                tref[hi->trans] = true;
+            } else {
+                fprintf(out, "goto p%d_s%d_n%d;\n", i, q, nd->hi);
+            }
+            if (lo->atom < 0) {
+                fprintf(out, "        goto p%d_t%d;\n", i, lo->trans);
+                tref[lo->trans] = true;
+            } else {
+                fprintf(out, "        goto p%d_s%d_n%d;\n", i, q, nd->lo);
+            }
+        }
+        free(ref);
+    }
+    fputs("    default:\n        goto done;\n    }\n", out);
+    for (int t = 0; t < d->ntrans; t++) {
+        if (!tref[t])
+            continue;
+        const DsraTrans *tr = &d->trans[t];
+        const DsraState *to = &d->states[tr->to];
+        fprintf(out, "p%d_t%d: { /* %d -> %d */\n", i, t, tr->from, tr->to);
+        if (tagged && tr->tags) {
+            for (int k = 0; k < to->nmembers; k++) {
+                const DsraTag *tg = &tr->tags[k];
+                fprintf(out, "    int64_t p%d_t%d_n%d = ", i, t, k);
+                if (tg->fresh || tg->nfrom == 0) {
+                    fputs("now;\n", out);
+                    continue;
+                }
+                for (int j = 1; j < tg->nfrom; j++)
+                    fprintf(out, "%s_max(", P);
+                fprintf(out, "s->tag[%d]", tg->from[0]);
+                for (int j = 1; j < tg->nfrom; j++)
+                    fprintf(out, ", s->tag[%d])", tg->from[j]);
+                fputs(";\n", out);
+            }
+            for (int k = 0; k < to->nmembers; k++)
+                fprintf(out, "    s->tag[%d] = p%d_t%d_n%d;\n", k, i, t, k);
+        }
+        fprintf(out, "    s->state = %d;\n", tr->to);
+        if (to->final && tagged && tr->tags && to->nfinals > 0) {
+            /* the latest start among the final slots is inside the window */
+            fputs("    hit = (uint64_t)now - (uint64_t)", out);
+            for (int k = 1; k < to->nfinals; k++)
+                fprintf(out, "%s_max(", P);
+            fprintf(out, "p%d_t%d_n%d", i, t, to->finals[0]);
+            for (int k = 1; k < to->nfinals; k++)
+                fprintf(out, ", p%d_t%d_n%d)", i, t, to->finals[k]);
+            if (d->window_kind == WIN_TIME)
+                fprintf(out, " <= (uint64_t)INT64_C(%" PRId64 ");\n", d->window);
+            else
+                fprintf(out, " + 1 <= (uint64_t)INT64_C(%" PRId64 ");\n", d->window);
+        } else if (to->final && !tagged) {
+            fputs("    hit = 1;\n", out);
+        }
+        fputs("    goto done;\n}\n", out);
+    }
+    free(tref);
+    fputs("done:\n    (void)e;\n", out);
+    if (H > 0)
+        fprintf(out, "    s->ring[s->pos %% %d] = *e;\n", H);
+    fputs("    return hit;\n}\n\n", out);
+    (void)p;
+}
+
+/* The runs matcher of pattern i over the epsilon-free SRA. */
+static void emit_runs(Cg *g, int i, const Plan *plan)
+{
+    const Runs *ru = plan->runs;
+    const Sra *nfa = ru->nfa;
+    FILE *out = g->code.f;
+    const char *P = g->P;
+    int R = ru->nregs;
+    int ts = g->schema->ts_attr;
+
+    fprintf(out, "/* One run: where it is, what its registers hold, when it started. */\n"
+                 "typedef struct %s_p%d_run {\n    %s state;\n",
+            P, i, uint_type(nfa->nstates));
+    if (R > 0)
+        fprintf(out, "    uint8_t set[%d];   /* register written */\n", R);
+    fputs("    int64_t start_pos;   /* substream position of its first event */\n"
+          "    int64_t start_ts;    /* and that event's timestamp */\n", out);
+    if (R > 0)
+        fprintf(out, "    %s_event regs[%d];\n", P, R);
+    fprintf(out, "} %s_p%d_run;\n\n", P, i);
+    fprintf(out, "/* One substream's runs: cur holds n live runs, next is built per event. */\n"
+                 "typedef struct %s_p%d_st {\n    int64_t pos;\n    int32_t n, nnext;\n"
+                 "    %s_p%d_run *cur, *next;   /* [max_runs] each; NULL until allocated */\n} %s_p%d_st;\n\n",
+            P, i, P, i, P, i);
+
+    /* guards: one function per distinct (condition, register map) */
+    int nlit = 0;
+    for (int t = 0; t < nfa->ntrans; t++)
+        nlit += nfa->trans[t].nlits;
+    int *litfn = calloc((size_t)nlit + 1, sizeof *litfn);
+    const SraLit **fns = calloc((size_t)nlit + 1, sizeof *fns);
+    if (!litfn || !fns)
+        abort();
+    int nfns = 0, li = 0;
+    char fname[128], arg[128];
+    snprintf(arg, sizeof arg, "const %s_p%d_run *run", P, i);
+    for (int t = 0; t < nfa->ntrans; t++)
+        for (int k = 0; k < nfa->trans[t].nlits; k++, li++) {
+            const SraLit *l = &nfa->trans[t].lits[k];
+            int f = 0;
+            while (f < nfns && !(fns[f]->cond == l->cond && fns[f]->regmap == l->regmap))
+                f++;
+            if (f == nfns) {
+                fns[nfns++] = l;
+                snprintf(fname, sizeof fname, "%s_p%d_c%d", P, i, f);
+                emit_cond_fn(out, P, fname, arg, l->cond, REG_RUN, l->regmap, 1);
+            }
+            litfn[li] = f;
+        }
+
+    fprintf(out, "/* Adds r to next, merged with a run of equal state and registers (the\n"
+                 " * later start wins); a full array drops it and counts the overflow. */\n"
+                 "static void %s_p%d_add(%s_p%d_st *s, const %s_p%d_run *r, int32_t cap, uint64_t *overflow)\n{\n",
+            P, i, P, i, P, i);
+    fprintf(out, "    for (int32_t i = 0; i < s->nnext; i++) {\n        %s_p%d_run *q = &s->next[i];\n"
+                 "        if (q->state != r->state)\n            continue;\n", P, i);
+    for (int k = 0; k < R; k++)
+        fprintf(out, "        if (q->set[%d] != r->set[%d] || (q->set[%d] && !%s_same_event(&q->regs[%d], &r->regs[%d])))\n"
+                     "            continue;\n", k, k, k, P, k, k);
+    fputs("        if (r->start_pos > q->start_pos) {\n            q->start_pos = r->start_pos;\n"
+          "            q->start_ts = r->start_ts;\n        }\n        return;\n    }\n"
+          "    if (s->nnext == cap) {\n        (*overflow)++;\n        return;\n    }\n"
+          "    s->next[s->nnext++] = *r;\n}\n\n", out);
+
+    fprintf(out, "/* Moves run r over e; 1 if it reaches a final state. */\n"
+                 "static int %s_p%d_step_run(%s_p%d_st *s, const %s_p%d_run *r, const %s_event *e, int32_t cap,\n"
+                 "                           uint64_t *overflow)\n{\n    int hit = 0;\n    switch (r->state) {\n",
+            P, i, P, i, P, i, P);
+    li = 0;
+    int *lstart = calloc((size_t)nfa->ntrans + 1, sizeof *lstart);
+    if (!lstart)
+        abort();
+    for (int t = 0, acc = 0; t < nfa->ntrans; t++) {
+        lstart[t] = acc;
+        acc += nfa->trans[t].nlits;
+    }
+    for (int q = 0; q < nfa->nstates; q++) {
+        int nt = 0;
+        for (int t = 0; t < nfa->ntrans; t++)
+            nt += nfa->trans[t].from == q && !nfa->trans[t].eps;
+        if (nt == 0)
+            continue;
+        fprintf(out, "    case %d: /* ", q);
+        put_positions(out, nfa, &q, 1);
+        fputs(" */\n", out);
+        for (int t = 0; t < nfa->ntrans; t++) {
+            const SraTrans *tr = &nfa->trans[t];
+            if (tr->from != q || tr->eps)
+                continue;
+            fputs("        if (", out);
+            if (tr->nlits == 0)
+                fputs("1", out);
+            for (int k = 0; k < tr->nlits; k++)
+                fprintf(out, "%s%s%s_p%d_c%d(e, r)", k ? " && " : "", tr->lits[k].neg ? "!" : "", P, i,
+                        litfn[lstart[t] + k]);
+            fprintf(out, ") { /* atom %d -> %d */\n", tr->position, tr->to);
+            fprintf(out, "            %s_p%d_run t = *r;\n            t.state = %d;\n", P, i, tr->to);
+            for (int k = 0; k < tr->nwrites; k++)
+                fprintf(out, "            t.set[%d] = 1;\n            t.regs[%d] = *e;\n", tr->writes[k],
+                        tr->writes[k]);
+            if (nfa->final[tr->to])
+                fputs("            hit = 1;\n", out);
+            fprintf(out, "            %s_p%d_add(s, &t, cap, overflow);\n        }\n", P, i);
+        }
+        fputs("        break;\n", out);
+    }
+    fputs("    default:\n        break;\n    }\n    (void)s;\n    (void)e;\n    (void)cap;\n    (void)overflow;\n", out);
+    fprintf(out, "    (void)%s_p%d_add;\n    return hit;\n}\n\n", P, i);
+    free(lstart);
+    free(litfn);
+    free(fns);
+
+    fprintf(out, "/* One event of the substream: live runs in the window advance, then a\n"
+                 " * run starts at e (last, so a full array drops the newest). */\n"
+                 "static int %s_p%d_step(%s_p%d_st *s, const %s_event *e, int32_t cap, uint64_t *overflow)\n{\n"
+                 "    int hit = 0;\n    %s_p%d_run fresh, *tmp;\n",
+            P, i, P, i, P, P, i);
+    if (ts >= 0) {
+        fputs("    int64_t ts = e->", out);
+        put_field(out, &g->schema->attrs[ts]);
+        fputs(";\n", out);
+    } else {
+        fputs("    int64_t ts = 0;\n", out);
+    }
+    fputs("    s->nnext = 0;\n    for (int32_t i = 0; i < s->n; i++) {\n", out);
+    fprintf(out, "        const %s_p%d_run *r = &s->cur[i];\n", P, i);
+    if (ru->window_kind == WIN_EVENTS)
+        fprintf(out, "        if ((uint64_t)s->pos - (uint64_t)r->start_pos + 1 > (uint64_t)INT64_C(%" PRId64 "))\n"
+                     "            continue;\n", ru->window);
+    else if (ru->window_kind == WIN_TIME)
+        fprintf(out, "        if ((uint64_t)ts - (uint64_t)r->start_ts > (uint64_t)INT64_C(%" PRId64 "))\n"
+                     "            continue;\n", ru->window);
+    fprintf(out, "        hit |= %s_p%d_step_run(s, r, e, cap, overflow);\n    }\n", P, i);
+    fprintf(out, "    memset(&fresh, 0, sizeof fresh);\n    fresh.state = %d;\n"
+                 "    fresh.start_pos = s->pos;\n    fresh.start_ts = ts;\n"
+                 "    hit |= %s_p%d_step_run(s, &fresh, e, cap, overflow);\n",
+            nfa->start, P, i);
+    fputs("    tmp = s->cur;\n    s->cur = s->next;\n    s->next = tmp;\n    s->n = s->nnext;\n"
+          "    s->pos++;\n    return hit;\n}\n\n", out);
+
+    fprintf(out, "/* The two run arrays of a substream, from the allocator hook. */\n"
+                 "static int %s_p%d_alloc(%s_p%d_st *s, const sremrt_alloc *a, int32_t cap)\n{\n"
+                 "    s->cur = sremrt_alloc_get(a, (size_t)cap * sizeof *s->cur, 0);\n"
+                 "    s->next = sremrt_alloc_get(a, (size_t)cap * sizeof *s->next, 0);\n"
+                 "    if (s->cur && s->next)\n        return 0;\n"
+                 "    sremrt_alloc_free(a, s->cur, (size_t)cap * sizeof *s->cur);\n"
+                 "    sremrt_alloc_free(a, s->next, (size_t)cap * sizeof *s->next);\n"
+                 "    s->cur = s->next = NULL;\n    return -1;\n}\n\n",
+            P, i, P, i);
+    fprintf(out, "static void %s_p%d_release(%s_p%d_st *s, const sremrt_alloc *a, int32_t cap)\n{\n"
+                 "    sremrt_alloc_free(a, s->cur, (size_t)cap * sizeof *s->cur);\n"
+                 "    sremrt_alloc_free(a, s->next, (size_t)cap * sizeof *s->next);\n"
+                 "    s->cur = s->next = NULL;\n}\n\n",
+            P, i, P, i);
+}
+
+/* Matcher fields, init, push and free code of pattern i. */
+static void emit_driver(Cg *g, int i, const Plan *plan)
+{
+    const AstPattern *p = plan->pattern;
+    const char *P = g->P;
+    bool runs = plan->strategy == STRATEGY_RUNS;
+    bool part = p->partition_attr != NULL;
+    const char *step_args = runs ? ", m->cfg.max_runs, &m->stats.overflow[SREMRT_OVF_RUNS]" : "";
+    FILE *f = g->fields.f, *in = g->init.f, *pu = g->push.f, *fr = g->freec.f;
+
+    if (part) {
+        fprintf(f, "    sremrt_keymap p%d_keys;   /* pattern %s: partition key -> slot */\n", i, p->name);
+        fprintf(f, "    %s_p%d_st *p%d;   /* [max_keys] */\n", P, i, i);
+        fprintf(in, "    if (sremrt_keymap_init(&m->p%d_keys, m->cfg.max_keys, &m->cfg.alloc) != 0)\n"
+                    "        return -1;\n"
+                    "    m->p%d = sremrt_alloc_get(&m->cfg.alloc, (size_t)m->cfg.max_keys * sizeof *m->p%d, 0);\n"
+                    "    if (!m->p%d)\n        return -1;\n",
+                i, i, i, i);
+        if (runs)
+            fprintf(fr, "    if (m->p%d)\n        for (int32_t i = 0; i < m->p%d_keys.count; i++)\n"
+                        "            %s_p%d_release(&m->p%d[i], &m->cfg.alloc, m->cfg.max_runs);\n",
+                    i, i, P, i, i);
+        fprintf(fr, "    sremrt_alloc_free(&m->cfg.alloc, m->p%d, (size_t)m->cfg.max_keys * sizeof *m->p%d);\n"
+                    "    m->p%d = NULL;\n    sremrt_keymap_free(&m->p%d_keys);\n",
+                i, i, i, i);
+        fprintf(pu, "    { /* pattern %s, partition by %s */\n", p->name, p->partition_attr->name);
+        fprintf(pu, "        int64_t key = sremrt_attr_int(&%s_attrs[%d], e);\n        int inserted = 0;\n"
+                    "        int32_t slot = sremrt_keymap_get(&m->p%d_keys, key, &inserted);\n"
+                    "        if (slot < 0) {\n            m->stats.overflow[SREMRT_OVF_PARTITIONS]++;\n        } else {\n"
+                    "            %s_p%d_st *s = &m->p%d[slot];\n            if (inserted)\n"
+                    "                memset(s, 0, sizeof *s);\n",
+                P, p->partition_attr->index, i, P, i, i);
+        if (runs)
+            fprintf(pu, "            if (!s->cur && %s_p%d_alloc(s, &m->cfg.alloc, m->cfg.max_runs) != 0)\n"
+                        "                m->stats.overflow[SREMRT_OVF_MEMORY]++;\n            else\n    ",
+                    P, i);
+        fprintf(pu, "            if (%s_p%d_step(s, e%s))\n"
+                    "                %s_match(m, ", P, i, step_args, P);
+        put_c_string(pu, p->name);
+        fprintf(pu, ", e, &%s_attrs[%d], key);\n        }\n    }\n", P, p->partition_attr->index);
+    } else {
+        fprintf(f, "    %s_p%d_st p%d;   /* pattern %s */\n", P, i, i, p->name);
+        if (runs) {
+            fprintf(in, "    if (%s_p%d_alloc(&m->p%d, &m->cfg.alloc, m->cfg.max_runs) != 0)\n        return -1;\n",
+                    P, i, i);
+            fprintf(fr, "    %s_p%d_release(&m->p%d, &m->cfg.alloc, m->cfg.max_runs);\n", P, i, i);
+        }
+        fprintf(pu, "    if (%s_p%d_step(&m->p%d, e%s)) /* pattern %s */\n        %s_match(m, ", P, i, i,
+                step_args, p->name, P);
+        put_c_string(pu, p->name);
+        fputs(", e, NULL, 0);\n", pu);
+    }
+}
+
+static void emit_schema(Cg *g, FILE *fields, FILE *desc, FILE *same)
+{
+    const AstSchema *s = g->schema;
+    const char *P = g->P;
+    static const char *const ctype[] = {"int64_t", "double", "uint8_t", "int32_t", "int64_t"};
+    static const char *const rtype[] = {"SREMRT_INT", "SREMRT_FLOAT", "SREMRT_BOOL", "SREMRT_ENUM",
+                                        "SREMRT_TIMESTAMP"};
+    static const char *const what[] = {"int", "float", "bool: 0 or 1", "enum: value index",
+                                       "timestamp"};
+    for (int a = 0; a < s->nattrs; a++) {
+        const AstAttr *at = &s->attrs[a];
+        fprintf(fields, "    %s ", ctype[at->kind]);
+        put_field(fields, at);
+        fprintf(fields, ";   /* %s */\n", what[at->kind]);
+        if (at->kind == ATTR_ENUM) {
+            fprintf(desc, "static const char *const %s_%d_values[] = {", P, a);
+            for (int v = 0; v < at->nvalues; v++) {
+                fputs(v ? ", " : "", desc);
+                put_c_string(desc, at->values[v].name);
+            }
+            fputs("};\n", desc);
+        }
+        fprintf(same, "    if (memcmp(&a->");
+        put_field(same, at);
+        fputs(", &b->", same);
+        put_field(same, at);
+        fputs(", sizeof a->", same);
+        put_field(same, at);
+        fputs(") != 0)\n        return 0;\n", same);
+    }
+    fputs("    return 1;\n", same);
+    fprintf(desc, "static const sremrt_attr %s_attrs[] = {\n", P);
+    for (int a = 0; a < s->nattrs; a++) {
+        const AstAttr *at = &s->attrs[a];
+        fputs("    {", desc);
+        put_c_string(desc, at->name);
+        fprintf(desc, ", %s, offsetof(%s_event, ", rtype[at->kind], P);
+        put_field(desc, at);
+        if (at->kind == ATTR_ENUM)
+            fprintf(desc, "), %d, %s_%d_values},\n", at->nvalues, P, a);
+        else
+            fputs("), 0, NULL},\n", desc);
+    }
+    fprintf(desc, "};\nconst sremrt_schema %s_schema = {", P);
+    put_c_string(desc, s->name);
+    fprintf(desc, ", %d, %s_attrs, %d, sizeof(%s_event)};", s->nattrs, P, s->ts_attr, P);
+}
+
+static void emit_externs(Cg *g)
+{
+    FILE *out = g->externs.f;
+    bool any = false;
+    for (int i = 0; i < g->ast->ndecls; i++) {
+        if (g->ast->decls[i].kind != DECL_EXTERN)
+            continue;
+        const AstExtern *x = g->ast->decls[i].u.ext;
+        static const char *const ty[] = {"int", "bool", "int64_t", "double", "int", "int"};
+        if (!any)
+            fputs("/* Extern predicates the user links in (LANGUAGE.md 3.4). */\n", out);
+        any = true;
+        fprintf(out, "extern %s %s(", ty[x->ret], x->name);
+        for (int k = 0; k < x->nparams; k++)
+            fprintf(out, "%s%s", k ? ", " : "", ty[x->params[k]]);
+        fputs(x->nparams ? ");\n" : "void);\n", out);
+    }
+    if (any)
+        fputc('\n', out);
+}
+
+/* The schema of the file's patterns: one per file; differing ones are an
+ * error naming both. */
+static bool find_schema(Cg *g)
+{
+    const AstPattern *first = NULL;
+    bool ok = true;
+    for (int i = 0; i < g->ast->ndecls; i++) {
+        const AstDecl *d = &g->ast->decls[i];
+        if (d->kind == DECL_EPISODE) {
+            diag_warning(g->diag, d->u.episode->loc, "episode-not-generated",
+                         "episode '%s': episode counting is not generated yet; "
+                         "the generated matcher leaves it out",
+                         d->u.episode->name);
+            continue;
+        }
+        if (d->kind != DECL_PATTERN)
+            continue;
+        const AstPattern *p = d->u.pattern;
+        if (!first) {
+            first = p;
+            g->schema = p->schema;
+        } else if (p->schema != g->schema) {
+            diag_error(g->diag, p->loc,
+                       "pattern '%s' is on schema '%s' but pattern '%s' (line %d) is on schema "
+                       "'%s': one generated matcher takes one event type; put them in separate files",
+                       p->name, p->schema->name, first->name, first->loc.line, g->schema->name);
+            ok = false;
+        }
+    }
+    if (!first)
+        for (int i = 0; i < g->ast->ndecls && !g->schema; i++)
+            if (g->ast->decls[i].kind == DECL_SCHEMA)
+                g->schema = g->ast->decls[i].u.schema;
+    if (!g->schema) {
+        Loc none = {0, 0};
+        diag_error(g->diag, none, "no schema: nothing to generate");
+        return false;
+    }
+    return ok;
+}
+
+bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE *c, FILE *h)
+{
+    Cg g = {.ast = ast, .o = o, .arena = arena, .diag = diag, .P = o->prefix};
+    if (!find_schema(&g))
+        return false;
+    buf_open(&g.code);
+    buf_open(&g.fields);
+    buf_open(&g.init);
+    buf_open(&g.push);
+    buf_open(&g.freec);
+    buf_open(&g.externs);
+    int i = 0;
+    bool ok = true;
+    for (int k = 0; k < ast->ndecls; k++) {
+        if (ast->decls[k].kind != DECL_PATTERN)
+            continue;
+        const AstPattern *p = ast->decls[k].u.pattern;
+        Plan *plan = strategy_plan(p, &o->strategy, arena, diag);
+        if (!plan) {
+            ok = false;
+            continue;
+        }
+        FILE *out = g.code.f;
+        fprintf(out, "/* ---- pattern %s (p%d): strategy %s (%s), ", p->name, i,
+                strategy_name(plan->strategy), plan->reason);
+        window_text(p, out);
+        if (p->partition_attr)
+            fprintf(out, ", partition by %s", p->partition_attr->name);
+        if (plan->min)
+            fprintf(out, "; %d states, %d minterms", plan->min->nstates, plan->min->ncubes);
+        fputs(" ---- */\n\n", out);
+        if (plan->strategy == STRATEGY_RUNS) {
+            emit_runs(&g, i, plan);
+            g.has_runs = true;
+        } else {
+            emit_dsra(&g, i, plan);
+            if (plan->strategy == STRATEGY_TDFA)
+                g.has_tdfa = true;
+            else
+                g.has_dsra = true;
+        }
+        emit_driver(&g, i, plan);
+        i++;
+    }
+    Buf fields, desc, same;
+    buf_open(&fields);
+    buf_open(&desc);
+    buf_open(&same);
+    emit_schema(&g, fields.f, desc.f, same.f);
+    emit_externs(&g);
+    buf_close(&fields);
+    buf_close(&desc);
+    buf_close(&same);
+    buf_close(&g.code);
+    buf_close(&g.fields);
+    buf_close(&g.init);
+    buf_close(&g.push);
+    buf_close(&g.freec);
+    buf_close(&g.externs);
+    if (ok && diag->nerrors == 0) {
+        char guard[160], strategies[64], maxruns[32], srcc[160];
+        snprintf(guard, sizeof guard, "%s_H_GENERATED", o->prefix);
+        for (char *s = guard; *s; s++)
+            *s = (char)toupper((unsigned char)*s);
+        snprintf(strategies, sizeof strategies, "%s%s%s", g.has_tdfa ? "tdfa " : "",
+                 g.has_dsra ? "dsra " : "", g.has_runs ? "runs " : "");
+        size_t n = strlen(strategies);
+        if (n)
+            strategies[n - 1] = '\0';
+        else
+            snprintf(strategies, sizeof strategies, "no patterns");
+        snprintf(maxruns, sizeof maxruns, "%d", o->strategy.max_runs);
+        snprintf(srcc, sizeof srcc, "%s.c", o->prefix);
+        char *src_comment = NULL;
+        size_t src_len = 0;
+        FILE *sc = open_memstream(&src_comment, &src_len);
+        put_comment_text(sc, o->source);
+        fclose(sc);
+        Hole holes[] = {
+            {"PREFIX", o->prefix},        {"GUARD", guard},
+            {"SOURCE", src_comment},      {"SOURCE_C", srcc},
+            {"HEADER", o->header},        {"SCHEMA", g.schema->name},
+            {"EVENT_FIELDS", fields.text}, {"SCHEMA_DESC", desc.text},
+            {"SAME_EVENT", same.text},    {"EXTERNS", g.externs.text},
+            {"PATTERN_CODE", g.code.text}, {"MATCHER_FIELDS", g.fields.text},
+            {"INIT_CODE", g.init.text},   {"PUSH_CODE", g.push.text},
+            {"FREE_CODE", g.freec.text},  {"MAX_RUNS", maxruns},
+            {"STRATEGIES", strategies},
+        };
+        int nh = (int)(sizeof holes / sizeof holes[0]);
+        char *ht = load_template(o, "matcher.h.tpl", diag);
+        char *ct = load_template(o, "matcher.c.tpl", diag);
+        ok = ht && ct && fill(ht, "matcher.h.tpl", holes, nh, diag, h) &&
+             fill(ct, "matcher.c.tpl", holes, nh, diag, c);
+        free(ht);
+        free(ct);
+        free(src_comment);
+    } else {
+        ok = false;
+    }
+    free(fields.text);
+    free(desc.text);
+    free(same.text);
+    free(g.code.text);
+    free(g.fields.text);
+    free(g.init.text);
+    free(g.push.text);
+    free(g.freec.text);
+    free(g.externs.text);
+    return ok;
+}
+
+bool cg_emit_main(const CgOptions *o, Diag *diag, FILE *out)
+{
+    char *src_comment = NULL;
+    size_t src_len = 0;
+    FILE *sc = open_memstream(&src_comment, &src_len);
+    put_comment_text(sc, o->source);
+    fclose(sc);
+    /* the usage text is a C string: keep it free of quotes and escapes */
+    for (char *s = src_comment; *s; s++)
+        if (*s == '"' || *s == '\\' || *s == '%' || *s == '?')
+            *s = '_';
+    Hole holes[] = {{"PREFIX", o->prefix}, {"HEADER", o->header}, {"SOURCE", src_comment}};
+    char *t = load_template(o, "main.c.tpl", diag);
+    bool ok = t && fill(t, "main.c.tpl", holes, 3, diag, out);
+    free(t);
+    free(src_comment);
+    return ok;
+}

@@ -1,0 +1,43 @@
+/* codegen.h: checked Ast + strategy plans -> NAME.c and NAME.h (a C99
+ * matcher), and the main of `sremc build`, from templates/ (docs/codegen.md). */
+#ifndef SREMC_CODEGEN_H
+#define SREMC_CODEGEN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ast.h"
+#include "strategy.h"
+
+/* A template compiled into sremc (build/templates.c, made by
+ * templates/embed.c); the list ends with a NULL name. */
+typedef struct CgTemplate {
+    const char *name;   /* "matcher.c.tpl" */
+    const char *text;
+} CgTemplate;
+
+extern const CgTemplate cg_templates[];
+
+typedef struct CgOptions {
+    const char  *prefix;        /* C prefix of every external name */
+    const char  *header;        /* the header's file name, as the .c includes it */
+    const char  *source;        /* the .srem path, for comments */
+    const char  *template_dir;  /* NULL: the embedded templates */
+    StrategyOpts strategy;
+} CgOptions;
+
+/* A valid C identifier from a file name ("fire-2.srem" -> "fire_2"), in
+ * buf (size bytes). */
+void cg_prefix_from_path(const char *path, char *buf, size_t size);
+bool cg_valid_prefix(const char *prefix);
+
+/* Emits the matcher of every pattern of ast (checked without errors) into
+ * c and h. Errors (schemas that differ, a forced strategy that does not
+ * apply, the state budget, a missing template) go to diag; episodes get a
+ * warning and no code. False on any error. */
+bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE *c, FILE *h);
+
+/* The main of a `sremc build` program (templates/main.c.tpl). */
+bool cg_emit_main(const CgOptions *o, Diag *diag, FILE *out);
+
+#endif

@@ -1,0 +1,58 @@
+/* @@HEADER@@: the matcher sremc generated from @@SOURCE@@ (do not edit).
+ * Events go in through @@PREFIX@@_push; records come out through the
+ * config's callback. C99; every external name starts with @@PREFIX@@_. */
+#ifndef @@GUARD@@
+#define @@GUARD@@
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sremrt/alloc.h"
+#include "sremrt/out.h"
+#include "sremrt/schema.h"
+#include "sremrt/stats.h"
+
+/* One event of schema @@SCHEMA@@, laid out as @@PREFIX@@_schema describes. */
+typedef struct @@PREFIX@@_event {
+@@EVENT_FIELDS@@
+} @@PREFIX@@_event;
+
+/* The descriptor the runtime's readers use to fill @@PREFIX@@_event. */
+extern const sremrt_schema @@PREFIX@@_schema;
+
+/* What @@PREFIX@@_init needs; @@PREFIX@@_config_default fills the defaults. */
+typedef struct @@PREFIX@@_config {
+    void (*record)(void *user, const sremrt_record *r);  /* each record; NULL: none */
+    void *user;            /* passed to record */
+    int32_t max_keys;      /* partition keys per partitioned pattern */
+    int32_t max_runs;      /* live runs per runs pattern and partition */
+    sremrt_alloc alloc;    /* where memory comes from (alloc NULL: malloc) */
+} @@PREFIX@@_config;
+
+/* Opaque; allocate @@PREFIX@@_matcher_size() bytes (any C alignment). */
+typedef struct @@PREFIX@@_matcher @@PREFIX@@_matcher;
+
+size_t @@PREFIX@@_matcher_size(void);
+void @@PREFIX@@_config_default(@@PREFIX@@_config *cfg);
+
+/* 0, or -1 when the runtime library speaks another ABI or the allocator
+ * refused the memory the capacities need (then call @@PREFIX@@_free). */
+int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg);
+
+/* Feeds one event: 0, or nonzero when it is rejected (its timestamp goes
+ * backwards: @@PREFIX@@_error says why) and not matched. */
+int @@PREFIX@@_push(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e);
+
+/* End of stream (patterns have no summaries: nothing is emitted yet). */
+void @@PREFIX@@_finish(@@PREFIX@@_matcher *m);
+
+/* Gives back the memory init and push took from the allocator. */
+void @@PREFIX@@_free(@@PREFIX@@_matcher *m);
+
+/* Accepted and rejected events and capacity overflows so far. */
+const sremrt_stats *@@PREFIX@@_stats(const @@PREFIX@@_matcher *m);
+
+/* Why the last push returned nonzero. */
+const char *@@PREFIX@@_error(const @@PREFIX@@_matcher *m);
+
+#endif
