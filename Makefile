@@ -23,7 +23,7 @@ SAN_LIB_OBJ  = $(call obj,san,$(COMPILER_SRC) $(GEN_SRC))
 vpath %.c compiler build tests/unit tests/diff tests/fuzz tests/gen bench
 
 .PHONY: all deps demo check check-gen check-unit check-golden check-samples check-dot check-san check-clang \
-        golden-update compile-bench fuzz clean
+        golden-update compile-bench bench fuzz clean
 .DELETE_ON_ERROR:
 
 all: bin/sremc lib/libsremrt.a
@@ -128,7 +128,7 @@ demo: deps
 	@sh scripts/demo.sh
 
 check: deps
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-san check-clang check-runtime check-gen
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-san check-clang check-runtime check-gen check-install
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests
@@ -172,6 +172,12 @@ build/compile_bench: $(LIB_OBJ) build/obj/compile_bench.o
 compile-bench: build/compile_bench
 	./build/compile_bench
 
+# Events/s of generated matchers per strategy beside a read-only loop, with
+# every count checked (docs/PERFORMANCE.md); not part of check.
+# BENCH_CFLAGS (default -O2) compiles the matchers and the driver.
+bench: bin/sremc lib/libsremrt.a
+	sh bench/run.sh bin/sremc lib/libsremrt.a
+
 golden-update: bin/sremc
 	sh tests/golden/run.sh bin/sremc --update
 
@@ -190,6 +196,30 @@ fuzz: deps build/fuzz_frontend build/fuzz_compiler
 	    ./build/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	        -dict=tests/fuzz/srem.dict -artifact_prefix=build/fuzz-$$f- build/fuzz-corpus-$$f || exit 1; \
 	done
+
+# ---- install ------------------------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=]: sremc, the runtime library and
+# headers, the man page. An installed sremc finds the runtime next to it
+# (bin/../lib, bin/../include), so `sremc build` works from any prefix.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+RT_HEADERS = $(wildcard runtime/include/sremrt/*.h)
+
+.PHONY: install check-install
+
+install: bin/sremc lib/libsremrt.a
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/sremrt \
+	    $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 bin/sremc $(DESTDIR)$(PREFIX)/bin/sremc
+	install -m 644 lib/libsremrt.a $(DESTDIR)$(PREFIX)/lib/libsremrt.a
+	install -m 644 $(RT_HEADERS) $(DESTDIR)$(PREFIX)/include/sremrt/
+	install -m 644 docs/sremc.1 $(DESTDIR)$(PREFIX)/share/man/man1/sremc.1
+
+# Installs into a temporary prefix, builds a sample with the installed sremc
+# and runs it; checks the man page against --help (and with groff).
+check-install: bin/sremc lib/libsremrt.a
+	sh tests/check_install.sh "$(MAKE)"
 
 clean:
 	rm -rf build bin lib

@@ -1142,9 +1142,12 @@ bool cg_emit_main(const CgOptions *o, Diag *diag, FILE *out)
     for (char *s = src_comment; *s; s++)
         if (*s == '"' || *s == '\\' || *s == '%' || *s == '?')
             *s = '_';
-    Hole holes[] = {{"PREFIX", o->prefix}, {"HEADER", o->header}, {"SOURCE", src_comment}};
+    Hole holes[] = {{"PREFIX", o->prefix},
+                    {"HEADER", o->header},
+                    {"SOURCE", src_comment},
+                    {"VERSION", SREMC_VERSION}};
     char *t = load_template(o, "main.c.tpl", diag);
-    bool ok = t && fill(t, "main.c.tpl", holes, 3, diag, out);
+    bool ok = t && fill(t, "main.c.tpl", holes, 4, diag, out);
     free(t);
     free(src_comment);
     return ok;

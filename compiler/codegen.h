@@ -18,6 +18,12 @@ typedef struct CgTemplate {
 
 extern const CgTemplate cg_templates[];
 
+/* sremc's version: `sremc --version` and the generated programs' --version
+ * (the Makefile may pass -DSREMC_VERSION=...). */
+#ifndef SREMC_VERSION
+#define SREMC_VERSION "0.1.0"
+#endif
+
 typedef struct CgOptions {
     const char  *prefix;        /* C prefix of every external name */
     const char  *header;        /* the header's file name, as the .c includes it */

@@ -22,15 +22,16 @@
 #ifndef SREMC_PREFIX
 #define SREMC_PREFIX "/usr/local"
 #endif
-#ifndef SREMC_VERSION
-#define SREMC_VERSION "0.1.0"
-#endif
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+enum { MAX_EXTRA = 64 };
 
 typedef struct Options {
     const char *command;
     const char *file;
+    const char *extra[MAX_EXTRA]; /* build: C sources, objects, libraries for $CC */
+    int         nextra;
 #define COMMAND(name, operands, help)
 #define OPTION(lng, shrt, arg, field, cmds, help) const char *field; /* NULL: not given */
 #include "options.def"
@@ -161,6 +162,9 @@ static int parse_args(int argc, char **argv, Options *opts)
             continue;
         } else if (!opts->file) {
             opts->file = a;
+            continue;
+        } else if (opts->nextra < MAX_EXTRA) {
+            opts->extra[opts->nextra++] = a; /* build's SRC operands; others reject them */
             continue;
         } else {
             return usage_error("unexpected operand '%s'", a);
@@ -577,9 +581,12 @@ static void remove_tree(const char *dir, char *const *files, int n)
     rmdir(dir);
 }
 
-/* $CC -std=c99 $CFLAGS (default -O2) -I... -o prog sources lib; both
- * variables split on spaces. */
-static int compile_program(const char *dir, const char *prefix, const char *prog)
+/* $CC -std=c99 $CFLAGS (default -O2) -I... -o prog sources extra lib;
+ * both variables split on spaces. extra: the user's SRC operands (the
+ * code of extern predicates). ext: an extern of the file, named in a note
+ * when the link fails and no SRC was given. */
+static int compile_program(const char *dir, const char *prefix, const char *prog, const Options *opts,
+                           const char *ext)
 {
     char lib[4096], inc[4096];
     if (!find_runtime(lib, inc, sizeof lib)) {
@@ -589,7 +596,7 @@ static int compile_program(const char *dir, const char *prefix, const char *prog
     }
     const char *cc_env = getenv("CC");
     char *cc = strdup(cc_env && *cc_env ? cc_env : "cc");
-    char *argv[64];
+    char *argv[64 + MAX_EXTRA + 16];
     int argc = 0;
     for (char *tok = strtok(cc, " \t"); tok && argc < 40; tok = strtok(NULL, " \t"))
         argv[argc++] = tok;
@@ -603,13 +610,20 @@ static int compile_program(const char *dir, const char *prefix, const char *prog
     argv[argc++] = "-std=c99";
     for (char *tok = strtok(cflags, " \t"); tok && argc < 50; tok = strtok(NULL, " \t"))
         argv[argc++] = tok;
-    char *rest[] = {gendir, incdir, "-o", (char *)prog, csrc, msrc, lib, "-lm", NULL};
+    char *rest[] = {gendir, incdir, "-o", (char *)prog, csrc, msrc, NULL};
     for (int i = 0; rest[i]; i++)
         argv[argc++] = rest[i];
+    for (int i = 0; i < opts->nextra; i++)
+        argv[argc++] = (char *)opts->extra[i];
+    argv[argc++] = lib;
+    argv[argc++] = "-lm";
     argv[argc] = NULL;
     int rc = run_command(argv);
     if (rc != 0)
         fprintf(stderr, "sremc: %s failed (exit status %d) compiling the generated program\n", argv[0], rc);
+    if (rc != 0 && ext && opts->nextra == 0)
+        fprintf(stderr, "sremc: note: '%s' declares extern '%s': give its C implementation as an operand, "
+                        "e.g. 'sremc build %s %s.c -o %s'\n", opts->file, ext, opts->file, ext, prog);
     free(cc);
     free(cflags);
     return rc == 0 ? 0 : EXIT_INPUT;
@@ -702,8 +716,12 @@ static int run_emit(const Options *opts, bool build)
                 snprintf(path, sizeof path, "%s/%s", dir, names[i]);
                 rc = write_file(path, texts[i], lens[i]);
             }
+            const char *ext = NULL;
+            for (int i = 0; i < ast->ndecls && !ext; i++)
+                if (ast->decls[i].kind == DECL_EXTERN)
+                    ext = ast->decls[i].u.ext->name;
             if (!rc)
-                rc = compile_program(dir, prefix, opts->output);
+                rc = compile_program(dir, prefix, opts->output, opts, ext);
             char *files[3] = {names[0], names[1], names[2]};
             if (getenv("SREMC_KEEP_TEMP"))
                 fprintf(stderr, "sremc: generated sources kept in %s\n", dir);
@@ -753,6 +771,14 @@ int main(int argc, char **argv)
         return usage_error("unknown command '%s'", opts.command);
     if (!opts.file)
         return usage_error("'%s' needs a FILE.srem operand", opts.command);
+    for (int i = 0; i < opts.nextra; i++) {
+        /* build: C sources, objects and libraries for $CC; no other command takes them */
+        const char *x = opts.extra[i], *dot = strrchr(base_name(x), '.');
+        if (!is_build)
+            return usage_error("unexpected operand '%s'", x);
+        if (!dot || (strcmp(dot, ".c") && strcmp(dot, ".o") && strcmp(dot, ".a") && strcmp(dot, ".so")))
+            return usage_error("build: '%s' is not a C source, object or library (.c, .o, .a, .so)", x);
+    }
     if ((rc = check_option_commands(&opts)) != 0)
         return rc;
     if (is_check)

@@ -7,49 +7,122 @@
 #include "@@HEADER@@"
 #include "sremrt/sremrt.h"
 
-static const char usage[] =
-    "usage: %s [--format text|jsonl] [--input csv|bin] [--strict] [--stats]\n"
-    "       [--max-keys N] [--max-runs N] [FILE]\n"
-    "Reads events (CSV with a header by default; standard input without FILE)\n"
-    "and writes the records of the patterns of @@SOURCE@@.\n"
-    "exit status: 0 all lines accepted, 3 some rejected, 2 usage errors\n";
+/* The program's options: the parser below and --help both read this table. */
+enum { OPT_FORMAT, OPT_INPUT, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_HELP, OPT_VERSION, NOPT };
+static const struct option_spec {
+    const char *name, *arg, *help;
+} options[NOPT] = {
+    {"--format", "text|jsonl", "record format: text (default, for people) or jsonl (one JSON object a line)"},
+    {"--input", "csv|bin", "event input: csv (default; a header line naming the attributes) or bin\n"
+                           "(raw @@PREFIX@@_event records)"},
+    {"--strict", NULL, "stop at the first bad line (exit status 3)"},
+    {"--stats", NULL, "print the matcher's statistics to standard error at the end"},
+    {"--max-keys", "N", "partition keys per partitioned pattern"},
+    {"--max-runs", "N", "runs per runs pattern and partition"},
+    {"--help", NULL, "print this help and exit (also -h)"},
+    {"--version", NULL, "print the version and exit"},
+};
+
+static void usage(FILE *out, const char *prog)
+{
+    @@PREFIX@@_config cfg;
+    @@PREFIX@@_config_default(&cfg);
+    fprintf(out, "usage: %s [OPTIONS] [FILE]\n"
+                 "Reads events (standard input without FILE or with -) and writes the records\n"
+                 "of the patterns of @@SOURCE@@ to standard output; error records\n"
+                 "go to standard error.\n\noptions:\n", prog);
+    for (int i = 0; i < NOPT; i++) {
+        char left[40];
+        snprintf(left, sizeof left, "%s%s%s", options[i].name, options[i].arg ? " " : "",
+                 options[i].arg ? options[i].arg : "");
+        fprintf(out, "  %-20s ", left);
+        for (const char *h = options[i].help; *h; h++) {   /* indent continuation lines */
+            if (*h == '\n')
+                fputs("\n                       ", out);
+            else
+                fputc(*h, out);
+        }
+        if (i == OPT_MAX_KEYS || i == OPT_MAX_RUNS)
+            fprintf(out, " (default %ld)", (long)(i == OPT_MAX_KEYS ? cfg.max_keys : cfg.max_runs));
+        fputc('\n', out);
+    }
+    fputs("\nexit status: 0 all lines accepted, 3 some rejected (or a fatal input error),\n"
+          "2 usage errors\n", out);
+}
 
 static void write_record(void *user, const sremrt_record *r)
 {
     sremrt_record_write(stdout, *(const sremrt_format *)user, r);
 }
 
+static int bad_usage(const char *prog, const char *fmt, const char *what)
+{
+    fprintf(stderr, "%s: ", prog);
+    fprintf(stderr, fmt, what);
+    fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
+    const char *prog = argc > 0 && argv[0] ? argv[0] : "@@PREFIX@@";
     sremrt_format format = SREMRT_TEXT;
     int bin = 0, strict = 0, stats = 0, status = 0;
     const char *path = NULL;
     long max_keys = 0, max_runs = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--format") == 0 && v && (!strcmp(v, "text") || !strcmp(v, "jsonl"))) {
+        int k = 0;
+        if (strcmp(a, "-h") == 0)
+            a = "--help";
+        while (k < NOPT && strcmp(a, options[k].name) != 0)
+            k++;
+        if (k == NOPT) {
+            if ((a[0] != '-' || strcmp(a, "-") == 0) && !path) {
+                path = a;
+                continue;
+            }
+            return bad_usage(prog, a[0] == '-' ? "unknown option '%s'" : "unexpected operand '%s'", a);
+        }
+        const char *v = NULL;
+        if (options[k].arg) {
+            if (i + 1 >= argc)
+                return bad_usage(prog, "option '%s' needs a value", a);
+            v = argv[++i];
+        }
+        char *end = NULL;
+        switch (k) {
+        case OPT_FORMAT:
+            if (strcmp(v, "text") != 0 && strcmp(v, "jsonl") != 0)
+                return bad_usage(prog, "--format is text or jsonl, not '%s'", v);
             format = strcmp(v, "jsonl") == 0 ? SREMRT_JSONL : SREMRT_TEXT;
-            i++;
-        } else if (strcmp(a, "--input") == 0 && v && (!strcmp(v, "csv") || !strcmp(v, "bin"))) {
+            break;
+        case OPT_INPUT:
+            if (strcmp(v, "csv") != 0 && strcmp(v, "bin") != 0)
+                return bad_usage(prog, "--input is csv or bin, not '%s'", v);
             bin = strcmp(v, "bin") == 0;
-            i++;
-        } else if ((strcmp(a, "--max-keys") == 0 || strcmp(a, "--max-runs") == 0) && v && atol(v) > 0) {
-            *(a[6] == 'k' ? &max_keys : &max_runs) = atol(v);
-            i++;
-        } else if (strcmp(a, "--strict") == 0) {
+            break;
+        case OPT_STRICT:
             strict = 1;
-        } else if (strcmp(a, "--stats") == 0) {
+            break;
+        case OPT_STATS:
             stats = 1;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            printf(usage, argv[0]);
+            break;
+        case OPT_MAX_KEYS:
+        case OPT_MAX_RUNS: {
+            long n = strtol(v, &end, 10);
+            if (end == v || *end || n < 1 || n > 2147483647L)
+                return bad_usage(prog, "%s needs a positive integer", a);
+            *(k == OPT_MAX_KEYS ? &max_keys : &max_runs) = n;
+            break;
+        }
+        case OPT_HELP:
+            usage(stdout, prog);
             return 0;
-        } else if ((a[0] != '-' || strcmp(a, "-") == 0) && !path) {
-            path = a;
-        } else {
-            fprintf(stderr, "%s: bad argument '%s'\n", argv[0], a);
-            fprintf(stderr, usage, argv[0]);
-            return 2;
+        default: /* OPT_VERSION */
+            printf("%s: the patterns of @@SOURCE@@, generated by sremc @@VERSION@@ (runtime ABI %d)\n",
+                   prog, SREMRT_ABI_VERSION);
+            return 0;
         }
     }
     FILE *in = stdin;

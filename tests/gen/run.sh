@@ -6,6 +6,9 @@
 #     ### EVENTS ### CSV, ### EXPECT ### records with errors merged in
 #     order, ### STATUS ###) built with `sremc build` under every strategy
 #     that applies;
+#  2b. samples/NAME.srem with NAME.csv and NAME.expected (and extern code
+#     in NAME_*.c) under every strategy that applies, the program (its main
+#     and the extern code included) built warning-free;
 #  3. the differential test (build/diff_codegen) against the interpreter.
 set -u
 SREMC=${1:-bin/sremc}
@@ -55,6 +58,38 @@ for c in tests/gen/cases/*.case; do
         fi
     done
     echo "gen: case $n:$ran"
+done
+
+# 2b. samples with events and expected output: samples/NAME.srem, NAME.csv
+#     and NAME.expected (the text records on stdout), built with the code
+#     of their extern predicates (samples/NAME_*.c, given as build operands)
+#     under every strategy that applies; exit status 0, or 3 when the
+#     stream has bad lines on purpose (fire).
+for e in samples/*.expected; do
+    n=$(basename "$e" .expected)
+    ext=$(ls samples/"${n}"_*.c 2>/dev/null)
+    ran=""
+    for s in auto tdfa dsra runs; do
+        p=$W/sample_$n.$s
+        # shellcheck disable=SC2086
+        if ! CFLAGS="-O0 -Wall -Wextra -pedantic -Werror" \
+                "$SREMC" build --strategy $s "samples/$n.srem" $ext -o "$p" 2>"$p.log"; then
+            # a strategy that does not apply is skipped; $CC failing never is
+            if [ $s = auto ] || grep -q 'compiling the generated program' "$p.log"; then
+                echo "gen: FAIL build --strategy $s samples/$n.srem $ext"; cat "$p.log"; fail=$((fail+1))
+            fi
+            continue
+        fi
+        "$p" "samples/$n.csv" > "$p.out" 2>"$p.err"
+        st=$?
+        if ! diff -u "$e" "$p.out" >"$p.diff" || { [ $st != 0 ] && [ $st != 3 ]; }; then
+            echo "gen: FAIL sample $n, strategy $s (exit $st)"; sed 's/^/    /' "$p.diff" "$p.err"
+            fail=$((fail+1))
+        else
+            pass=$((pass+1)); ran="$ran $s"
+        fi
+    done
+    echo "gen: sample $n:$ran"
 done
 
 # 3. differential
