@@ -136,10 +136,7 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
 
 int @@PREFIX@@_push(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e)
 {
-    if (sremrt_tsorder_event(&m->order, &@@PREFIX@@_schema, e, m->error, sizeof m->error) != 0) {
-        m->stats.rejected++;
-        return 1;
-    }
+@@TS_CHECK@@
     m->stats.events++;
     m->index++;
     /* Patterns in declaration order: records of one event come in that order. */
