@@ -1,19 +1,25 @@
 /* diff_codegen.c: random patterns (tests/diff/gen.h) -> batched .srem files
  * -> `sremc build --strategy S` programs run on random CSV streams, each
  * record compared with the reference interpreter. Usage:
- *   diff_codegen SREMC WORKDIR [NPATTERNS [SEED]]
- * Prints the seed, the pattern and the stream of the first mismatch. */
+ *   diff_codegen SREMC WORKDIR [NPATTERNS [SEED [BATCH]]]
+ * NPATTERNS (default 1000) is multiplied by SREMC_DIFF_SCALE; BATCH
+ * patterns (default 250) go into one program, built with -O0. Prints the
+ * seed, the pattern and the stream of the first mismatch, then both
+ * minimized (tests/diff/shrink.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "frontend.h"
 #include "../diff/gen.h"
+#include "../diff/shrink.h"
 #include "interp.h"
 #include "strategy.h"
 
-enum { BATCH = 60, STREAMS = 6, LEN = 40, MAX_STATES = 3000 };
+enum { STREAMS = 6, LEN = 40, MAX_STATES = 3000, SHRINK_CALLS = 400 };
 
 static const char *const strategies[] = {"auto", "tdfa", "dsra", "runs"};
 static const char *const tnames[] = {"A", "B", "C"};
@@ -22,9 +28,10 @@ typedef struct Pat {
     char src[2048];    /* the generated file (schema + pattern p) */
     char body[2048];   /* "pattern pN ..." */
     bool ok[4];        /* strategy applies and fits */
+    int  chosen;       /* the strategy auto picks */
 } Pat;
 
-static bool applies(const char *src, int strategy)
+static bool applies(const char *src, int strategy, int *chosen)
 {
     Arena arena;
     arena_init(&arena);
@@ -35,7 +42,10 @@ static bool applies(const char *src, int strategy)
     for (int i = 0; ok && i < ast->ndecls; i++)
         if (ast->decls[i].kind == DECL_PATTERN) {
             StrategyOpts o = {(Strategy)strategy, MAX_STATES, 1024};
-            ok = strategy_plan(ast->decls[i].u.pattern, &o, &arena, &diag) != NULL && diag.nerrors == 0;
+            Plan *plan = strategy_plan(ast->decls[i].u.pattern, &o, &arena, &diag);
+            ok = plan != NULL && diag.nerrors == 0;
+            if (ok && chosen)
+                *chosen = (int)plan->strategy;
         }
     diag_free(&diag);
     arena_free(&arena);
@@ -48,18 +58,161 @@ static int run(const char *cmd)
     return rc;
 }
 
+/* Writes n events as dir/stream.csv; its path in csv. */
+static bool write_csv(const char *dir, const Value *values, int n, char *csv, size_t size)
+{
+    snprintf(csv, size, "%s/stream.csv", dir);
+    FILE *c = fopen(csv, "w");
+    if (!c)
+        return false;
+    fputs("t,v,k,time\n", c);
+    for (int e = 0; e < n; e++) {
+        const Value *v = values + e * GEN_NATTRS;
+        fprintf(c, "%s,%lld,%lld,%lld\n", tnames[v[GEN_T].i], (long long)v[GEN_V].i, (long long)v[GEN_K].i,
+                (long long)v[GEN_TIME].i);
+    }
+    return fclose(c) == 0;
+}
+
+/* Runs prog on n events; got[i * LEN + e] for pattern p(first + i) (or,
+ * with first < 0, for the pattern named "p": i = 0). The exit status. */
+static int run_program(const char *prog, const char *dir, const Value *values, int n, int first, int count,
+                       bool *got)
+{
+    char csv[512], cmd[1200];
+    memset(got, 0, (size_t)count * LEN);
+    if (!write_csv(dir, values, n, csv, sizeof csv))
+        return -1;
+    snprintf(cmd, sizeof cmd, "%s --format jsonl %s", prog, csv);
+    FILE *out = popen(cmd, "r");
+    if (!out)
+        return -1;
+    char line[512];
+    static const char single[] = "{\"kind\":\"match\",\"name\":\"p\",\"index\":";
+    while (fgets(line, sizeof line, out)) {
+        int pi, idx;
+        if (first < 0) {
+            if (strncmp(line, single, sizeof single - 1) == 0 && (idx = atoi(line + sizeof single - 1)) >= 1 &&
+                idx <= n)
+                got[idx - 1] = true;
+        } else if (sscanf(line, "{\"kind\":\"match\",\"name\":\"p%d\",\"index\":%d", &pi, &idx) == 2 &&
+                   pi >= first && pi < first + count && idx >= 1 && idx <= n) {
+            got[(size_t)(pi - first) * LEN + (size_t)idx - 1] = true;
+        }
+    }
+    return pclose(out);
+}
+
+/* One batch program to build. */
+typedef struct Job {
+    char path[512], prog[512], cmd[2048];
+    int  npatterns;
+    bool built;
+} Job;
+
+/* Builds every job with patterns, GEN_DIFF_JOBS (default 2) at a time. */
+static void build_all(Job *jobs, int n)
+{
+    const char *env = getenv("GEN_DIFF_JOBS");
+    int par = env && atoi(env) > 0 ? atoi(env) : 2, running = 0;
+    pid_t *pids = calloc((size_t)n, sizeof *pids);
+    fflush(NULL);
+    for (int i = 0, next = 0; next < n || running > 0;) {
+        if (next < n && running < par) {
+            Job *j = &jobs[next++];
+            if (j->npatterns == 0)
+                continue;
+            pid_t pid = fork();
+            if (pid == 0)
+                _exit(system(j->cmd) == 0 ? 0 : 1);
+            if (pid < 0) {
+                j->built = run(j->cmd) == 0;
+                continue;
+            }
+            pids[next - 1] = pid;
+            running++;
+            continue;
+        }
+        int status;
+        pid_t pid = wait(&status);
+        if (pid < 0)
+            break;
+        running--;
+        for (i = 0; i < n; i++)
+            if (pids[i] == pid)
+                jobs[i].built = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    }
+    free(pids);
+}
+
+/* The minimizer's predicate: the one-pattern file src, built under the
+ * strategy (rebuilt only when src changes), disagrees with the
+ * interpreter on the events or exits non-zero. */
+typedef struct Oracle {
+    const char *sremc, *dir;
+    int         strategy;
+    char       *built_src;   /* what prog was built from */
+    bool        built;
+} Oracle;
+
+static bool codegen_fails(const char *src, const Value *values, int n, void *ctx)
+{
+    Oracle *o = ctx;
+    char path[512], prog[512], cmd[2048];
+    snprintf(path, sizeof path, "%s/shrink.srem", o->dir);
+    snprintf(prog, sizeof prog, "%s/shrink", o->dir);
+    if (!o->built_src || strcmp(o->built_src, src) != 0) {
+        free(o->built_src);
+        o->built_src = strdup(src);
+        FILE *f = fopen(path, "w");
+        if (!f)
+            return false;
+        fputs(src, f);
+        fclose(f);
+        snprintf(cmd, sizeof cmd, "CFLAGS=-O0 %s build --strategy %s --max-states %d %s -o %s 2>/dev/null",
+                 o->sremc, strategies[o->strategy], MAX_STATES, path, prog);
+        o->built = run(cmd) == 0;
+    }
+    if (!o->built)
+        return false;
+    bool got[LEN], want[LEN];
+    if (run_program(prog, o->dir, values, n, -1, 1, got) != 0)
+        return true;
+    Arena arena;
+    arena_init(&arena);
+    Diag diag;
+    diag_init(&diag, path, src, strlen(src));
+    Ast *ast = frontend_parse_check(path, src, strlen(src), &arena, &diag);
+    bool fails = false;
+    for (int d = 0; diag.nerrors == 0 && d < ast->ndecls; d++)
+        if (ast->decls[d].kind == DECL_PATTERN) {
+            Stream st = {n, GEN_NATTRS, values};
+            interp_detect(ast->decls[d].u.pattern, &st, NULL, want);
+            fails = memcmp(want, got, (size_t)n) != 0;
+        }
+    diag_free(&diag);
+    arena_free(&arena);
+    return fails;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: %s SREMC WORKDIR [NPATTERNS [SEED]]\n", argv[0]);
+        fprintf(stderr, "usage: %s SREMC WORKDIR [NPATTERNS [SEED [BATCH]]]\n", argv[0]);
         return 2;
     }
     const char *sremc = argv[1], *dir = argv[2];
-    int npat = argc > 3 ? atoi(argv[3]) : 240;
+    int npat = (argc > 3 ? atoi(argv[3]) : 1000) * diff_scale();
     uint64_t seed = argc > 4 ? strtoull(argv[4], NULL, 0) : 20240601u;
+    int batch = argc > 5 ? atoi(argv[5]) : 250;
+    if (npat < 1 || batch < 1) {
+        fprintf(stderr, "%s: NPATTERNS and BATCH must be positive\n", argv[0]);
+        return 2;
+    }
     Rng r = {seed};
     Pat *pats = calloc((size_t)npat, sizeof *pats);
-    if (!pats)
+    bool *got = malloc((size_t)batch * LEN);
+    if (!pats || !got)
         return 2;
     for (int i = 0; i < npat; i++) {
         GenOpts o = {0};
@@ -78,34 +231,47 @@ int main(int argc, char **argv)
             p = "";
         snprintf(pats[i].body, sizeof pats[i].body, "pattern p%d %s", i, p[0] ? p + 10 : "");
         for (int s = 0; s < 4; s++)
-            pats[i].ok[s] = p[0] && applies(pats[i].src, s);
+            pats[i].ok[s] = p[0] && applies(pats[i].src, s, s == 0 ? &pats[i].chosen : NULL);
     }
     int failures = 0, compared = 0, programs = 0;
     Value *values = malloc(sizeof(Value) * LEN * GEN_NATTRS);
     bool *det = malloc(LEN);
-    for (int s = 0; s < 4 && !failures; s++) {
-        for (int b0 = 0; b0 < npat && !failures; b0 += BATCH) {
-            char path[512], prog[512], cmd[2048];
-            snprintf(path, sizeof path, "%s/b_%s_%d.srem", dir, strategies[s], b0);
-            snprintf(prog, sizeof prog, "%s/b_%s_%d", dir, strategies[s], b0);
-            FILE *f = fopen(path, "w");
+    /* every batch file first, then their builds, two at a time */
+    int nbatches = (npat + batch - 1) / batch, njobs = 4 * nbatches;
+    Job *jobs = calloc((size_t)njobs, sizeof *jobs);
+    for (int s = 0; s < 4; s++)
+        for (int b = 0; b < nbatches; b++) {
+            Job *j = &jobs[s * nbatches + b];
+            int b0 = b * batch;
+            snprintf(j->path, sizeof j->path, "%s/b_%s_%d.srem", dir, strategies[s], b0);
+            snprintf(j->prog, sizeof j->prog, "%s/b_%s_%d", dir, strategies[s], b0);
+            FILE *f = fopen(j->path, "w");
             if (!f)
                 return 2;
             fputs(GEN_SCHEMA, f);
-            int n = 0;
-            for (int i = b0; i < b0 + BATCH && i < npat; i++)
-                if (pats[i].ok[s]) {
+            /* a forced strategy that auto picks builds the same code:
+               programs of forced strategies take the other patterns */
+            for (int i = b0; i < b0 + batch && i < npat; i++)
+                if (pats[i].ok[s] && (s == 0 || !pats[i].ok[0] || pats[i].chosen != s)) {
                     fprintf(f, "%s\n", pats[i].body);
-                    n++;
+                    j->npatterns++;
                 }
             fclose(f);
-            if (n == 0)
+            snprintf(j->cmd, sizeof j->cmd,
+                     "CFLAGS=-O0 %s build --strategy %s --max-states %d %s -o %s 2>%s.log", sremc,
+                     strategies[s], MAX_STATES, j->path, j->prog, j->prog);
+        }
+    build_all(jobs, njobs);
+    for (int s = 0; s < 4 && !failures; s++) {
+        for (int b0 = 0; b0 < npat && !failures; b0 += batch) {
+            const Job *j = &jobs[s * nbatches + b0 / batch];
+            const char *path = j->path, *prog = j->prog;
+            char cmd[2048];
+            if (j->npatterns == 0)
                 continue;
-            snprintf(cmd, sizeof cmd, "CFLAGS=-O0 %s build --strategy %s --max-states %d %s -o %s 2>%s/build.log",
-                     sremc, strategies[s], MAX_STATES, path, prog, dir);
-            if (run(cmd) != 0) {
-                fprintf(stderr, "FAIL: %s\n", cmd);
-                snprintf(cmd, sizeof cmd, "tail -40 %s/build.log >&2", dir);
+            if (!j->built) {
+                fprintf(stderr, "FAIL: %s\n", j->cmd);
+                snprintf(cmd, sizeof cmd, "tail -40 %s.log >&2", prog);
                 run(cmd);
                 failures++;
                 break;
@@ -121,31 +287,9 @@ int main(int argc, char **argv)
             Ast *ast = frontend_parse_check(path, src, len, &arena, &diag);
             for (int k = 0; k < STREAMS && !failures; k++) {
                 gen_stream(&r, LEN, values);
-                char csv[512];
-                snprintf(csv, sizeof csv, "%s/stream.csv", dir);
-                FILE *c = fopen(csv, "w");
-                fputs("t,v,k,time\n", c);
-                for (int e = 0; e < LEN; e++) {
-                    const Value *v = values + e * GEN_NATTRS;
-                    fprintf(c, "%s,%lld,%lld,%lld\n", tnames[v[GEN_T].i], (long long)v[GEN_V].i,
-                            (long long)v[GEN_K].i, (long long)v[GEN_TIME].i);
-                }
-                fclose(c);
-                snprintf(cmd, sizeof cmd, "%s --format jsonl %s", prog, csv);
-                FILE *out = popen(cmd, "r");
-                /* got[pattern][event] */
-                static bool got[BATCH][LEN];
-                memset(got, 0, sizeof got);
-                char line[512];
-                while (fgets(line, sizeof line, out)) {
-                    int pi, idx;
-                    if (sscanf(line, "{\"kind\":\"match\",\"name\":\"p%d\",\"index\":%d", &pi, &idx) == 2 &&
-                        pi >= b0 && pi < b0 + BATCH && idx >= 1 && idx <= LEN)
-                        got[pi - b0][idx - 1] = true;
-                }
-                int prc = pclose(out);
+                int prc = run_program(prog, dir, values, LEN, b0, batch, got);
                 if (prc != 0) {
-                    fprintf(stderr, "FAIL: %s exited with %d\n", cmd, prc);
+                    fprintf(stderr, "FAIL: %s on %s/stream.csv exited with %d\n", prog, dir, prc);
                     failures++;
                 }
                 Stream st = {LEN, GEN_NATTRS, values};
@@ -154,20 +298,22 @@ int main(int argc, char **argv)
                         continue;
                     const AstPattern *p = ast->decls[d].u.pattern;
                     int pi = atoi(p->name + 1);
+                    const bool *g = got + (size_t)(pi - b0) * LEN;
                     interp_detect(p, &st, NULL, det);
                     compared++;
                     for (int e = 0; e < LEN; e++)
-                        if (det[e] != got[pi - b0][e]) {
+                        if (det[e] != g[e]) {
                             fprintf(stderr, "MISMATCH strategy %s seed %llu: %s at index %d: interp %d, "
                                     "generated %d\n%s\nstream:\n", strategies[s],
-                                    (unsigned long long)seed, p->name, e + 1, det[e], got[pi - b0][e],
-                                    pats[pi].body);
-                            for (int x = 0; x < LEN; x++) {
-                                const Value *v = values + x * GEN_NATTRS;
-                                fprintf(stderr, "  %d: %s v=%lld k=%lld time=%lld\n", x + 1, tnames[v[GEN_T].i],
-                                        (long long)v[GEN_V].i, (long long)v[GEN_K].i,
-                                        (long long)v[GEN_TIME].i);
-                            }
+                                    (unsigned long long)seed, p->name, e + 1, det[e], g[e], pats[pi].body);
+                            shrink_print_stream(stderr, values, LEN);
+                            char what[128];
+                            snprintf(what, sizeof what, "codegen differential, strategy %s, pattern %d from seed",
+                                     strategies[s], pi);
+                            Oracle o = {sremc, dir, s, NULL, false};
+                            shrink_report(what, seed, pats[pi].src, values, LEN, codegen_fails, &o,
+                                          SHRINK_CALLS);
+                            free(o.built_src);
                             failures++;
                             break;
                         }
@@ -182,11 +328,17 @@ int main(int argc, char **argv)
     for (int i = 0; i < npat; i++)
         for (int s = 0; s < 4; s++)
             napply[s] += pats[i].ok[s];
-    printf("diff_codegen: seed %llu, %d patterns (auto %d, tdfa %d, dsra %d, runs %d), %d programs, "
-           "%d pattern-stream comparisons, %d failures\n",
-           (unsigned long long)seed, npat, napply[0], napply[1], napply[2], napply[3], programs, compared,
-           failures);
+    int nbuilt[4] = {0};
+    for (int k = 0; k < njobs; k++)
+        nbuilt[k / nbatches] += jobs[k].npatterns;
+    printf("diff_codegen: seed %llu, %d random patterns (scale %d); applies: auto %d, tdfa %d, dsra %d, runs %d; "
+           "built: auto %d, forced tdfa %d, dsra %d, runs %d (where auto picks another); %d programs of up to %d "
+           "patterns, %d pattern-stream comparisons, %d failures\n",
+           (unsigned long long)seed, npat, diff_scale(), napply[0], napply[1], napply[2], napply[3], nbuilt[0],
+           nbuilt[1], nbuilt[2], nbuilt[3], programs, batch, compared, failures);
     free(pats);
+    free(jobs);
+    free(got);
     free(values);
     free(det);
     return failures ? 1 : 0;

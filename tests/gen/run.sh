@@ -9,7 +9,9 @@
 #  2b. samples/NAME.srem with NAME.csv and NAME.expected (and extern code
 #     in NAME_*.c) under every strategy that applies, the program (its main
 #     and the extern code included) built warning-free;
-#  3. the differential test (build/diff_codegen) against the interpreter.
+#  3. the differential test (build/diff_codegen) against the interpreter:
+#     GEN_DIFF_PATTERNS (default 1000) random patterns, times
+#     SREMC_DIFF_SCALE, batched into programs built with -O0.
 set -u
 SREMC=${1:-bin/sremc}
 DIFF=${2:-build/diff_codegen}
@@ -93,7 +95,7 @@ for e in samples/*.expected; do
 done
 
 # 3. differential
-if ! "$DIFF" "$SREMC" "$W" "${GEN_DIFF_PATTERNS:-240}"; then
+if ! "$DIFF" "$SREMC" "$W" "${GEN_DIFF_PATTERNS:-1000}"; then
     fail=$((fail+1))
 fi
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../diff/gen.h"
+#include "../diff/shrink.h"
 #include "interp.h"
 #include "sra_build.h"
 #include "unit.h"
@@ -440,6 +441,33 @@ static void print_stream(const Value *v, int n)
     }
 }
 
+/* The failure predicate of the minimizer: the interpreter and the epsilon
+ * SRA or the epsilon-free one differ on the case. */
+static bool sra_fails(const char *src, const Value *values, int n, void *ctx)
+{
+    (void)ctx;
+    Fixture fx;
+    fx_run(&fx, src, true);
+    const AstPattern *p = NULL;
+    for (int i = 0; !fx.nerrors && i < fx.ast->ndecls; i++)
+        if (fx.ast->decls[i].kind == DECL_PATTERN)
+            p = fx.ast->decls[i].u.pattern;
+    Sra *sra = p ? sra_from_pattern(p, &fx.arena, &fx.diag, SRA_MAX_STATES_DEFAULT) : NULL;
+    bool fails = false;
+    if (sra) {
+        Sra *nfa = sra_eps_free(sra, &fx.arena);
+        Stream s = {n, GEN_NATTRS, values};
+        bool *want = calloc(3 * (size_t)n + 1, sizeof *want), *a = want + n, *b = want + 2 * n;
+        interp_detect(p, &s, NULL, want);
+        sra_simulate(sra, &s, NULL, a);
+        sra_simulate(nfa, &s, NULL, b);
+        fails = memcmp(want, a, (size_t)n) != 0 || memcmp(want, b, (size_t)n) != 0;
+        free(want);
+    }
+    fx_done(&fx);
+    return fails;
+}
+
 /* One seed: a pattern and a stream; false (and a report) on a difference. */
 static bool diff_one(uint64_t seed, const GenOpts *o, int *skipped)
 {
@@ -475,6 +503,7 @@ static bool diff_one(uint64_t seed, const GenOpts *o, int *skipped)
         fprintf(stderr, "\nsra differential: seed %llu\n%s\nstream:\n", (unsigned long long)seed, src);
         print_stream(values, DIFF_EVENTS);
         fprintf(stderr, "interp %s\nsra    %s\nnfa    %s\n", w, a, b);
+        shrink_report("sra differential", seed, src, values, DIFF_EVENTS, sra_fails, NULL, 0);
         ok = false;
     }
     fx_done(&fx);
@@ -490,13 +519,16 @@ static void test_differential(void)
         {false, true, false, false, false, false, 3, 6},  /* complements */
     };
     enum { NOPTS = sizeof opts / sizeof opts[0] };
+    const uint64_t npatterns = (uint64_t)DIFF_PATTERNS * (uint64_t)diff_scale();
     int failures = 0, skipped = 0;
-    for (uint64_t seed = 1; seed <= DIFF_PATTERNS && failures < 3; seed++)
+    uint64_t seed;
+    for (seed = 1; seed <= npatterns && failures < 3; seed++)
         if (!diff_one(seed * 0x9E3779B97F4A7C15u, &opts[seed % NOPTS], &skipped))
             failures++;
+    diff_summary("sra", (long)(seed - 1) - skipped, skipped, failures);
     CU_ASSERT_EQUAL(failures, 0);
     /* generated patterns check and fit the budget */
-    CU_ASSERT_TRUE(skipped < DIFF_PATTERNS / 100);
+    CU_ASSERT_TRUE((uint64_t)skipped < npatterns / 100);
 }
 
 void add_sra_tests(void)

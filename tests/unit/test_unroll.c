@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../diff/gen.h"
+#include "../diff/shrink.h"
 #include "interp.h"
 #include "runs.h"
 #include "sra_build.h"
@@ -142,23 +143,33 @@ typedef struct Case {
     Sra        *nfa;
     Stream      s;
     Value      *values;
+    char        src[2048];
 } Case;
 
-/* Generates pattern and stream for seed; false (nothing to free) when the
- * pattern does not fit the test or the NFA is over budget. */
-static bool case_open(Case *c, uint64_t seed, const GenOpts *o, WindowKind want)
+/* Checks src and builds its NFA; false (nothing to free) when the pattern
+ * does not fit the test or the NFA is over budget. */
+static bool case_check(Case *c, const char *src, WindowKind want)
 {
-    Rng r = {seed};
-    char src[2048];
-    gen_pattern(&r, o, src, sizeof src);
     fx_run(&c->fx, src, true);
     c->p = c->fx.nerrors ? NULL : first_pattern(c->fx.ast);
+    c->nfa = NULL;
     if (c->p && c->p->hdr.window.kind == want)
         c->nfa = sra_nfa_from_pattern(c->p, &c->fx.arena, &c->fx.diag, 5000);
     if (!c->p || c->p->hdr.window.kind != want || !c->nfa) {
         fx_done(&c->fx);
         return false;
     }
+    return true;
+}
+
+/* Generates pattern and stream for seed; false (nothing to free) when the
+ * pattern does not fit the test or the NFA is over budget. */
+static bool case_open(Case *c, uint64_t seed, const GenOpts *o, WindowKind want)
+{
+    Rng r = {seed};
+    gen_pattern(&r, o, c->src, sizeof c->src);
+    if (!case_check(c, c->src, want))
+        return false;
     c->values = calloc((size_t)STREAM_LEN * GEN_NATTRS, sizeof *c->values);
     gen_stream(&r, STREAM_LEN, c->values);
     c->s = (Stream){STREAM_LEN, GEN_NATTRS, c->values};
@@ -172,10 +183,12 @@ static void case_close(Case *c)
 }
 
 static bool same_det(const bool *a, const bool *b, int n, uint64_t seed, const char *what,
-                     const Case *c)
+                     const Case *c, bool report)
 {
     if (memcmp(a, b, (size_t)n * sizeof *a) == 0)
         return true;
+    if (!report)
+        return false;
     fprintf(stderr, "\nseed %llu: %s differ\n", (unsigned long long)seed, what);
     for (int k = 0; k < n; k++)
         if (a[k] != b[k])
@@ -185,74 +198,139 @@ static bool same_det(const bool *a, const bool *b, int n, uint64_t seed, const c
     return false;
 }
 
+/* The check of one case of each test: report says whether to print what
+ * differs (the minimizer runs them quietly). */
+typedef bool (*CaseOk)(const Case *c, uint64_t seed, bool report, int *extra);
+
+/* The minimizer's predicate: the case checks, fits the test (ctx is
+ * its Test) and fails it. */
+typedef struct Test {
+    const char *name;
+    WindowKind  kind;
+    CaseOk      ok;
+} Test;
+
+static bool case_fails(const char *src, const Value *values, int n, void *ctx)
+{
+    const Test *t = ctx;
+    Case c = {0};
+    if (!case_check(&c, src, t->kind))
+        return false;
+    c.s = (Stream){n, GEN_NATTRS, values};
+    int extra = 0;
+    bool fails = !t->ok(&c, 0, false, &extra);
+    fx_done(&c.fx);
+    return fails;
+}
+
+static void report_failure(const Test *t, uint64_t seed, const Case *c)
+{
+    shrink_report(t->name, seed, c->src, c->values, c->s.n, case_fails, (void *)t, 0);
+}
+
+/* Unrolled = NFA = runs (the fallback of count windows) = interpreter. */
+static bool unroll_ok(const Case *c, uint64_t seed, bool report, int *extra)
+{
+    (void)extra;
+    int n = c->s.n;
+    int w = (int)c->p->hdr.window.value;
+    Arena arena;
+    arena_init(&arena);
+    Diag quiet;
+    diag_init(&quiet, "t.srem", "", 0);
+    Sra *u = sra_unroll(c->nfa, w, &arena, &quiet, 100000);
+    diag_free(&quiet);
+    bool ok = u && unrolled_shape_ok(u, w);
+    if (ok) {
+        bool *want = calloc((size_t)n * 3 + 1, sizeof *want);
+        bool *nfa_det = want + n, *u_det = want + 2 * n;
+        interp_detect(c->p, &c->s, NULL, want);
+        sra_simulate(c->nfa, &c->s, NULL, nfa_det);
+        sra_simulate(u, &c->s, NULL, u_det);
+        ok = same_det(want, nfa_det, n, seed, "interpreter and nfa", c, report) &&
+             same_det(want, u_det, n, seed, "interpreter and unrolled", c, report);
+        RunsStats st;
+        runs_simulate(runs_new(c->nfa, 4096, &arena), &c->s, NULL, u_det, &st);
+        ok = ok && st.overflow == 0 && same_det(want, u_det, n, seed, "interpreter and runs", c, report);
+        free(want);
+    } else if (report) {
+        fprintf(stderr, "\nseed %llu: unrolling failed or malformed\n", (unsigned long long)seed);
+    }
+    arena_free(&arena);
+    return ok;
+}
+
+static const Test unroll_test = {"unroll differential", WIN_EVENTS, unroll_ok};
+
 static void test_unroll_differential(void)
 {
     GenOpts o = {.registers = true, .complement = true, .intersection = true,
                  .partition = true, .policies = true, .max_window = 7};
+    const int wanted = N_UNROLL_SEEDS * diff_scale();
     int tested = 0, failed = 0;
-    for (uint64_t seed = 1; tested < N_UNROLL_SEEDS && seed < 20 * N_UNROLL_SEEDS; seed++) {
+    for (uint64_t seed = 1; tested < wanted && seed < 20 * (uint64_t)wanted; seed++) {
         Case c = {0};
         if (!case_open(&c, seed, &o, WIN_EVENTS))
             continue;
-        int w = (int)c.p->hdr.window.value;
-        Sra *u = sra_unroll(c.nfa, w, &c.fx.arena, &c.fx.diag, 100000);
-        bool ok = u && unrolled_shape_ok(u, w);
-        if (ok) {
-            bool *want = calloc((size_t)STREAM_LEN * 3, sizeof *want);
-            bool *nfa_det = want + STREAM_LEN, *u_det = want + 2 * STREAM_LEN;
-            interp_detect(c.p, &c.s, NULL, want);
-            sra_simulate(c.nfa, &c.s, NULL, nfa_det);
-            sra_simulate(u, &c.s, NULL, u_det);
-            ok = same_det(want, nfa_det, STREAM_LEN, seed, "interpreter and nfa", &c) &&
-                 same_det(want, u_det, STREAM_LEN, seed, "interpreter and unrolled", &c);
-            /* The runs fallback of count windows, on the same case. */
-            RunsStats st;
-            runs_simulate(runs_new(c.nfa, 4096, &c.fx.arena), &c.s, NULL, u_det, &st);
-            ok = ok && st.overflow == 0 &&
-                 same_det(want, u_det, STREAM_LEN, seed, "interpreter and runs", &c);
-            free(want);
-        } else {
-            fprintf(stderr, "\nseed %llu: unrolling failed or malformed\n",
-                    (unsigned long long)seed);
-        }
+        bool ok = unroll_ok(&c, seed, true, NULL);
+        if (!ok && failed < 3)
+            report_failure(&unroll_test, seed, &c);
         failed += !ok;
         tested++;
         case_close(&c);
     }
-    CU_ASSERT_EQUAL(tested, N_UNROLL_SEEDS);
+    diff_summary("unroll", tested, 0, failed);
+    CU_ASSERT_EQUAL(tested, wanted);
     CU_ASSERT_EQUAL(failed, 0);
 }
 
 /* Runs with room for everything equal the interpreter; with a tiny array,
- * dropped runs can only lose detections, and none when nothing dropped. */
+ * dropped runs can only lose detections, and none when nothing dropped.
+ * *extra counts overflows of the tiny array. */
+static bool runs_ok(const Case *c, uint64_t seed, bool report, int *extra)
+{
+    int n = c->s.n;
+    Arena arena;
+    arena_init(&arena);
+    bool *want = calloc((size_t)n * 3 + 1, sizeof *want);
+    bool *big = want + n, *tiny = want + 2 * n;
+    interp_detect(c->p, &c->s, NULL, want);
+    RunsStats st_big, st_tiny;
+    runs_simulate(runs_new(c->nfa, 4096, &arena), &c->s, NULL, big, &st_big);
+    runs_simulate(runs_new(c->nfa, 2, &arena), &c->s, NULL, tiny, &st_tiny);
+    bool ok = st_big.overflow == 0 && same_det(want, big, n, seed, "runs", c, report);
+    if (st_tiny.overflow == 0)
+        ok = ok && same_det(want, tiny, n, seed, "runs (2)", c, report);
+    else
+        ++*extra;
+    for (int k = 0; k < n; k++)
+        ok = ok && (!tiny[k] || want[k]);
+    free(want);
+    arena_free(&arena);
+    return ok;
+}
+
+static const Test runs_test = {"runs differential", WIN_TIME, runs_ok};
+
 static void test_runs_differential(void)
 {
     GenOpts o = {.registers = true, .time_window = true, .intersection = true,
                  .partition = true, .policies = true};
+    const int wanted = N_RUNS_SEEDS * diff_scale();
     int tested = 0, failed = 0, overflowed = 0;
-    for (uint64_t seed = 1; tested < N_RUNS_SEEDS && seed < 40 * N_RUNS_SEEDS; seed++) {
+    for (uint64_t seed = 1; tested < wanted && seed < 40 * (uint64_t)wanted; seed++) {
         Case c = {0};
         if (!case_open(&c, seed, &o, WIN_TIME))
             continue;
-        bool *want = calloc((size_t)STREAM_LEN * 3, sizeof *want);
-        bool *big = want + STREAM_LEN, *tiny = want + 2 * STREAM_LEN;
-        interp_detect(c.p, &c.s, NULL, want);
-        RunsStats st_big, st_tiny;
-        runs_simulate(runs_new(c.nfa, 4096, &c.fx.arena), &c.s, NULL, big, &st_big);
-        runs_simulate(runs_new(c.nfa, 2, &c.fx.arena), &c.s, NULL, tiny, &st_tiny);
-        bool ok = st_big.overflow == 0 && same_det(want, big, STREAM_LEN, seed, "runs", &c);
-        if (st_tiny.overflow == 0)
-            ok = ok && same_det(want, tiny, STREAM_LEN, seed, "runs (2)", &c);
-        else
-            overflowed++;
-        for (int k = 0; k < STREAM_LEN; k++)
-            ok = ok && (!tiny[k] || want[k]);
+        bool ok = runs_ok(&c, seed, true, &overflowed);
+        if (!ok && failed < 3)
+            report_failure(&runs_test, seed, &c);
         failed += !ok;
         tested++;
-        free(want);
         case_close(&c);
     }
-    CU_ASSERT_EQUAL(tested, N_RUNS_SEEDS);
+    diff_summary("runs", tested, 0, failed);
+    CU_ASSERT_EQUAL(tested, wanted);
     CU_ASSERT_EQUAL(failed, 0);
     CU_ASSERT(overflowed > 0); /* the tiny array did overflow somewhere */
 }
@@ -268,13 +346,58 @@ static void plan_detect(const Plan *plan, const Stream *s, bool *det)
 
 /* Every strategy that applies gives the interpreter's detections: auto
  * with a small budget (so that some dsra fall back to runs) and each
- * forced strategy, which either applies and agrees or reports an error. */
+ * forced strategy, which either applies and agrees or reports an error.
+ * extra (when not NULL) counts auto's choices, by strategy. */
+static bool plans_ok(const Case *c, uint64_t seed, bool report, int *by)
+{
+    int n = c->s.n;
+    Arena arena;
+    arena_init(&arena);
+    bool *want = calloc((size_t)n * 2 + 1, sizeof *want), *got = want + n;
+    interp_detect(c->p, &c->s, NULL, want);
+    bool ok = true;
+    for (int st = STRATEGY_AUTO; st <= STRATEGY_RUNS; st++) {
+        StrategyOpts so = {(Strategy)st, 300, 4096};
+        Diag d;
+        diag_init(&d, "t.srem", "", 0);
+        Plan *plan = strategy_plan(c->p, &so, &arena, &d);
+        bool applies = st == STRATEGY_AUTO || st == STRATEGY_RUNS ||
+                       (st == STRATEGY_TDFA && c->p->nregs == 0) ||
+                       (st == STRATEGY_DSRA && c->p->hdr.window.kind == WIN_EVENTS);
+        if (plan) {
+            if (by)
+                by[st == STRATEGY_AUTO ? plan->strategy : 0]++;
+            plan_detect(plan, &c->s, got);
+            char what[64];
+            snprintf(what, sizeof what, "interpreter and %s (as %s)",
+                     strategy_name(plan->strategy), strategy_name((Strategy)st));
+            ok = ok && same_det(want, got, n, seed, what, c, report);
+            ok = ok && applies && plan->strategy != STRATEGY_AUTO &&
+                 (st == STRATEGY_AUTO || plan->strategy == (Strategy)st);
+        } else {
+            /* Only a forced strategy may fail: does not apply or over budget. */
+            ok = ok && st != STRATEGY_AUTO && d.nerrors == 1;
+        }
+        diag_free(&d);
+    }
+    free(want);
+    arena_free(&arena);
+    return ok;
+}
+
+static bool plans_ok_quiet(const Case *c, uint64_t seed, bool report, int *extra)
+{
+    (void)extra;
+    return plans_ok(c, seed, report, NULL);
+}
+
 static void test_plans_differential(void)
 {
     GenOpts o = {.registers = true, .complement = true, .intersection = true,
                  .time_window = true, .partition = true, .policies = true, .max_window = 6};
+    const int wanted = N_PLAN_SEEDS * diff_scale();
     int tested = 0, failed = 0, by[4] = {0};
-    for (uint64_t seed = 1; tested < N_PLAN_SEEDS; seed++) {
+    for (uint64_t seed = 1; tested < wanted; seed++) {
         Rng pick = {seed * 7919};
         o.registers = rng_int(&pick, 0, 1);
         Case c = {0};
@@ -283,37 +406,16 @@ static void test_plans_differential(void)
             want_kind = WIN_EVENTS;
         if (!case_open(&c, seed, &o, want_kind))
             continue;
-        bool *want = calloc((size_t)STREAM_LEN * 2, sizeof *want), *got = want + STREAM_LEN;
-        interp_detect(c.p, &c.s, NULL, want);
-        bool ok = true;
-        for (int st = STRATEGY_AUTO; st <= STRATEGY_RUNS; st++) {
-            StrategyOpts so = {(Strategy)st, 300, 4096};
-            Diag d;
-            diag_init(&d, "t.srem", "", 0);
-            Plan *plan = strategy_plan(c.p, &so, &c.fx.arena, &d);
-            bool applies = st == STRATEGY_AUTO || st == STRATEGY_RUNS ||
-                           (st == STRATEGY_TDFA && c.p->nregs == 0) ||
-                           (st == STRATEGY_DSRA && c.p->hdr.window.kind == WIN_EVENTS);
-            if (plan) {
-                by[st == STRATEGY_AUTO ? plan->strategy : 0]++;
-                plan_detect(plan, &c.s, got);
-                char what[64];
-                snprintf(what, sizeof what, "interpreter and %s (as %s)",
-                         strategy_name(plan->strategy), strategy_name((Strategy)st));
-                ok = ok && same_det(want, got, STREAM_LEN, seed, what, &c);
-                ok = ok && applies && plan->strategy != STRATEGY_AUTO &&
-                     (st == STRATEGY_AUTO || plan->strategy == (Strategy)st);
-            } else {
-                /* Only a forced strategy may fail: does not apply or over budget. */
-                ok = ok && st != STRATEGY_AUTO && d.nerrors == 1;
-            }
-            diag_free(&d);
+        bool ok = plans_ok(&c, seed, true, by);
+        if (!ok && failed < 3) {
+            Test t = {"strategy plans differential", want_kind, plans_ok_quiet};
+            report_failure(&t, seed, &c);
         }
         failed += !ok;
         tested++;
-        free(want);
         case_close(&c);
     }
+    diff_summary("plans", tested, 0, failed);
     CU_ASSERT_EQUAL(failed, 0);
     /* auto used every strategy somewhere */
     CU_ASSERT(by[STRATEGY_TDFA] > 0 && by[STRATEGY_DSRA] > 0 && by[STRATEGY_RUNS] > 0);

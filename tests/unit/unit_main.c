@@ -6,6 +6,7 @@
 
 #include <CUnit/Basic.h>
 
+#include "../diff/shrink.h"
 #include "frontend.h"
 #include "unit.h"
 
@@ -53,9 +54,11 @@ int main(void)
     add_sra_tests();
     add_minterm_tests();
     add_dsra_tests();
+    add_shrink_tests();
     CU_basic_set_mode(getenv("UNIT_VERBOSE") ? CU_BRM_VERBOSE : CU_BRM_NORMAL);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
     CU_cleanup_registry();
+    printf("diff: %ld random differential cases in all (SREMC_DIFF_SCALE=%d)\n", diff_total(), diff_scale());
     return failed ? 1 : 0;
 }
