@@ -269,41 +269,6 @@ void dsra_dump_txt(const Dsra *d, FILE *out)
 
 /* ---- Graphviz ------------------------------------------------------------------------------ */
 
-/* Length of the well-formed UTF-8 sequence at s (n bytes left), 0 if none. */
-static int utf8_len(const unsigned char *s, size_t n)
-{
-    int len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-    if (s[0] >= 0xf5 || len == 0 || (size_t)len > n)
-        return 0;
-    for (int i = 1; i < len; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
-        (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
-        return 0; /* overlong, surrogate or above U+10FFFF */
-    return len;
-}
-
-/* A dot double-quoted string body: quotes and backslashes escaped, new
- * lines as \n, bytes that are not UTF-8 shown as \xNN text (enum values
- * may hold any bytes; dot rejects labels that are not UTF-8). */
-static void dot_escape(const char *s, FILE *out)
-{
-    size_t n = strlen(s);
-    for (size_t i = 0; i < n;) {
-        unsigned char c = (unsigned char)s[i];
-        int len = c < 0x80 ? 1 : utf8_len((const unsigned char *)s + i, n - i);
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", out);
-        else if (len == 0)
-            fprintf(out, "\\\\x%02x", c);
-        else
-            fwrite(s + i, 1, (size_t)len, out);
-        i += len ? (size_t)len : 1;
-    }
-}
 
 static void dot_label(const Dsra *d, const DsraTrans *tr, FILE *out)
 {
@@ -327,7 +292,7 @@ static void dot_label(const Dsra *d, const DsraTrans *tr, FILE *out)
 void dsra_dump_dot(const Dsra *d, const char *name, FILE *out)
 {
     fputs("digraph \"", out);
-    dot_escape(name ? name : d->pattern ? d->pattern->name : "dsra", out);
+    sra_dot_escape(name ? name : d->pattern ? d->pattern->name : "dsra", out);
     fputs("\" {\n", out);
     sra_dot_layout(d->nstates, d->ntrans, out);
     fputs("  node [shape=circle];\n  start [shape=point];\n  start -> s0;\n", out);
@@ -340,7 +305,7 @@ void dsra_dump_dot(const Dsra *d, const char *name, FILE *out)
         if (m) {
             dump_members(st, m);
             fclose(m);
-            dot_escape(text, out);
+            sra_dot_escape(text, out);
             free(text);
         }
         fprintf(out, "\"%s];\n", st->final ? ", shape=doublecircle" : "");
@@ -354,7 +319,7 @@ void dsra_dump_dot(const Dsra *d, const char *name, FILE *out)
         if (m) {
             dot_label(d, tr, m);
             fclose(m);
-            dot_escape(text, out);
+            sra_dot_escape(text, out);
             free(text);
         }
         fputs("\"];\n", out);

@@ -443,24 +443,49 @@ static int write_output(const char *path, const char *text, size_t len)
     return 0;
 }
 
+/* A pattern file read, parsed and checked; the arena holds the tree and
+ * every later stage built from it. */
+typedef struct Front {
+    char  *src;
+    Arena  arena;
+    Diag   diag;
+    Ast   *ast;
+} Front;
+
+static int front_open(const Options *opts, Front *fe)
+{
+    size_t len = 0;
+    fe->src = frontend_read_file(opts->file, &len);
+    if (!fe->src) {
+        fprintf(stderr, "sremc: cannot read '%s': %s\n", opts->file, strerror(errno));
+        return EXIT_INPUT;
+    }
+    arena_init(&fe->arena);
+    diag_init(&fe->diag, opts->file, fe->src, len);
+    fe->diag.werror = opts->werror != NULL;
+    fe->ast = frontend_parse_check(opts->file, fe->src, len, &fe->arena, &fe->diag);
+    return 0;
+}
+
+static void front_close(Front *fe)
+{
+    diag_free(&fe->diag);
+    arena_free(&fe->arena);
+    free(fe->src);
+}
+
 /* Runs the front end on opts->file and prints diagnostics; for dump and
  * dot (job not NULL), then prints the stage, or nothing on any error. */
 static int run_front(const Options *opts, const Job *job)
 {
-    size_t len = 0;
-    char *src = frontend_read_file(opts->file, &len);
-    if (!src) {
-        fprintf(stderr, "sremc: cannot read '%s': %s\n", opts->file, strerror(errno));
+    Front fe;
+    if (front_open(opts, &fe) != 0)
         return EXIT_INPUT;
-    }
-    Arena arena;
-    arena_init(&arena);
-    Diag diag;
-    diag_init(&diag, opts->file, src, len);
-    diag.werror = opts->werror != NULL;
-    Ast *ast = frontend_parse_check(opts->file, src, len, &arena, &diag);
+    Arena *arena = &fe.arena;
+    Diag *diag = &fe.diag;
+    Ast *ast = fe.ast;
     int rc = 0;
-    if (report(&diag) > 0) {
+    if (report(diag) > 0) {
         rc = EXIT_INPUT;
     } else if (job && job->pattern && !has_pattern(ast, job->pattern)) {
         rc = unknown_pattern(ast, opts->file, job->pattern);
@@ -476,14 +501,12 @@ static int run_front(const Options *opts, const Job *job)
         if (job->stage == STAGE_AST)
             ast_dump_txt(ast, out);
         else
-            print_automata(ast, job, &arena, &diag, out);
+            print_automata(ast, job, arena, diag, out);
         fclose(out);
-        rc = report(&diag) > 0 ? EXIT_INPUT : write_output(opts->output, text, size);
+        rc = report(diag) > 0 ? EXIT_INPUT : write_output(opts->output, text, size);
         free(text);
     }
-    diag_free(&diag);
-    arena_free(&arena);
-    free(src);
+    front_close(&fe);
     return rc;
 }
 
@@ -662,18 +685,12 @@ static int run_emit(const Options *opts, bool build)
     } else {
         cg_prefix_from_path(opts->file, prefix, sizeof prefix);
     }
-    size_t len = 0;
-    char *src = frontend_read_file(opts->file, &len);
-    if (!src) {
-        fprintf(stderr, "sremc: cannot read '%s': %s\n", opts->file, strerror(errno));
+    Front fe;
+    if (front_open(opts, &fe) != 0)
         return EXIT_INPUT;
-    }
-    Arena arena;
-    arena_init(&arena);
-    Diag diag;
-    diag_init(&diag, opts->file, src, len);
-    diag.werror = opts->werror != NULL;
-    Ast *ast = frontend_parse_check(opts->file, src, len, &arena, &diag);
+    Arena *arena = &fe.arena;
+    Diag *diag = &fe.diag;
+    Ast *ast = fe.ast;
     char *cpath = build ? NULL : opts->output ? strdup(opts->output) : with_ext(opts->file, ".c");
     char *hpath = build ? NULL : with_ext(cpath, ".h");
     char hname[200];
@@ -682,17 +699,17 @@ static int run_emit(const Options *opts, bool build)
     char *ctext = NULL, *htext = NULL, *mtext = NULL;
     size_t clen = 0, hlen = 0, mlen = 0;
     rc = 0;
-    if (diag.nerrors == 0) {
+    if (diag->nerrors == 0) {
         FILE *c = open_memstream(&ctext, &clen), *h = open_memstream(&htext, &hlen);
         FILE *m = open_memstream(&mtext, &mlen);
-        bool ok = cg_emit(ast, &co, &arena, &diag, c, h);
+        bool ok = cg_emit(ast, &co, arena, diag, c, h);
         if (ok && build)
-            ok = cg_emit_main(&co, &diag, m);
+            ok = cg_emit_main(&co, diag, m);
         fclose(c);
         fclose(h);
         fclose(m);
     }
-    if (report(&diag) > 0) {
+    if (report(diag) > 0) {
         rc = EXIT_INPUT;
     } else if (!build) {
         rc = write_file(cpath, ctext, clen);
@@ -734,9 +751,7 @@ static int run_emit(const Options *opts, bool build)
     free(mtext);
     free(cpath);
     free(hpath);
-    diag_free(&diag);
-    arena_free(&arena);
-    free(src);
+    front_close(&fe);
     return rc;
 }
 

@@ -329,30 +329,24 @@ static int utf8_len(const unsigned char *s, size_t n)
     return len;
 }
 
-/* A dot double-quoted string body: quotes and backslashes escaped, bytes
- * that are not UTF-8 shown as \xNN text, so dot accepts any label. */
-static void dot_escape(const char *s, FILE *out)
+/* A dot double-quoted string body: quotes and backslashes escaped, new
+ * lines as \n, bytes that are not UTF-8 shown as \xNN text (enum values
+ * may hold any bytes; dot rejects labels that are not UTF-8). */
+void sra_dot_escape(const char *s, FILE *out)
 {
     size_t n = strlen(s);
     for (size_t i = 0; i < n;) {
         unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            fputc('\\', out);
-            fputc(c, out);
-            i++;
-        } else if (c < 0x80) {
-            fputc(c, out);
-            i++;
-        } else {
-            int len = utf8_len((const unsigned char *)s + i, n - i);
-            if (len) {
-                fwrite(s + i, 1, (size_t)len, out);
-                i += (size_t)len;
-            } else {
-                fprintf(out, "\\\\x%02x", c);
-                i++;
-            }
-        }
+        int len = c < 0x80 ? 1 : utf8_len((const unsigned char *)s + i, n - i);
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", out);
+        else if (len == 0)
+            fprintf(out, "\\\\x%02x", c);
+        else
+            fwrite(s + i, 1, (size_t)len, out);
+        i += len ? (size_t)len : 1;
     }
 }
 
@@ -368,7 +362,7 @@ static void dot_body(const View *v, const char *prefix, const char *indent, FILE
     for (int i = 0; i < v->nedges; i++) {
         const Edge *e = &v->edges[i];
         fprintf(out, "%s%s%d -> %s%d [label=\"", indent, prefix, e->from, prefix, e->to);
-        dot_escape(e->label, out);
+        sra_dot_escape(e->label, out);
         if (e->position > 0)
             fprintf(out, " @%d", e->position);
         fputs(e->eps ? "\", style=dashed];\n" : "\"];\n", out);
@@ -394,7 +388,7 @@ void sra_dump_dot(const Sra *sra, const char *name, FILE *out)
     View v;
     view_open(&v, sra);
     fputs("digraph \"", out);
-    dot_escape(dot_name(sra, name), out);
+    sra_dot_escape(dot_name(sra, name), out);
     fputs("\" {\n", out);
     sra_dot_layout(v.nstates, v.nedges, out);
     fputs("  node [shape=circle, fontsize=12];\n  edge [fontsize=10];\n", out);
@@ -410,7 +404,7 @@ void sra_dump_dot_cluster(const Sra *sra, const char *name, int id, FILE *out)
     char prefix[32];
     snprintf(prefix, sizeof prefix, "p%d_", id);
     fprintf(out, "  subgraph cluster_%d {\n    label=\"", id);
-    dot_escape(dot_name(sra, name), out);
+    sra_dot_escape(dot_name(sra, name), out);
     fputs("\";\n", out);
     dot_body(&v, prefix, "    ", out);
     fputs("  }\n", out);

@@ -68,6 +68,9 @@ void sra_dump_dot(const Sra *sra, const char *name, FILE *out);
  * layout takes minutes past a few hundred states, so larger graphs ask
  * for the force-directed sfdp layout, which `dot -Tsvg` still honors. */
 void sra_dot_layout(int nstates, int nedges, FILE *out);
+
+/* Writes s as the body of a dot double-quoted string. */
+void sra_dot_escape(const char *s, FILE *out);
 /* The same graph as "subgraph cluster_ID" (nodes named pID_N), to put
  * several automata into one digraph. */
 void sra_dump_dot_cluster(const Sra *sra, const char *name, int id, FILE *out);
