@@ -46,5 +46,7 @@ void add_bin_tests(void);
 void add_misc_tests(void);
 void add_ptrie_tests(void);
 void add_explore_tests(void);
+void add_occmap_tests(void);
+void add_episode_tests(void);
 
 #endif

@@ -1,0 +1,367 @@
+/* episode.c: exact episode frequencies (episode.h; docs/episodes.md has
+ * the algorithms and why they are exact).
+ *
+ * nonoverlapped: the latest start of a partial occurrence of E_1..E_m
+ * (m < k) among the events after the last counted occurrence; an event of
+ * E_k completes one iff the start for E_1..E_k-1 is inside the window.
+ * That is ONCE's Validate&Eliminate (the latest minimal occurrence, then
+ * clear), kept incrementally, with events ordered by position.
+ *
+ * distinct: while every event satisfies at most one element, the OccMap
+ * greedy (occmap.h): at an event of E_k, count the leftmost occurrence among
+ * the free events and remove it. Once an event satisfies several elements,
+ * a set of configurations, each (count, free events with the elements each
+ * may still play), one per alternative that is not dominated by another;
+ * back to the OccMap when a single configuration of single-element events
+ * is left. */
+#include "episode_impl.h"
+
+#include <string.h>
+
+/* ---- configuration and memory ----------------------------------------- */
+
+const char *sremrt_episode_check(const sremrt_episode_config *cfg)
+{
+    if (cfg->k < 1 || cfg->k > SREMRT_EPISODE_MAX_K)
+        return "episode length out of 1..32";
+    if (cfg->freq != SREMRT_EPISODE_NONOVERLAPPED && cfg->freq != SREMRT_EPISODE_DISTINCT)
+        return "unknown frequency kind";
+    if (cfg->window == SREMRT_EPISODE_EVENTS) {
+        if (cfg->width < 1)
+            return "count window below 1 event";
+    } else if (cfg->window == SREMRT_EPISODE_TIME) {
+        if (cfg->width < 0)
+            return "negative time window";
+    } else {
+        return "unknown window kind";
+    }
+    if (cfg->list_cap < 0 || cfg->list_cap > SREMRT_EPISODE_MAX_CAP)
+        return "list capacity out of range";
+    if (cfg->budget < 0 || cfg->budget > SREMRT_EPISODE_MAX_BUDGET)
+        return "distinct budget out of range";
+    return NULL;
+}
+
+/* Byte offsets of the parts of a counter's block (8-aligned). */
+typedef struct ep_layout {
+    uint64_t start, occ, occ_bytes, pool, cur, next, spare, dp, chain, total;
+    uint64_t slot_bytes;
+    int32_t nslots;
+} ep_layout;
+
+static uint64_t up8(uint64_t x)
+{
+    return (x + 7u) & ~(uint64_t)7u;
+}
+
+static void with_defaults(sremrt_episode_config *c)
+{
+    /* Free events all lie inside the window: a count window of N < 64
+     * never needs more than N. */
+    if (c->list_cap == 0)
+        c->list_cap = c->window == SREMRT_EPISODE_EVENTS && c->width < SREMRT_EPISODE_DEFAULT_CAP
+                          ? (int32_t)c->width : SREMRT_EPISODE_DEFAULT_CAP;
+    if (c->budget == 0)
+        c->budget = SREMRT_EPISODE_DEFAULT_BUDGET;
+}
+
+static int general_needed(const sremrt_episode_config *c)
+{
+    return c->freq == SREMRT_EPISODE_DISTINCT && c->k > 1 && !(c->flags & SREMRT_EPISODE_EXCLUSIVE);
+}
+
+/* c has its defaults. The sizes are bounded (k <= 32, list_cap <= 2^20,
+ * budget <= 2^16), so uint64 cannot overflow; size_t might. */
+static int layout(const sremrt_episode_config *c, ep_layout *L)
+{
+    uint64_t at = 8;   /* never an empty block */
+    memset(L, 0, sizeof *L);
+    if (c->freq == SREMRT_EPISODE_NONOVERLAPPED && c->k > 1) {
+        L->start = at;
+        at = up8(at + 3u * ((uint64_t)c->k + 1u) * sizeof(uint64_t));
+    }
+    if (c->freq == SREMRT_EPISODE_DISTINCT && c->k > 1) {
+        L->occ = at;
+        L->occ_bytes = sremrt_occmap_bytes(c->k - 1, c->list_cap);
+        if (L->occ_bytes == 0)
+            return -1;
+        at = up8(at + L->occ_bytes);
+    }
+    if (general_needed(c)) {
+        L->slot_bytes = sizeof(ep_conf) + (uint64_t)c->list_cap * sizeof(ep_ev);
+        L->nslots = 2 * c->budget + 1;
+        L->pool = at;
+        at = up8(at + L->slot_bytes * (uint64_t)L->nslots);
+        L->cur = at;
+        at = up8(at + (uint64_t)c->budget * sizeof(int32_t));
+        L->next = at;
+        at = up8(at + (uint64_t)c->budget * sizeof(int32_t));
+        L->spare = at;
+        at = up8(at + (uint64_t)L->nslots * sizeof(int32_t));
+        L->dp = at;
+        at = up8(at + ((uint64_t)c->list_cap + 2u) * sizeof(int32_t));
+        L->chain = at;
+        at = up8(at + (uint64_t)c->k * sizeof(int32_t));
+    }
+    L->total = at;
+    return L->total > (uint64_t)SIZE_MAX - 8u ? -1 : 0;
+}
+
+size_t sremrt_episode_bytes(const sremrt_episode_config *cfg)
+{
+    sremrt_episode_config c = *cfg;
+    ep_layout L;
+    if (sremrt_episode_check(&c) != NULL)
+        return 0;
+    with_defaults(&c);
+    if (layout(&c, &L) != 0)
+        return 0;
+    return (size_t)L.total + 7u;   /* slack to align a caller's buffer */
+}
+
+static int place(sremrt_episode *ep, const sremrt_episode_config *cfg, void *mem, size_t bytes)
+{
+    sremrt_episode_config c = *cfg;
+    uintptr_t addr = (uintptr_t)mem;
+    size_t pad = (size_t)((8u - addr % 8u) % 8u);
+    unsigned char *base;
+    ep_layout L;
+    if (!mem || sremrt_episode_check(&c) != NULL)
+        return -1;
+    with_defaults(&c);
+    if (layout(&c, &L) != 0 || bytes < pad || bytes - pad < (size_t)L.total)
+        return -1;
+    base = (unsigned char *)mem + pad;
+    memset(ep, 0, sizeof *ep);
+    ep->cfg = c;
+    ep->full = c.k >= 32 ? 0xffffffffu : ((uint32_t)1 << c.k) - 1u;
+    if (L.start)
+        ep->start = (uint64_t *)(void *)(base + L.start);
+    if (L.occ &&
+        sremrt_occmap_init_buf(&ep->occ, c.k - 1, c.list_cap, c.window, c.width,
+                               base + L.occ, (size_t)L.occ_bytes) != 0)
+        return -1;
+    if (L.pool) {
+        ep->pool = base + L.pool;
+        ep->slot_bytes = (size_t)L.slot_bytes;
+        ep->nslots = L.nslots;
+        ep->cur = (int32_t *)(void *)(base + L.cur);
+        ep->next = (int32_t *)(void *)(base + L.next);
+        ep->spare = (int32_t *)(void *)(base + L.spare);
+        ep->dp = (int32_t *)(void *)(base + L.dp);
+        ep->chain = (int32_t *)(void *)(base + L.chain);
+    }
+    ep->mem = mem;
+    ep->bytes = bytes;
+    sremrt_episode_reset(ep);
+    return 0;
+}
+
+int sremrt_episode_init_buf(sremrt_episode *ep, const sremrt_episode_config *cfg, void *buf, size_t bytes)
+{
+    if (place(ep, cfg, buf, bytes) != 0) {
+        memset(ep, 0, sizeof *ep);
+        return -1;
+    }
+    return 0;
+}
+
+int sremrt_episode_init(sremrt_episode *ep, const sremrt_episode_config *cfg, const sremrt_alloc *a)
+{
+    size_t bytes = sremrt_episode_bytes(cfg);
+    void *mem;
+    memset(ep, 0, sizeof *ep);
+    if (bytes == 0)
+        return -1;
+    mem = sremrt_alloc_get(a, bytes, 8);
+    if (!mem)
+        return -1;
+    if (place(ep, cfg, mem, bytes) != 0) {
+        sremrt_alloc_free(a, mem, bytes);
+        memset(ep, 0, sizeof *ep);
+        return -1;
+    }
+    ep->alloc = *a;
+    return 0;
+}
+
+void sremrt_episode_free(sremrt_episode *ep)
+{
+    if (ep->alloc.alloc)
+        sremrt_alloc_free(&ep->alloc, ep->mem, ep->bytes);
+    memset(ep, 0, sizeof *ep);
+}
+
+void sremrt_episode_reset(sremrt_episode *ep)
+{
+    int32_t i;
+    if (!ep->mem)
+        return;   /* init failed: stays refusing */
+    ep->freq = 0;
+    ep->exact = 1;
+    ep->events = ep->rejected = ep->overflows = ep->budget_exceeded = 0;
+    ep->configs = ep->peak = 0;
+    ep->last_pos = INT64_MIN;
+    ep->min_ts = INT64_MIN;
+    if (ep->start)
+        memset(ep->start, 0, 3 * ((size_t)ep->cfg.k + 1u) * sizeof(uint64_t));
+    if (ep->occ.layers) {
+        sremrt_occmap_clear(&ep->occ);
+        ep->occ.overflows = 0;
+    }
+    if (ep->cfg.k == 1)
+        ep->mode = SREMRT_EP_ONE;
+    else if (ep->cfg.freq == SREMRT_EPISODE_NONOVERLAPPED)
+        ep->mode = SREMRT_EP_NONOVERLAPPED;
+    else
+        ep->mode = SREMRT_EP_GREEDY;
+    ep->nnext = 0;
+    ep->nspare = ep->nslots;
+    for (i = 0; i < ep->nslots; i++)
+        ep->spare[i] = ep->nslots - 1 - i;
+}
+
+/* ---- helpers ---------------------------------------------------------- */
+
+/* Index of the highest set bit of x != 0 (no branches). */
+static int32_t high_bit(uint32_t x)
+{
+    x |= x >> 1;
+    x |= x >> 2;
+    x |= x >> 4;
+    x |= x >> 8;
+    x |= x >> 16;
+    return sremrt_ep_low_bit(x - (x >> 1));
+}
+
+/* ---- nonoverlapped ---------------------------------------------------- */
+
+/* S[3m..3m+2]: position, timestamp and validity (0/1) of the latest start
+ * of a partial occurrence of E_1..E_m (m = 1..k-1) among the events after
+ * the last counted occurrence; slot 0: the event being pushed (the empty
+ * prefix E_1..E_0 "starts" there); slot k: a dummy. A prefix m + 1 has a
+ * start only if prefix m has one, so copying slot m to slot m + 1 needs no
+ * test: an invalid start only ever lands on an invalid one. No branch on
+ * the data but the rare completion (a stream's element masks are as
+ * unpredictable as its event types), and no state read and written by
+ * every event (such chains through memory bound the rate). */
+static void copy_start(uint64_t *S, int32_t to, int32_t from)
+{
+    S[3 * to] = S[3 * from];
+    S[3 * to + 1] = S[3 * from + 1];
+    S[3 * to + 2] = S[3 * from + 2];
+}
+
+static void nonoverlapped_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t mask)
+{
+    int32_t k = ep->cfg.k, m;
+    uint64_t *S = ep->start, *last = S + 3 * (k - 1);
+    if ((mask >> (k - 1)) & (uint32_t)last[2] &
+        (uint32_t)sremrt_ep_in_window(ep, (int64_t)last[0], (int64_t)last[1], pos, ts)) {
+        /* The next occurrence must start after this event. */
+        for (m = 1; m < k; m++)
+            S[3 * m + 2] = 0;
+        ep->freq++;
+        return;
+    }
+    mask &= ep->full >> 1;
+    S[0] = (uint64_t)pos;
+    S[1] = (uint64_t)ts;
+    S[2] = 1;
+    if ((mask & (mask - 1u)) == 0) {
+        /* One element, or none (then into the dummy slot). */
+        uint32_t none = (uint32_t)(mask == 0);
+        m = sremrt_ep_low_bit(mask | none);
+        copy_start(S, m + 1 + (int32_t)none * (k - 1 - m), m);
+        return;
+    }
+    /* Higher elements first: each extends the prefixes as they were
+     * before this event, which it can join only once. */
+    while (mask) {
+        m = high_bit(mask);
+        copy_start(S, m + 1, m);
+        mask &= ~((uint32_t)1 << m);
+    }
+}
+
+/* ---- distinct: OccMap greedy ------------------------------------------ */
+
+/* mask has at most one bit. At an event of E_k, the leftmost occurrence
+ * among the free events (the heads) is counted; an event of E_m < E_k
+ * joins list m if it is active. Branches only where something happens
+ * (an expiry, a completion). */
+static void greedy_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t mask)
+{
+    sremrt_occmap *m = &ep->occ;
+    uint32_t low = mask & (ep->full >> 1);
+    sremrt_occmap_expire(m, pos, ts);
+    if ((mask >> (ep->cfg.k - 1)) & (uint32_t)(m->len[m->layers - 1] > 0)) {
+        sremrt_occmap_complete(m);
+        ep->freq++;
+        return;
+    }
+    if (sremrt_occmap_add_if(m, sremrt_ep_low_bit(low | (uint32_t)(low == 0)), (uint32_t)(low != 0), pos, ts)) {
+        ep->overflows++;
+        ep->exact = 0;
+    }
+}
+
+/* ---- the API ---------------------------------------------------------- */
+
+int sremrt_episode_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t mask)
+{
+    int64_t before = ep->freq;
+    if ((pos <= ep->last_pos) | (ts < ep->min_ts)) {
+        ep->rejected++;
+        return -1;
+    }
+    mask &= ep->full;
+    switch (ep->mode) {
+    case SREMRT_EP_ONE:
+        ep->freq += mask & 1u;
+        break;
+    case SREMRT_EP_NONOVERLAPPED:
+        nonoverlapped_push(ep, pos, ts, mask);
+        break;
+    case SREMRT_EP_GREEDY:
+        if ((mask & (mask - 1u)) == 0) {
+            greedy_push(ep, pos, ts, mask);
+            break;
+        }
+        if (!ep->pool) {
+            /* SREMRT_EPISODE_EXCLUSIVE broken: keep the lowest element. */
+            ep->budget_exceeded++;
+            ep->exact = 0;
+            greedy_push(ep, pos, ts, mask & (~mask + 1u));
+            break;
+        }
+        sremrt_episode_conf_enter(ep);
+        sremrt_episode_conf_push(ep, pos, ts, mask);
+        break;
+    case SREMRT_EP_CONFIGS:
+        if (mask)
+            sremrt_episode_conf_push(ep, pos, ts, mask);
+        break;
+    default:
+        return -1;   /* init failed */
+    }
+    ep->events++;
+    ep->last_pos = pos;
+    ep->min_ts = ep->cfg.window == SREMRT_EPISODE_TIME ? ts : INT64_MIN;
+    return ep->freq > before;
+}
+
+void sremrt_episode_add_stats(const sremrt_episode *ep, sremrt_stats *st)
+{
+    st->overflow[SREMRT_OVF_OCCMAP] += ep->overflows;
+    st->overflow[SREMRT_OVF_BUDGET] += ep->budget_exceeded;
+}
+
+void sremrt_episode_record(const sremrt_episode *ep, sremrt_kind kind, const char *name, sremrt_record *rec)
+{
+    memset(rec, 0, sizeof *rec);
+    rec->kind = kind;
+    rec->name = name;
+    rec->freq = ep->freq;
+    rec->inexact = !ep->exact;
+}
