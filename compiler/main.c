@@ -312,6 +312,21 @@ static int unknown_pattern(const Ast *ast, const char *file, const char *name)
     return usage_error("%s", msg);
 }
 
+/* The next pattern job selects, from declaration *i on (advancing *i);
+ * a text dump notes each episode passed over. NULL at the end. */
+static const AstPattern *next_selected(const Ast *ast, const Job *job, int *i, FILE *out)
+{
+    for (; *i < ast->ndecls; (*i)++) {
+        const AstDecl *d = &ast->decls[*i];
+        if (d->kind == DECL_EPISODE && !job->pattern && !job->dot)
+            fprintf(out, "%sepisode %s: no automaton (episodes are counted, not matched)\n",
+                    ftell(out) > 0 ? "\n" : "", d->u.episode->name);
+        if (d->kind == DECL_PATTERN && (!job->pattern || strcmp(job->pattern, d->u.pattern->name) == 0))
+            return ast->decls[(*i)++].u.pattern;
+    }
+    return NULL;
+}
+
 /* The stages a strategy builds (unrolled, dfa, min): each selected
  * pattern is planned (strategy.h) and its stage printed after a line
  * saying which strategy was chosen. dot draws several patterns as
@@ -332,16 +347,8 @@ static void print_plans(const Ast *ast, const Job *job, Arena *arena, Diag *diag
     if (clusters && nselected == 0)
         fputs("  label=\"no patterns (episodes have no automaton)\";\n", out);
     int n = 0;
-    for (int i = 0; i < ast->ndecls; i++) {
-        const AstDecl *d = &ast->decls[i];
-        if (d->kind == DECL_EPISODE && !job->pattern && !job->dot)
-            fprintf(out, "%sepisode %s: no automaton (episodes are counted, not matched)\n",
-                    ftell(out) > 0 ? "\n" : "", d->u.episode->name);
-        if (d->kind != DECL_PATTERN)
-            continue;
-        const AstPattern *p = d->u.pattern;
-        if (job->pattern && strcmp(job->pattern, p->name) != 0)
-            continue;
+    const AstPattern *p;
+    for (int i = 0; (p = next_selected(ast, job, &i, out)) != NULL;) {
         Plan *plan = strategy_plan(p, &job->strategy, arena, diag);
         if (!plan)
             continue;
@@ -366,16 +373,8 @@ static void print_automata(const Ast *ast, const Job *job, Arena *arena, Diag *d
     }
     const Sra **sras = arena_alloc(arena, ((size_t)ast->ndecls + 1) * sizeof *sras);
     int n = 0;
-    for (int i = 0; i < ast->ndecls; i++) {
-        const AstDecl *d = &ast->decls[i];
-        if (d->kind == DECL_EPISODE && !job->pattern && !job->dot)
-            fprintf(out, "%sepisode %s: no automaton (episodes are counted, not matched)\n",
-                    ftell(out) > 0 ? "\n" : "", d->u.episode->name);
-        if (d->kind != DECL_PATTERN)
-            continue;
-        const AstPattern *p = d->u.pattern;
-        if (job->pattern && strcmp(job->pattern, p->name) != 0)
-            continue;
+    const AstPattern *p;
+    for (int i = 0; (p = next_selected(ast, job, &i, out)) != NULL;) {
         Sra *sra = job->stage == STAGE_SRA ? sra_from_pattern(p, arena, diag, job->max_states)
                                            : sra_nfa_from_pattern(p, arena, diag, job->max_states);
         if (!sra)
