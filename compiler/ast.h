@@ -237,6 +237,9 @@ typedef struct AstPattern {
     const AstAttr    *explore_attr;   /* the event-type attribute */
 } AstPattern;
 
+/* Elements of one episode: bits of the runtime's element mask. */
+#define EPISODE_MAX_ELEMENTS 32
+
 typedef struct AstEpisode {
     const char       *name;
     Loc               loc;

@@ -1661,6 +1661,9 @@ static void check_episode(Checker *c, AstEpisode *ep)
         it->position = ++c->natoms;
         *(AstRegex **)arena_push(c->arena, &ep->elements, &ep->nelements, &ep->elements_cap,
                                  sizeof *ep->elements) = it;
+        if (ep->nelements == EPISODE_MAX_ELEMENTS + 1)
+            diag_error(c->diag, it->loc, "episode '%s' has more than %d elements; the counters take at most %d",
+                       ep->name, EPISODE_MAX_ELEMENTS, EPISODE_MAX_ELEMENTS);
     }
     if (c->schema)
         check_atoms(c, ep->body);

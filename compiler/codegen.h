@@ -37,10 +37,10 @@ typedef struct CgOptions {
 void cg_prefix_from_path(const char *path, char *buf, size_t size);
 bool cg_valid_prefix(const char *prefix);
 
-/* Emits the matcher of every pattern of ast (checked without errors) into
- * c and h. Errors (schemas that differ, a forced strategy that does not
- * apply, the state budget, a missing template) go to diag; episodes get a
- * warning and no code. False on any error. */
+/* Emits the matcher of every pattern and episode of ast (checked without
+ * errors) into c and h. Errors (schemas that differ, a forced strategy
+ * that does not apply, the state budget, a missing template) go to diag.
+ * False on any error. */
 bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE *c, FILE *h);
 
 /* The main of a `sremc build` program (templates/main.c.tpl). */

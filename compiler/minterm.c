@@ -999,3 +999,55 @@ void mt_dump_formula(const MtFormula *f, FILE *out)
         break;
     }
 }
+
+/* ---- disjointness ------------------------------------------------------------- */
+
+typedef struct Split {
+    const MtTable   *t;
+    const MtFormula *f;
+    signed char     *val;
+    MtLit           *lits;
+    int              nlits;
+    int              budget;   /* decision nodes left; 0: give up */
+} Split;
+
+/* 1 if some satisfiable assignment of the atoms makes s->f true (or the
+ * budget ran out: then "maybe"), 0 if none does. */
+static int split_sat(Split *s)
+{
+    if (s->budget-- <= 0)
+        return 1;
+    int r = mt_eval3(s->f, s->val);
+    if (r == 0)
+        return 0;
+    if (!mt_satisfiable(s->t, s->lits, s->nlits))
+        return 0;
+    if (r == 1)
+        return 1;
+    int a = mt_pick(s->f, s->val);
+    for (int v = 1; v >= 0; v--) {
+        s->val[a] = (signed char)v;
+        s->lits[s->nlits++] = (MtLit){a, v == 0};
+        int sat = split_sat(s);
+        s->nlits--;
+        s->val[a] = -1;
+        if (sat)
+            return 1;
+    }
+    return 0;
+}
+
+bool mt_disjoint(MtTable *t, const MtFormula *a, const MtFormula *b)
+{
+    const MtFormula *both = mt_and(t, a, b);
+    signed char *val = malloc((size_t)t->natoms + 1);
+    MtLit *lits = malloc(((size_t)t->natoms + 1) * sizeof *lits);
+    if (!val || !lits)
+        abort();
+    memset(val, -1, (size_t)t->natoms + 1);
+    Split s = {t, both, val, lits, 0, 4096};
+    bool disjoint = split_sat(&s) == 0;
+    free(val);
+    free(lits);
+    return disjoint;
+}

@@ -119,6 +119,11 @@ void mt_each_unknown(const MtFormula *f, const signed char *val, void (*fn)(int 
  * is false and its negation then holds whatever the bounds say. */
 bool mt_satisfiable(const MtTable *t, const MtLit *lits, int n);
 
+/* True only when no assignment that mt_satisfiable accepts makes both a
+ * and b true: then no event satisfies both conditions (sound, not
+ * complete; gives up, answering false, past 4096 case splits). */
+bool mt_disjoint(MtTable *t, const MtFormula *a, const MtFormula *b);
+
 /* "(id == x.id) x@2": the expression, then each register read and its
  * location. */
 void mt_dump_atom(const MtTable *t, int atom, FILE *out);

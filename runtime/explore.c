@@ -704,15 +704,34 @@ void sremrt_explore_suggest_record(const sremrt_explore *ex, const sremrt_sugges
     rec->nsequence = n;
 }
 
-void sremrt_explore_summary_record(const sremrt_explore *ex, const char *name, sremrt_record *rec)
+void sremrt_explore_summary_record(const sremrt_explore *ex, const char *name, const char *const *names,
+                                   sremrt_explore_summary *store, sremrt_record *rec)
 {
+    sremrt_suggestion best[SREMRT_EXPLORE_SUMMARY_BEST];
+    sremrt_record one;
     uint64_t f = ex->trie.nodes ? ex->trie.nodes[ex->pattern_node].freq : 0;
+    int32_t n = 0, i;
+    if (ex->trie.nodes) {
+        n = sremrt_explore_best(ex, best, SREMRT_EXPLORE_SUMMARY_BEST);
+        if (n > SREMRT_EXPLORE_SUMMARY_BEST)
+            n = SREMRT_EXPLORE_SUMMARY_BEST;
+    }
+    for (i = 0; i < n; i++) {   /* each candidate as its suggest record would show it */
+        sremrt_explore_suggest_record(ex, &best[i], name, names, store->seq[i], SREMRT_EXPLORE_MAX_M + 1, &one);
+        store->best[i].candidate = one.candidate;
+        store->best[i].sequence = store->seq[i];
+        store->best[i].nsequence = one.nsequence;
+        store->best[i].freq = one.freq;
+        store->best[i].confidence = one.confidence;
+    }
     memset(rec, 0, sizeof *rec);
     rec->kind = SREMRT_SUMMARY;
     rec->name = name;
     rec->events = ex->events > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)ex->events;
     rec->freq = f > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)f;
     rec->inexact = ex->inexact || ex->may_wrap || ex->trie.saturated > 0;
+    rec->best = store->best;
+    rec->nbest = n;
 }
 
 /* a ranks before b: freq descending, extensions first, enum order. */

@@ -50,6 +50,16 @@ static void file_flush(void *ctx, const char *p, size_t n)
         fc->failed = 1;
 }
 
+static void stream_flush(void *ctx, const char *p, size_t n)
+{
+    fwrite(p, 1, n, (FILE *)ctx);
+}
+
+void sremrt_sink_init_file(sremrt_sink *s, char *buf, size_t cap, FILE *out)
+{
+    sremrt_sink_init_flush(s, buf, cap, stream_flush, out);
+}
+
 int sremrt_record_write(FILE *out, sremrt_format f, const sremrt_record *r)
 {
     char buf[256];

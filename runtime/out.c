@@ -71,6 +71,30 @@ static void json_sequence(sremrt_sink *s, const sremrt_record *r)
     sremrt_sink_putc(s, ']');
 }
 
+static void json_best(sremrt_sink *s, const sremrt_record *r)
+{
+    int i, k;
+    json_field(s, "best");
+    sremrt_sink_putc(s, '[');
+    for (i = 0; i < r->nbest; i++) {
+        const sremrt_best *b = &r->best[i];
+        sremrt_sink_puts(s, i ? ",{\"candidate\":" : "{\"candidate\":");
+        sremrt_sink_json_str(s, candidate_name(b->candidate));
+        sremrt_sink_puts(s, ",\"sequence\":[");
+        for (k = 0; k < b->nsequence; k++) {
+            if (k)
+                sremrt_sink_putc(s, ',');
+            sremrt_sink_json_str(s, str_or_empty(b->sequence[k]));
+        }
+        sremrt_sink_puts(s, "]");
+        json_i64(s, "freq", b->freq);
+        json_field(s, "confidence");
+        sremrt_sink_f64(s, b->confidence);
+        sremrt_sink_putc(s, '}');
+    }
+    sremrt_sink_putc(s, ']');
+}
+
 /* Field order as in LANGUAGE.md section 6. */
 static void emit_json(sremrt_sink *s, const sremrt_record *r)
 {
@@ -102,6 +126,8 @@ static void emit_json(sremrt_sink *s, const sremrt_record *r)
         json_field(s, "confidence");
         sremrt_sink_f64(s, r->confidence);
     }
+    if (r->kind == SREMRT_SUMMARY && r->best)
+        json_best(s, r);
     if (has_exact(r->kind) && r->inexact)
         sremrt_sink_puts(s, ",\"exact\":false");
     sremrt_sink_puts(s, "}\n");
@@ -117,18 +143,35 @@ static void text_i64(sremrt_sink *s, const char *name, int64_t v)
     sremrt_sink_i64(s, v);
 }
 
-static void text_sequence(sremrt_sink *s, const sremrt_record *r)
+/* "extension=<A B C>" */
+static void text_sequence(sremrt_sink *s, sremrt_candidate c, const char *const *seq, int n)
 {
     int i;
-    sremrt_sink_putc(s, ' ');
-    sremrt_sink_puts(s, candidate_name(r->candidate));
+    sremrt_sink_puts(s, candidate_name(c));
     sremrt_sink_puts(s, "=<");
-    for (i = 0; i < r->nsequence; i++) {
+    for (i = 0; i < n; i++) {
         if (i)
             sremrt_sink_putc(s, ' ');
-        sremrt_sink_word(s, str_or_empty(r->sequence[i]));
+        sremrt_sink_word(s, str_or_empty(seq[i]));
     }
     sremrt_sink_putc(s, '>');
+}
+
+/* " best=[variation=<A B X> freq=2 confidence=0.5, ...]" */
+static void text_best(sremrt_sink *s, const sremrt_record *r)
+{
+    int i;
+    sremrt_sink_puts(s, " best=[");
+    for (i = 0; i < r->nbest; i++) {
+        const sremrt_best *b = &r->best[i];
+        if (i)
+            sremrt_sink_puts(s, ", ");
+        text_sequence(s, b->candidate, b->sequence, b->nsequence);
+        text_i64(s, "freq", b->freq);
+        sremrt_sink_puts(s, " confidence=");
+        sremrt_sink_f64(s, b->confidence);
+    }
+    sremrt_sink_putc(s, ']');
 }
 
 /* "KIND NAME index=I ts=T key=K ...": the JSONL fields as name=value, in
@@ -155,8 +198,10 @@ static void emit_text(sremrt_sink *s, const sremrt_record *r)
         sremrt_sink_puts(s, " key=");
         sremrt_sink_word(s, r->key);
     }
-    if (r->kind == SREMRT_SUGGEST)
-        text_sequence(s, r);
+    if (r->kind == SREMRT_SUGGEST) {
+        sremrt_sink_putc(s, ' ');
+        text_sequence(s, r->candidate, r->sequence, r->nsequence);
+    }
     if (r->kind == SREMRT_SUMMARY)
         text_i64(s, "events", r->events);
     if (r->kind != SREMRT_MATCH)
@@ -165,6 +210,8 @@ static void emit_text(sremrt_sink *s, const sremrt_record *r)
         sremrt_sink_puts(s, " confidence=");
         sremrt_sink_f64(s, r->confidence);
     }
+    if (r->kind == SREMRT_SUMMARY && r->best)
+        text_best(s, r);
     if (has_exact(r->kind) && r->inexact)
         sremrt_sink_puts(s, " exact=false");
     sremrt_sink_putc(s, '\n');

@@ -1,5 +1,6 @@
 /* @@PREFIX@@_main.c: the program `sremc build` wraps around @@HEADER@@:
  * events from CSV or binary input -> records (LANGUAGE.md section 6). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,19 +9,34 @@
 #include "sremrt/sremrt.h"
 
 /* The program's options: the parser below and --help both read this table. */
-enum { OPT_FORMAT, OPT_INPUT, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_HELP, OPT_VERSION, NOPT };
+enum {
+    OPT_FORMAT, OPT_INPUT, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_DISTINCT_BUDGET,
+    OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION, NOPT
+};
 static const struct option_spec {
     const char *name, *arg, *help;
+    long max;   /* numeric options: largest value accepted */
 } options[NOPT] = {
-    {"--format", "text|jsonl", "record format: text (default, for people) or jsonl (one JSON object a line)"},
+    {"--format", "text|jsonl", "record format: text (default, for people) or jsonl (one JSON object a line)", 0},
     {"--input", "csv|bin", "event input: csv (default; a header line naming the attributes) or bin\n"
-                           "(raw @@PREFIX@@_event records)"},
-    {"--strict", NULL, "stop at the first bad line (exit status 3)"},
-    {"--stats", NULL, "print the matcher's statistics to standard error at the end"},
-    {"--max-keys", "N", "partition keys per partitioned pattern"},
-    {"--max-runs", "N", "runs per runs pattern and partition"},
-    {"--help", NULL, "print this help and exit (also -h)"},
-    {"--version", NULL, "print the version and exit"},
+                           "(raw @@PREFIX@@_event records)", 0},
+    {"--strict", NULL, "stop at the first bad line (exit status 3)", 0},
+    {"--stats", NULL, "print the matcher's statistics to standard error at the end", 0},
+    {"--max-keys", "N", "partition keys per partitioned pattern or episode", 1L << 28},
+    {"--max-runs", "N", "runs per runs pattern and partition", 2147483647L},
+    {"--distinct-budget", "N", "distinct episodes: work kept per episode and partition when one\n"
+                               "event can satisfy two elements; past it records say exact=false\n"
+                               "(default 32)", SREMRT_EPISODE_MAX_BUDGET},
+    {"--occmap-cap", "N", "distinct episodes: events kept per OccMap list (default 64)",
+     SREMRT_EPISODE_MAX_CAP},
+    {"--explore-algo", "NAME", "explore counting: default, bf, rc or ic; all are exact, they differ in\n"
+                                           "speed (default: per-event cost independent of the window)", 0},
+    {"--explore-cap", "N", "explore: window entries kept per partition (default: the count\n"
+                           "window, else 65536)", 2147483647L},
+    {"--trie", NULL, "print the explore clauses' pattern tries to standard output at the end", 0},
+    {"--trie-dot", "FILE", "write the pattern tries as Graphviz dot to FILE at the end", 0},
+    {"--help", NULL, "print this help and exit (also -h)", 0},
+    {"--version", NULL, "print the version and exit", 0},
 };
 
 static void usage(FILE *out, const char *prog)
@@ -35,10 +51,10 @@ static void usage(FILE *out, const char *prog)
         char left[40];
         snprintf(left, sizeof left, "%s%s%s", options[i].name, options[i].arg ? " " : "",
                  options[i].arg ? options[i].arg : "");
-        fprintf(out, "  %-20s ", left);
+        fprintf(out, "  %-24s ", left);
         for (const char *h = options[i].help; *h; h++) {   /* indent continuation lines */
             if (*h == '\n')
-                fputs("\n                       ", out);
+                fputs("\n                           ", out);
             else
                 fputc(*h, out);
         }
@@ -69,7 +85,9 @@ int main(int argc, char **argv)
     sremrt_format format = SREMRT_TEXT;
     int bin = 0, strict = 0, stats = 0, status = 0;
     const char *path = NULL;
-    long max_keys = 0, max_runs = 0;
+    long num[NOPT] = {0};   /* numeric options given */
+    int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
+    const char *trie_dot = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int k = 0;
@@ -109,13 +127,30 @@ int main(int argc, char **argv)
             stats = 1;
             break;
         case OPT_MAX_KEYS:
-        case OPT_MAX_RUNS: {
+        case OPT_MAX_RUNS:
+        case OPT_DISTINCT_BUDGET:
+        case OPT_OCCMAP_CAP:
+        case OPT_EXPLORE_CAP: {
+            errno = 0;
             long n = strtol(v, &end, 10);
-            if (end == v || *end || n < 1 || n > 2147483647L)
-                return bad_usage(prog, "%s needs a positive integer", a);
-            *(k == OPT_MAX_KEYS ? &max_keys : &max_runs) = n;
+            if (end == v || *end || errno || n < 1 || n > options[k].max) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "%s needs an integer from 1 to %ld, not '%.40s'", a, options[k].max, v);
+                return bad_usage(prog, "%s", msg);
+            }
+            num[k] = n;
             break;
         }
+        case OPT_EXPLORE_ALGO:
+            if ((algo = sremrt_explore_algo_parse(v)) < 0)
+                return bad_usage(prog, "--explore-algo is default, bf, rc or ic, not '%s'", v);
+            break;
+        case OPT_TRIE:
+            trie = 1;
+            break;
+        case OPT_TRIE_DOT:
+            trie_dot = v;
+            break;
         case OPT_HELP:
             usage(stdout, prog);
             return 0;
@@ -135,10 +170,14 @@ int main(int argc, char **argv)
     @@PREFIX@@_config_default(&cfg);
     cfg.record = write_record;
     cfg.user = &format;
-    if (max_keys > 0)
-        cfg.max_keys = (int32_t)max_keys;
-    if (max_runs > 0)
-        cfg.max_runs = (int32_t)max_runs;
+    if (num[OPT_MAX_KEYS])
+        cfg.max_keys = (int32_t)num[OPT_MAX_KEYS];
+    if (num[OPT_MAX_RUNS])
+        cfg.max_runs = (int32_t)num[OPT_MAX_RUNS];
+    cfg.distinct_budget = (int32_t)num[OPT_DISTINCT_BUDGET];
+    cfg.occmap_cap = (int32_t)num[OPT_OCCMAP_CAP];
+    cfg.explore_algo = algo;
+    cfg.explore_cap = num[OPT_EXPLORE_CAP];
     @@PREFIX@@_matcher *m = malloc(@@PREFIX@@_matcher_size());
     if (!m || @@PREFIX@@_init(m, &cfg) != 0) {
         fprintf(stderr, "%s: cannot set up the matcher (out of memory or runtime ABI mismatch)\n", argv[0]);
@@ -183,6 +222,22 @@ int main(int argc, char **argv)
         }
     }
     @@PREFIX@@_finish(m);
+    fflush(stdout);   /* records before the report on a shared terminal */
+    if (trie) {
+        char buf[4096];
+        sremrt_sink s;
+        sremrt_sink_init_file(&s, buf, sizeof buf, stdout);
+        @@PREFIX@@_trie_emit(m, &s, 0);
+        sremrt_sink_end(&s);
+    }
+    if (trie_dot) {
+        FILE *dot = fopen(trie_dot, "w");
+        int bad_dot = !dot || @@PREFIX@@_trie_dot(m, dot) != 0;
+        if ((dot && fclose(dot) != 0) || bad_dot) {
+            perror(trie_dot);
+            status = 1;
+        }
+    }
     sremrt_stats st = *@@PREFIX@@_stats(m);
     st.rejected += bad;
     if (stats)

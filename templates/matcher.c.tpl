@@ -7,10 +7,12 @@
 #include <string.h>
 
 #include "sremrt/abi.h"
+#include "sremrt/episode.h"
+#include "sremrt/explore.h"
 #include "sremrt/keymap.h"
 #include "sremrt/tsorder.h"
 
-SREMRT_ABI_REQUIRE(@@PREFIX@@, 1);
+SREMRT_ABI_REQUIRE(@@PREFIX@@, 2);
 
 /* ======== schema descriptor =============================================== */
 
@@ -71,6 +73,7 @@ struct @@PREFIX@@_matcher {
     sremrt_tsorder order;      /* the timestamp-goes-backwards rule */
     int64_t index;             /* global index of the last accepted event */
     char error[96];            /* why the last push was rejected */
+    int finished;              /* finish ran: summaries given, stats added */
 @@MATCHER_FIELDS@@
 };
 
@@ -81,7 +84,16 @@ void @@PREFIX@@_config_default(@@PREFIX@@_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->max_keys = 1024;
     cfg->max_runs = @@MAX_RUNS@@;
+    cfg->explore_algo = SREMRT_EXPLORE_DEFAULT;
     cfg->alloc = sremrt_alloc_malloc();
+}
+
+/* Sets the fields every record about the event just pushed carries. */
+static void @@PREFIX@@_about(const @@PREFIX@@_matcher *m, const @@PREFIX@@_event *e, sremrt_record *r)
+{
+    r->index = m->index;
+    r->has_ts = @@PREFIX@@_schema.ts_attr >= 0;
+    r->ts = sremrt_event_ts(&@@PREFIX@@_schema, e);
 }
 
 /* Emits one match record for the event just pushed. */
@@ -95,14 +107,95 @@ static void @@PREFIX@@_match(@@PREFIX@@_matcher *m, const char *name, const @@PR
     memset(&r, 0, sizeof r);
     r.kind = SREMRT_MATCH;
     r.name = name;
-    r.index = m->index;
-    r.has_ts = @@PREFIX@@_schema.ts_attr >= 0;
-    r.ts = sremrt_event_ts(&@@PREFIX@@_schema, e);
+    @@PREFIX@@_about(m, e, &r);
     if (key_attr) {
         sremrt_key_format(key_text, sizeof key_text, key_attr, key);
         r.key = key_text;
     }
     m->cfg.record(m->cfg.user, &r);
+}
+
+/* An episode's frequency grew on the event just pushed: its episode
+ * record, and its alert record when the frequency just reached alert. */
+static void @@PREFIX@@_episode(@@PREFIX@@_matcher *m, const sremrt_episode *c, const char *name,
+                               const @@PREFIX@@_event *e, const sremrt_attr *key_attr, int64_t key,
+                               int64_t alert)
+{
+    char key_text[128];
+    sremrt_record r;
+    if (!m->cfg.record)
+        return;
+    sremrt_episode_record(c, SREMRT_EPISODE, name, &r);
+    @@PREFIX@@_about(m, e, &r);
+    if (key_attr) {
+        sremrt_key_format(key_text, sizeof key_text, key_attr, key);
+        r.key = key_text;
+    }
+    m->cfg.record(m->cfg.user, &r);
+    if (alert > 0 && c->freq == alert) {
+        r.kind = SREMRT_ALERT;
+        m->cfg.record(m->cfg.user, &r);
+    }
+}
+
+/* End of input: an episode counter's summary record and its overflows. */
+static void @@PREFIX@@_episode_summary(@@PREFIX@@_matcher *m, const sremrt_episode *c, const char *name,
+                                       const sremrt_attr *key_attr, int64_t key)
+{
+    char key_text[128];
+    sremrt_record r;
+    sremrt_episode_add_stats(c, &m->stats);
+    if (!m->cfg.record)
+        return;
+    sremrt_episode_record(c, SREMRT_SUMMARY, name, &r);
+    r.events = (int64_t)c->events;
+    if (key_attr) {
+        sremrt_key_format(key_text, sizeof key_text, key_attr, key);
+        r.key = key_text;
+    }
+    m->cfg.record(m->cfg.user, &r);
+}
+
+/* An explore clause sees the event (of type `type`): count, then the
+ * suggest records due. */
+static void @@PREFIX@@_explore(@@PREFIX@@_matcher *m, sremrt_explore *ex, sremrt_explore_part *st,
+                               const char *name, const @@PREFIX@@_event *e, int32_t type,
+                               const char *const *names)
+{
+    sremrt_explore_step step;
+    const char *seq[SREMRT_EXPLORE_MAX_M + 1];
+    sremrt_record r;
+    int32_t n = sremrt_explore_push(ex, st, sremrt_event_ts(&@@PREFIX@@_schema, e), type, &step);
+    for (int32_t k = 0; k < n && m->cfg.record; k++) {
+        sremrt_explore_suggest_record(ex, &step.suggest[k], name, names, seq, SREMRT_EXPLORE_MAX_M + 1, &r);
+        @@PREFIX@@_about(m, e, &r);
+        m->cfg.record(m->cfg.user, &r);
+    }
+}
+
+/* End of input: an explore clause's summary record and its overflows. */
+static void @@PREFIX@@_explore_summary(@@PREFIX@@_matcher *m, const sremrt_explore *ex, const char *name,
+                                       const char *const *names)
+{
+    sremrt_explore_summary store;
+    sremrt_record r;
+    m->stats.overflow[SREMRT_OVF_TRIE] += ex->overflows + ex->trie.overflows;
+    if (!m->cfg.record)
+        return;
+    sremrt_explore_summary_record(ex, name, names, &store, &r);
+    m->cfg.record(m->cfg.user, &r);
+}
+
+/* One explore clause's trie, as text (with the best candidates) or dot. */
+static void @@PREFIX@@_trie_one(sremrt_sink *s, const sremrt_explore *ex, const char *name,
+                                const char *const *names, int32_t nnames, int dot)
+{
+    if (dot) {
+        sremrt_ptrie_emit_dot(s, &ex->trie, name, names, nnames);
+        return;
+    }
+    sremrt_explore_summary_emit(s, ex, name, names, 16);
+    sremrt_ptrie_emit_text(s, &ex->trie, names, nnames);
 }
 
 int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
@@ -118,10 +211,14 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
             m->cfg.max_runs = cfg->max_runs;
         if (cfg->alloc.alloc)
             m->cfg.alloc = cfg->alloc;
+        m->cfg.distinct_budget = cfg->distinct_budget;
+        m->cfg.occmap_cap = cfg->occmap_cap;
+        m->cfg.explore_algo = cfg->explore_algo;
+        m->cfg.explore_cap = cfg->explore_cap;
     }
     sremrt_stats_init(&m->stats);
     sremrt_tsorder_init(&m->order);
-    if (sremrt_abi_check(1) != 0)
+    if (sremrt_abi_check(2) != 0)
         return -1;
     /* helpers a given set of patterns may leave unused */
     (void)@@PREFIX@@_wrap;
@@ -130,6 +227,11 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
     (void)@@PREFIX@@_max;
     (void)@@PREFIX@@_same_event;
     (void)@@PREFIX@@_match;
+    (void)@@PREFIX@@_episode;
+    (void)@@PREFIX@@_episode_summary;
+    (void)@@PREFIX@@_explore;
+    (void)@@PREFIX@@_explore_summary;
+    (void)@@PREFIX@@_trie_one;
 @@INIT_CODE@@
     return 0;
 }
@@ -146,7 +248,29 @@ int @@PREFIX@@_push(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e)
 
 void @@PREFIX@@_finish(@@PREFIX@@_matcher *m)
 {
+    if (m->finished)
+        return;
+    m->finished = 1;
+    /* Summaries in declaration order; partitions in order of first event. */
+@@FINISH_CODE@@
+}
+
+void @@PREFIX@@_trie_emit(const @@PREFIX@@_matcher *m, sremrt_sink *s, int dot)
+{
+@@TRIE_CODE@@
     (void)m;
+    (void)s;
+    (void)dot;
+}
+
+int @@PREFIX@@_trie_dot(const @@PREFIX@@_matcher *m, FILE *out)
+{
+    char buf[1024];
+    sremrt_sink s;
+    sremrt_sink_init_file(&s, buf, sizeof buf, out);
+    @@PREFIX@@_trie_emit(m, &s, 1);
+    sremrt_sink_end(&s);
+    return ferror(out) ? -1 : 0;
 }
 
 void @@PREFIX@@_free(@@PREFIX@@_matcher *m)

@@ -6,10 +6,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sremrt/alloc.h"
 #include "sremrt/out.h"
 #include "sremrt/schema.h"
+#include "sremrt/sink.h"
 #include "sremrt/stats.h"
 
 /* One event of schema @@SCHEMA@@, laid out as @@PREFIX@@_schema describes. */
@@ -26,6 +28,11 @@ typedef struct @@PREFIX@@_config {
     void *user;            /* passed to record */
     int32_t max_keys;      /* partition keys per partitioned pattern */
     int32_t max_runs;      /* live runs per runs pattern and partition */
+    int32_t distinct_budget; /* distinct episodes: configurations kept per episode and
+                              partition (--distinct-budget); 0: default (32) */
+    int32_t occmap_cap;    /* distinct episodes: free events per OccMap list; 0: default */
+    int32_t explore_algo;  /* explore counting: a sremrt_explore_algo (0: default) */
+    int64_t explore_cap;   /* explore: window entries per partition; 0: default */
     sremrt_alloc alloc;    /* where memory comes from (alloc NULL: malloc) */
 } @@PREFIX@@_config;
 
@@ -43,8 +50,18 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg);
  * backwards: @@PREFIX@@_error says why) and not matched. */
 int @@PREFIX@@_push(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e);
 
-/* End of stream (patterns have no summaries: nothing is emitted yet). */
+/* End of stream: the summary records (one per episode and partition key,
+ * one per explore clause, in declaration order) and the overflows of
+ * episodes and explore clauses added to the stats. Once; push no more. */
 void @@PREFIX@@_finish(@@PREFIX@@_matcher *m);
+
+/* The pattern tries of the explore clauses, one after the other: as text
+ * (totals, best candidates, then the nodes) or, dot nonzero, as Graphviz
+ * digraphs. Nothing when the file has no explore clause. */
+void @@PREFIX@@_trie_emit(const @@PREFIX@@_matcher *m, sremrt_sink *s, int dot);
+
+/* Host: the tries as Graphviz dot to out; 0, or -1 on a write error. */
+int @@PREFIX@@_trie_dot(const @@PREFIX@@_matcher *m, FILE *out);
 
 /* Gives back the memory init and push took from the allocator. */
 void @@PREFIX@@_free(@@PREFIX@@_matcher *m);

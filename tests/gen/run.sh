@@ -69,7 +69,7 @@ done
 #     stream has bad lines on purpose (fire).
 for e in samples/*.expected; do
     n=$(basename "$e" .expected)
-    ext=$(ls samples/"${n}"_*.c 2>/dev/null)
+    ext=$(ls samples/"${n}"_*.c 2>/dev/null | grep -v "_gen\.c$")   # NAME_gen.c: a stream generator
     ran=""
     for s in auto tdfa dsra runs; do
         p=$W/sample_$n.$s

@@ -329,6 +329,7 @@ static void test_summary(void)
     sremrt_explore_step st;
     sremrt_suggestion best[4];
     sremrt_record rec;
+    sremrt_explore_summary store;
     char buf[512];
     sremrt_sink s;
     int i;
@@ -352,9 +353,16 @@ static void test_summary(void)
     CU_ASSERT_EQUAL(best[3].type, 4);
     CU_ASSERT_EQUAL(best[3].freq, 3);
     CU_ASSERT_EQUAL(sremrt_explore_best(&r.ex, best, 0), 6);
-    sremrt_explore_summary_record(&r.ex, "over", &rec);
+    sremrt_explore_summary_record(&r.ex, "over", abcd, &store, &rec);
     sremrt_record_format(buf, sizeof buf, SREMRT_JSONL, &rec);
-    ASSERT_STR(buf, "{\"kind\":\"summary\",\"name\":\"over\",\"events\":11,\"freq\":3}\n");
+    ASSERT_STR(buf, "{\"kind\":\"summary\",\"name\":\"over\",\"events\":11,\"freq\":3,\"best\":["
+                    "{\"candidate\":\"variation\",\"sequence\":[\"A\",\"D\"],\"freq\":4,\"confidence\":0.2222222222222222},"
+                    "{\"candidate\":\"extension\",\"sequence\":[\"A\",\"B\",\"D\"],\"freq\":3,\"confidence\":0.16666666666666666},"
+                    "{\"candidate\":\"extension\",\"sequence\":[\"A\",\"B\",\"E\"],\"freq\":3,\"confidence\":0.16666666666666666}]}\n");
+    sremrt_record_format(buf, sizeof buf, SREMRT_TEXT, &rec);
+    ASSERT_STR(buf, "summary over events=11 freq=3 best=[variation=<A D> freq=4 confidence=0.2222222222222222, "
+                    "extension=<A B D> freq=3 confidence=0.16666666666666666, "
+                    "extension=<A B E> freq=3 confidence=0.16666666666666666]\n");
     sremrt_sink_init_buf(&s, buf, sizeof buf);
     sremrt_explore_summary_emit(&s, &r.ex, "over", abcd, 2);
     sremrt_sink_end(&s);

@@ -346,6 +346,38 @@ static void test_sat_kept(void)
     SAT("[v < w] [!(v < w + 0.0)]", 0, 1);
 }
 
+
+/* Whole conditions that no event satisfies together (episode elements the
+ * compiler may count with the exclusive greedy). */
+static void check_disjoint(const char *body, bool want)
+{
+    Conds cs;
+    conds_open(&cs, body);
+    bool got = mt_disjoint(&cs.mt, cond(&cs, 0), cond(&cs, 1));
+    if (got != want)
+        fprintf(stderr, "\n%s: wanted %s\n", body, want ? "disjoint" : "overlapping");
+    CU_ASSERT_EQUAL(got, want);
+    conds_close(&cs);
+}
+
+static void test_disjoint(void)
+{
+    check_disjoint("A B", true);
+    check_disjoint("A A", false);
+    check_disjoint("A _", false);
+    check_disjoint("[a > 1] [a < 0]", true);
+    check_disjoint("[a > 0] [a > 1]", false);
+    check_disjoint("[t == A && a > 1] [t == B || a < 1]", true);
+    check_disjoint("[t == A && a > 1] [t == B || a < 2]", true);   /* ints: no a with 1 < a < 2 */
+    check_disjoint("[t == A && a > 1] [t == B || a < 3]", false);
+    check_disjoint("[(t == A || t == B) && a > 0] [t == C || a < 0]", true);
+    check_disjoint("[f(a) > 1] [f(a) < 0]", false);   /* opaque: not reasoned about */
+    check_disjoint("[a / b > 1] [a / b < 1]", true);   /* both need b != 0 and then differ */
+    check_disjoint("[v < 1.0] [v > 2.0]", true);
+    check_disjoint("[v < 1.0] [!(v < 1.0)]", true);
+    check_disjoint("[!(v < 1.0)] [!(v >= 1.0)]", false);   /* NaN satisfies both */
+}
+
 void add_minterm_tests(void)
 {
     CU_pSuite s = CU_add_suite("minterm", NULL, NULL);
@@ -364,4 +396,5 @@ void add_minterm_tests(void)
     CU_add_test(s, "sat: enum domains", test_sat_enum);
     CU_add_test(s, "sat: equalities between terms", test_sat_term_equalities);
     CU_add_test(s, "sat: kept", test_sat_kept);
+    CU_add_test(s, "disjoint conditions", test_disjoint);
 }

@@ -155,9 +155,21 @@ void sremrt_explore_suggest_record(const sremrt_explore *ex, const sremrt_sugges
                                    const char *name, const char *const *names,
                                    const char **seq, int32_t seqcap, sremrt_record *rec);
 
-/* The end-of-input summary record: events (pushed, all partitions) and freq
- * = matches counted for p. */
-void sremrt_explore_summary_record(const sremrt_explore *ex, const char *name, sremrt_record *rec);
+/* Best candidates a summary record lists. */
+#define SREMRT_EXPLORE_SUMMARY_BEST 3
+
+/* Storage a summary record points into. */
+typedef struct sremrt_explore_summary {
+    sremrt_best best[SREMRT_EXPLORE_SUMMARY_BEST];
+    const char *seq[SREMRT_EXPLORE_SUMMARY_BEST][SREMRT_EXPLORE_MAX_M + 1];
+} sremrt_explore_summary;
+
+/* The end-of-input summary record: events (pushed, all partitions), freq
+ * = matches counted for p, and the (at most SREMRT_EXPLORE_SUMMARY_BEST)
+ * best candidates as sremrt_explore_best ranks them, their types named by
+ * names[] (NULL: "?"); rec points into *store. */
+void sremrt_explore_summary_record(const sremrt_explore *ex, const char *name, const char *const *names,
+                                   sremrt_explore_summary *store, sremrt_record *rec);
 
 /* Candidates with at least one match, best first: freq descending, then
  * extensions before variations, then enum order. Writes at most cap, returns

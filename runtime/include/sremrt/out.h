@@ -23,6 +23,15 @@ typedef enum sremrt_candidate {
     SREMRT_VARIATION   /* <ET_1..ET_m-1, X> */
 } sremrt_candidate;
 
+/* One candidate in an explore pattern's summary record. */
+typedef struct sremrt_best {
+    sremrt_candidate candidate;
+    const char *const *sequence;   /* its event types */
+    int nsequence;
+    int64_t freq;
+    double confidence;
+} sremrt_best;
+
 /* One record; each kind reads only the fields its comment names. A zeroed
  * record plus the fields a kind needs is always a valid record. */
 typedef struct sremrt_record {
@@ -40,6 +49,9 @@ typedef struct sremrt_record {
     int nsequence;
     double confidence;             /* suggest */
     int64_t events;                /* summary */
+    const sremrt_best *best;       /* summary of an explore pattern (non-NULL, even
+                                      when nbest is 0): its best candidates */
+    int nbest;
     int64_t line;                  /* error: line (CSV) or record (bin) number */
     const char *message;           /* error */
 } sremrt_record;
@@ -54,6 +66,10 @@ size_t sremrt_record_format(char *buf, size_t cap, sremrt_format f, const sremrt
 /* Host: to a FILE (any length, through a small stack buffer); returns 0,
  * or EOF if the stream reports a write error. */
 int sremrt_record_write(FILE *out, sremrt_format f, const sremrt_record *r);
+
+/* Host: a flush-mode sink that writes to out through buf (cap bytes);
+ * check ferror(out) for write errors. */
+void sremrt_sink_init_file(sremrt_sink *s, char *buf, size_t cap, FILE *out);
 
 /* Host: the error record of a rejected line (usually to stderr). */
 int sremrt_write_error(FILE *out, sremrt_format f, int64_t line, const char *message);
