@@ -128,7 +128,7 @@ demo: deps
 	@sh scripts/demo.sh
 
 check: deps
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-san check-clang check-runtime check-gen check-install
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-san check-clang check-runtime check-gen check-install samples-long
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests
@@ -208,6 +208,51 @@ fuzz: deps build/fuzz_frontend build/fuzz_compiler
 	    ./build/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	        -dict=tests/fuzz/srem.dict -artifact_prefix=build/fuzz-$$f- build/fuzz-corpus-$$f || exit 1; \
 	done
+
+# ---- sample streams -------------------------------------------------------------
+# Stream generators of two samples (samples/telecom_gen.c: alarms after the ONCE
+# paper's Table 4; samples/building_gen.c: overheating incidents) and oracles
+# that recompute the samples' records without runtime/ (tests/samples/).
+# samples/telecom.csv and samples/building.csv, checked with their .expected
+# by check-gen, are the generators' output for SAMPLE_TELECOM_ARGS and
+# SAMPLE_BUILDING_ARGS. `make samples-long` (part of check, a few seconds):
+# the small streams must be reproducible and agree with the oracles; then a
+# full day of alarms (250,000, 400 cells) and a week of building events (the
+# generators' defaults, or LONG_TELECOM_ARGS, LONG_BUILDING_ARGS) go into
+# build/samples-long/, each sample is built with `sremc build`, run with
+# --stats, and its records compared with its oracle.
+SAMPLE_TELECOM_ARGS  = --cells 12 --days 2 --alarms-per-day 1200
+SAMPLE_BUILDING_ARGS = --hours 24
+LONG_TELECOM_ARGS   ?=
+LONG_BUILDING_ARGS  ?=
+SL = build/samples-long
+
+.PHONY: samples-long
+
+build/telecom_gen build/building_gen: build/%: samples/%.c | build
+	$(CC) $(RT_WARN) $(CFLAGS) -o $@ $<
+
+build/telecom_oracle build/building_oracle: build/%: tests/samples/%.c | build
+	$(CC) $(RT_WARN) $(CFLAGS) -o $@ $<
+
+samples-long: bin/sremc lib/libsremrt.a build/telecom_gen build/building_gen \
+              build/telecom_oracle build/building_oracle
+	rm -rf $(SL) && mkdir -p $(SL)
+	bin/sremc build samples/telecom.srem -o $(SL)/telecom
+	bin/sremc build samples/building.srem -o $(SL)/building
+	./build/telecom_gen $(SAMPLE_TELECOM_ARGS) | cmp - samples/telecom.csv
+	./build/building_gen $(SAMPLE_BUILDING_ARGS) | cmp - samples/building.csv
+	$(SL)/telecom --format jsonl samples/telecom.csv > $(SL)/telecom-small.jsonl
+	./build/telecom_oracle samples/telecom.csv $(SL)/telecom-small.jsonl
+	$(SL)/building --format jsonl samples/building.csv > $(SL)/building-small.jsonl
+	./build/building_oracle samples/building.csv $(SL)/building-small.jsonl
+	./build/telecom_gen $(LONG_TELECOM_ARGS) > $(SL)/telecom.csv
+	$(SL)/telecom --format jsonl --stats $(SL)/telecom.csv > $(SL)/telecom.jsonl
+	./build/telecom_oracle $(SL)/telecom.csv $(SL)/telecom.jsonl
+	./build/building_gen $(LONG_BUILDING_ARGS) > $(SL)/building.csv
+	$(SL)/building --format jsonl --stats $(SL)/building.csv > $(SL)/building.jsonl
+	./build/building_oracle $(SL)/building.csv $(SL)/building.jsonl
+	@echo "samples-long: generated streams and sample programs agree with the oracles"
 
 # ---- install ------------------------------------------------------------------
 # make install [PREFIX=/usr/local] [DESTDIR=]: sremc, the runtime library and
