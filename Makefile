@@ -153,8 +153,13 @@ check-san: build/san/unit_tests build/san/sremc
 build/diff_codegen: $(LIB_OBJ) build/obj/diff_codegen.o build/obj/gen.o build/obj/shrink.o
 	$(CC) $(CFLAGS) -o $@ $^
 
-check-gen: bin/sremc lib/libsremrt.a build/diff_codegen
-	sh tests/gen/run.sh bin/sremc build/diff_codegen
+# Episodes and explore clauses of generated programs against brute-force
+# oracles (no compiler objects: the oracles are independent of them).
+build/diff_decl: build/obj/diff_decl.o
+	$(CC) $(CFLAGS) -o $@ $^
+
+check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl
+	sh tests/gen/run.sh bin/sremc build/diff_codegen build/diff_decl
 
 # The differential tests (unit suites and generated code against the
 # reference interpreter) with LONG_SCALE times the random cases of `make
@@ -185,10 +190,20 @@ compile-bench: build/compile_bench
 	./build/compile_bench
 
 # Events/s of generated matchers per strategy beside a read-only loop, with
-# every count checked (docs/PERFORMANCE.md); not part of check.
+# every count checked (docs/PERFORMANCE.md); then episode counters and
+# explore algorithms beside their baselines (bench/episodes.sh,
+# bench/explore.sh); not part of check.
 # BENCH_CFLAGS (default -O2) compiles the matchers and the driver.
 bench: bin/sremc lib/libsremrt.a
 	sh bench/run.sh bin/sremc lib/libsremrt.a
+	sh bench/episodes.sh lib/libsremrt.a
+	sh bench/explore.sh bin/sremc lib/libsremrt.a
+
+# The same with the big sizes of the episode and explore benchmarks
+# (BENCH_FULL=1: longer streams, budgets and more windows; tens of minutes).
+.PHONY: bench-full
+bench-full:
+	BENCH_FULL=1 $(MAKE) --no-print-directory bench
 
 golden-update: bin/sremc
 	sh tests/golden/run.sh bin/sremc --update

@@ -99,5 +99,15 @@ if ! "$DIFF" "$SREMC" "$W" "${GEN_DIFF_PATTERNS:-1000}"; then
     fail=$((fail+1))
 fi
 
+# 4. episodes and explore clauses against brute-force oracles
+#    (build/diff_decl): GEN_DIFF_DECL_PROGRAMS (default 12) programs of 16
+#    random declarations, times SREMC_DIFF_SCALE, each run on 10 random
+#    streams under every --explore-algo, every JSONL record compared.
+DECL=${3:-build/diff_decl}
+mkdir -p "$W/decl"
+if ! "$DECL" "$SREMC" "$W/decl" "${GEN_DIFF_DECL_PROGRAMS:-12}"; then
+    fail=$((fail+1))
+fi
+
 echo "gen: $pass passed, $fail failed"
 [ $fail -eq 0 ]
