@@ -5,7 +5,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror
-CPPFLAGS = -Icompiler -Igrammar -Ibuild -MMD -MP
+CPPFLAGS = -Icompiler -Igrammar -Ibuild -Iruntime/include -MMD -MP
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 BISON   ?= bison
 RE2C    ?= re2c
@@ -17,12 +17,14 @@ TEMPLATES    = $(wildcard templates/*.tpl)
 UNIT_SRC     = $(wildcard tests/unit/*.c tests/diff/*.c)
 
 obj = $(patsubst %.c,build/$(1)/%.o,$(notdir $(2)))
-LIB_OBJ      = $(call obj,obj,$(COMPILER_SRC) $(GEN_SRC))
-SAN_LIB_OBJ  = $(call obj,san,$(COMPILER_SRC) $(GEN_SRC))
+# The compiler links the runtime for its sizing functions (the arena of
+# --freestanding code): lib/libsremrt.a after the objects that use it.
+LIB_OBJ      = $(call obj,obj,$(COMPILER_SRC) $(GEN_SRC)) lib/libsremrt.a
+SAN_LIB_OBJ  = $(call obj,san,$(COMPILER_SRC) $(GEN_SRC)) lib/libsremrt.a
 
 vpath %.c compiler build tests/unit tests/diff tests/fuzz tests/gen bench
 
-.PHONY: all deps demo check check-long check-gen check-unit check-golden check-samples check-dot check-san check-clang \
+.PHONY: all deps demo check check-long check-gen check-firmware check-unit check-golden check-samples check-dot check-san check-clang \
         golden-update compile-bench bench fuzz clean
 .DELETE_ON_ERROR:
 
@@ -128,7 +130,7 @@ demo: deps
 	@sh scripts/demo.sh
 
 check: deps
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-san check-clang check-runtime check-gen check-install samples-long
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-san check-clang check-runtime check-gen check-install samples-long check-firmware
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests
@@ -161,6 +163,11 @@ build/diff_decl: build/obj/diff_decl.o
 check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl
 	sh tests/gen/run.sh bin/sremc build/diff_codegen build/diff_decl
 
+# Firmware mode (sremc --freestanding): every sample for the host and a
+# Cortex-M4, no malloc or stdio, the arena large enough, samples/firmware.
+check-firmware: bin/sremc lib/libsremrt.a
+	sh tests/check_firmware.sh bin/sremc
+
 # The differential tests (unit suites and generated code against the
 # reference interpreter) with LONG_SCALE times the random cases of `make
 # check` (SREMC_DIFF_SCALE); not part of check. Scale 20 is estimated at
@@ -177,7 +184,7 @@ check-long: build/unit_tests bin/sremc lib/libsremrt.a build/diff_codegen
 check-clang: build/parser.c build/lexer.c
 	@if command -v clang >/dev/null; then \
 	    for f in compiler/*.c $(GEN_SRC); do \
-	        clang $(WARN) -fsyntax-only -Icompiler -Igrammar -Ibuild $$f || exit 1; \
+	        clang $(WARN) -fsyntax-only -Icompiler -Igrammar -Ibuild -Iruntime/include $$f || exit 1; \
 	    done; echo "clang: compiler sources build warning-free"; \
 	else echo "clang: not installed, skipped"; fi
 
@@ -211,9 +218,9 @@ golden-update: bin/sremc
 # libFuzzer needs clang; seeds are the golden and sample pattern files.
 # fuzz_frontend: lexer, parser, checker; fuzz_compiler: every automaton
 # stage of every strategy for the files that check. FUZZ_SECONDS each.
-FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Icompiler -Igrammar -Ibuild
+FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Icompiler -Igrammar -Ibuild -Iruntime/include
 
-build/fuzz_%: tests/fuzz/fuzz_%.c $(COMPILER_SRC) $(GEN_SRC)
+build/fuzz_%: tests/fuzz/fuzz_%.c $(COMPILER_SRC) $(GEN_SRC) $(RT_SRC)
 	clang $(FUZZ_FLAGS) -o $@ $^
 
 fuzz: deps build/fuzz_frontend build/fuzz_compiler

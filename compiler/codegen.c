@@ -5,8 +5,12 @@
 #include "codegen.h"
 
 #include "minterm.h"
+#include "sremrt/episode.h"
+#include "sremrt/explore.h"
+#include "sremrt/keymap.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -484,7 +488,9 @@ typedef struct Cg {
     Diag            *diag;
     const AstSchema *schema;
     const char      *P;
-    Buf              code, fields, init, push, freec, externs, finish, trie;
+    Buf              code, fields, init, push, freec, externs, finish, trie, types, heap;   /* heap: the terms of NAME_ARENA_BYTES */
+    size_t           rt_bytes;     /* the runtime terms of the arena */
+    int32_t          explore_seq[SREMRT_EXPLORE_MAX_M];   /* sizing an explore clause */
     bool             has_tdfa, has_dsra, has_runs;
 } Cg;
 
@@ -554,15 +560,16 @@ static void emit_dsra(Cg *g, int i, const Plan *plan)
     bool tagged = d->tagged;
     int ts = g->schema->ts_attr;
 
-    fprintf(out, "/* One substream's matcher state. */\ntypedef struct %s_p%d_st {\n", P, i);
-    fprintf(out, "    %s state;   /* current DFA state */\n", uint_type(d->nstates));
-    fputs("    int64_t pos;   /* events of the substream so far */\n", out);
+    FILE *ty = g->types.f;
+    fprintf(ty, "/* Pattern %s: one substream's matcher state. */\ntypedef struct %s_p%d_st {\n", p->name, P, i);
+    fprintf(ty, "    %s state;   /* current DFA state */\n", uint_type(d->nstates));
+    fputs("    int64_t pos;   /* events of the substream so far */\n", ty);
     if (tagged)
-        fprintf(out, "    int64_t tag[%d];   /* per slot: latest start (%s) */\n", slots > 0 ? slots : 1,
+        fprintf(ty, "    int64_t tag[%d];   /* per slot: latest start (%s) */\n", slots > 0 ? slots : 1,
                 d->window_kind == WIN_TIME ? "timestamp" : "substream position");
     if (H > 0)
-        fprintf(out, "    %s_event ring[%d];   /* the last %d events: registers by age */\n", P, H, H);
-    fprintf(out, "} %s_p%d_st;\n\n", P, i);
+        fprintf(ty, "    %s_event ring[%d];   /* the last %d events: registers by age */\n", P, H, H);
+    fprintf(ty, "} %s_p%d_st;\n\n", P, i);
 
     /* atoms the trees test */
     bool *used = calloc((size_t)d->mt->natoms + 1, sizeof *used);
@@ -711,19 +718,20 @@ static void emit_runs(Cg *g, int i, const Plan *plan)
     int R = ru->nregs;
     int ts = g->schema->ts_attr;
 
-    fprintf(out, "/* One run: where it is, what its registers hold, when it started. */\n"
-                 "typedef struct %s_p%d_run {\n    %s state;\n",
-            P, i, uint_type(nfa->nstates));
+    FILE *ty = g->types.f;
+    fprintf(ty, "/* Pattern %s: one run: where it is, what its registers hold, when it started. */\n"
+                "typedef struct %s_p%d_run {\n    %s state;\n",
+            plan->pattern->name, P, i, uint_type(nfa->nstates));
     if (R > 0)
-        fprintf(out, "    uint8_t set[%d];   /* register written */\n", R);
+        fprintf(ty, "    uint8_t set[%d];   /* register written */\n", R);
     fputs("    int64_t start_pos;   /* substream position of its first event */\n"
-          "    int64_t start_ts;    /* and that event's timestamp */\n", out);
+          "    int64_t start_ts;    /* and that event's timestamp */\n", ty);
     if (R > 0)
-        fprintf(out, "    %s_event regs[%d];\n", P, R);
-    fprintf(out, "} %s_p%d_run;\n\n", P, i);
-    fprintf(out, "/* One substream's runs: cur holds n live runs, next is built per event. */\n"
-                 "typedef struct %s_p%d_st {\n    int64_t pos;\n    int32_t n, nnext;\n"
-                 "    %s_p%d_run *cur, *next;   /* [max_runs] each; NULL until allocated */\n} %s_p%d_st;\n\n",
+        fprintf(ty, "    %s_event regs[%d];\n", P, R);
+    fprintf(ty, "} %s_p%d_run;\n\n", P, i);
+    fprintf(ty, "/* One substream's runs: cur holds n live runs, next is built per event. */\n"
+                "typedef struct %s_p%d_st {\n    int64_t pos;\n    int32_t n, nnext;\n"
+                "    %s_p%d_run *cur, *next;   /* [max_runs] each; NULL until allocated */\n} %s_p%d_st;\n\n",
             P, i, P, i, P, i);
 
     /* guards: one function per distinct (condition, register map) */
@@ -855,6 +863,40 @@ static void emit_runs(Cg *g, int i, const Plan *plan)
                  "    sremrt_alloc_free(a, s->next, (size_t)cap * sizeof *s->next);\n"
                  "    s->cur = s->next = NULL;\n}\n\n",
             P, i, P, i);
+}
+
+/* ---- the arena of --freestanding code -------------------------------------------------- */
+
+/* One term of NAME_ARENA_BYTES: a block of `expr` bytes (a C constant
+ * expression) plus its alignment padding. */
+static void arena_term(Cg *g, const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs(" \\\n    + SREMRT_MAX_ALIGN + (size_t)(", g->heap.f);
+    vfprintf(g->heap.f, fmt, ap);
+    va_end(ap);
+    fprintf(g->heap.f, ")   /* %s */", what);
+}
+
+/* count blocks of a runtime structure of `bytes` bytes, as sized on this
+ * host (pointers of 8 bytes: an upper bound for 32-bit targets). */
+static void arena_runtime(Cg *g, const char *what, const char *name, int count, size_t bytes)
+{
+    size_t total = (size_t)count * (bytes + SREMRT_MAX_ALIGN);
+    g->rt_bytes += total;
+    fprintf(g->heap.f, " \\\n    + (size_t)%zuu   /* %s %s: %d x %zu bytes */", total, what, name, count,
+            bytes);
+}
+
+/* Partition keys the generated code is sized for. */
+static int keys(const Cg *g) { return g->o->caps.max_keys; }
+
+static void arena_keymap(Cg *g, const char *what, const char *name)
+{
+    char label[64];
+    snprintf(label, sizeof label, "partition table of %s", what);
+    arena_runtime(g, label, name, 1, sremrt_keymap_bytes(keys(g)));
 }
 
 /* ---- episodes and explore clauses ------------------------------------------------------ */
@@ -989,6 +1031,19 @@ static void emit_episode(Cg *g, int j, const AstEpisode *ep)
             time ? "SREMRT_EPISODE_TIME" : "SREMRT_EPISODE_EVENTS", ep->hdr.window.value,
             excl ? "SREMRT_EPISODE_EXCLUSIVE" : "0");
 
+    sremrt_episode_config ec = {ep->nelements, distinct ? SREMRT_EPISODE_DISTINCT : SREMRT_EPISODE_NONOVERLAPPED,
+                                time ? SREMRT_EPISODE_TIME : SREMRT_EPISODE_EVENTS, ep->hdr.window.value,
+                                excl ? SREMRT_EPISODE_EXCLUSIVE : 0u, g->o->caps.occmap_cap,
+                                g->o->caps.distinct_budget};
+    size_t counter = sremrt_episode_bytes(&ec);
+    if (part) {
+        arena_keymap(g, "episode", ep->name);
+        arena_term(g, "episode counters", "%d * sizeof(sremrt_episode)", keys(g));
+        arena_runtime(g, "episode", ep->name, keys(g), counter);
+    } else {
+        arena_runtime(g, "episode", ep->name, 1, counter);
+    }
+
     char call[256];
     snprintf(call, sizeof call, "%s_episode(m, c, ", P);
     if (part) {
@@ -1072,6 +1127,30 @@ static void emit_explore_conf(Cg *g, int i, const AstPattern *p)
             p->hdr.policy == POLICY_STAM ? "SREMRT_EXPLORE_STAM" : "SREMRT_EXPLORE_STNM", win,
             p->hdr.window.kind == WIN_NONE ? (int64_t)1 : p->hdr.window.value, p->explore.extensions ? 1 : 0,
             p->explore.variations ? 1 : 0, p->explore.threshold);
+    sremrt_explore_config xc = {g->explore_seq, m, ta->nvalues,
+                                p->hdr.policy == POLICY_STAM ? SREMRT_EXPLORE_STAM : SREMRT_EXPLORE_STNM,
+                                p->hdr.window.kind == WIN_TIME     ? SREMRT_EXPLORE_TIME
+                                : p->hdr.window.kind == WIN_EVENTS ? SREMRT_EXPLORE_EVENTS
+                                                                   : SREMRT_EXPLORE_UNBOUNDED,
+                                p->hdr.window.kind == WIN_NONE ? 1 : p->hdr.window.value,
+                                p->explore.extensions, p->explore.variations, p->explore.threshold,
+                                SREMRT_EXPLORE_DEFAULT, g->o->caps.explore_cap};
+    for (int k = 0; k < m && k < SREMRT_EXPLORE_MAX_M; k++)
+        g->explore_seq[k] = p->body->kids[k]->value_index;
+    sremrt_explore ex;
+    sremrt_alloc heap = sremrt_alloc_malloc();
+    size_t state = 0;
+    if (sremrt_explore_init(&ex, &xc, &heap) == 0) {
+        state = sremrt_explore_part_bytes(&ex);
+        sremrt_explore_free(&ex);
+    }
+    arena_runtime(g, "explore", p->name, 1, sremrt_explore_bytes(&xc));
+    if (p->partition_attr) {
+        arena_term(g, "explore states", "%d * sizeof(sremrt_explore_part)", keys(g));
+        arena_runtime(g, "explore windows", p->name, keys(g), state);
+    } else {
+        arena_runtime(g, "explore window", p->name, 1, state);
+    }
     fprintf(f, "    sremrt_explore p%d_ex;   /* pattern %s: explore clause, one trie */\n", i, p->name);
     fprintf(in, "    if (%s_p%d_explore_start(&m->p%d_ex, &m->cfg) != 0)\n        return -1;\n", P, i, i);
     if (p->partition_attr) {
@@ -1119,6 +1198,16 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
     const char *step_args = runs ? ", m->cfg.max_runs, &m->stats.overflow[SREMRT_OVF_RUNS]" : "";
     FILE *f = g->fields.f, *in = g->init.f, *pu = g->push.f, *fr = g->freec.f;
 
+    if (part) {
+        arena_keymap(g, "pattern", p->name);
+        arena_term(g, "pattern states", "%d * sizeof(%s_p%d_st)", keys(g), P, i);
+        if (runs)
+            arena_term(g, "pattern runs", "%d * 2 * (SREMRT_MAX_ALIGN + %d * sizeof(%s_p%d_run))", keys(g),
+                       g->o->strategy.max_runs, P, i);
+    } else if (runs) {
+        arena_term(g, "pattern runs", "2 * (SREMRT_MAX_ALIGN + %d * sizeof(%s_p%d_run))", g->o->strategy.max_runs,
+                   P, i);
+    }
     if (part) {
         fprintf(f, "    sremrt_keymap p%d_keys;   /* pattern %s: partition key -> slot */\n", i, p->name);
         fprintf(f, "    %s_p%d_st *p%d;   /* [max_keys] */\n", P, i, i);
@@ -1316,6 +1405,44 @@ static bool find_schema(Cg *g)
     return ok;
 }
 
+/* The matcher struct: what every matcher has, then each declaration's
+ * fields; in the header of --freestanding code (with the state types),
+ * else in the .c. */
+static void put_matcher_struct(Cg *g, FILE *out)
+{
+    const char *P = g->P;
+    fprintf(out, "struct %s_matcher {\n"
+                 "    %s_config cfg;     /* as given to init, defaults filled in */\n"
+                 "    sremrt_stats stats;        /* events, rejected, overflows */\n"
+                 "    sremrt_tsorder order;      /* the timestamp-goes-backwards rule */\n"
+                 "    int64_t index;             /* global index of the last accepted event */\n"
+                 "    char error[96];            /* why the last push was rejected */\n"
+                 "    int finished;              /* finish ran: summaries given, stats added */\n"
+                 "%s};\n",
+            P, P, g->fields.text);
+}
+
+/* --freestanding: the capacities and NAME_ARENA_BYTES, in the header. */
+static void put_arena_macros(Cg *g, FILE *out)
+{
+    const char *P = g->P;
+    const CgCaps *c = &g->o->caps;
+    fprintf(out, "\n/* The capacities this matcher was generated for (sremc --freestanding\n"
+                 " * --max-keys ... ; 0: the runtime's default), NAME_config_default's values. */\n"
+                 "#define %s_MAX_KEYS %d\n#define %s_MAX_RUNS %d\n#define %s_DISTINCT_BUDGET %d\n"
+                 "#define %s_OCCMAP_CAP %d\n#define %s_EXPLORE_CAP %d\n\n",
+            P, c->max_keys, P, g->o->strategy.max_runs, P, c->distinct_budget, P, c->occmap_cap, P,
+            c->explore_cap);
+    fprintf(out, "/* Bytes %s_init and the first event of every partition key take from\n"
+                 " * cfg.alloc at those capacities: give it an arena this large, e.g.\n"
+                 " *     static unsigned char mem[%s_ARENA_BYTES];\n"
+                 " *     sremrt_arena_init(&ar, mem, sizeof mem); cfg.alloc = sremrt_arena_hook(&ar);\n"
+                 " * Runtime structures are sized as on the host sremc ran on (8-byte pointers:\n"
+                 " * an upper bound for 32-bit targets); matcher states by your compiler. */\n"
+                 "#define %s_ARENA_BYTES ((size_t)8   /* never an empty array */%s)\n",
+            P, P, P, g->heap.text);
+}
+
 bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE *c, FILE *h)
 {
     Cg g = {.ast = ast, .o = o, .arena = arena, .diag = diag, .P = o->prefix};
@@ -1329,6 +1456,8 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
     buf_open(&g.externs);
     buf_open(&g.finish);
     buf_open(&g.trie);
+    buf_open(&g.types);
+    buf_open(&g.heap);
     int i = 0, j = 0;
     bool ok = true;
     for (int k = 0; k < ast->ndecls; k++) {
@@ -1384,6 +1513,13 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
     buf_close(&g.externs);
     buf_close(&g.finish);
     buf_close(&g.trie);
+    buf_close(&g.heap);
+    put_matcher_struct(&g, g.types.f);
+    if (o->freestanding)
+        put_arena_macros(&g, g.types.f);
+    buf_close(&g.types);
+    if (o->runtime_bytes)
+        *o->runtime_bytes = g.rt_bytes;
     if (ok && diag->nerrors == 0) {
         char guard[160], strategies[64], maxruns[32], srcc[160];
         snprintf(guard, sizeof guard, "%s_H_GENERATED", o->prefix);
@@ -1403,17 +1539,30 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
         FILE *sc = open_memstream(&src_comment, &src_len);
         put_comment_text(sc, o->source);
         fclose(sc);
+        char maxkeys[32], budget[32], occcap[32], xcap[32];
+        snprintf(maxkeys, sizeof maxkeys, "%d", o->caps.max_keys);
+        snprintf(budget, sizeof budget, "%d", o->caps.distinct_budget);
+        snprintf(occcap, sizeof occcap, "%d", o->caps.occmap_cap);
+        snprintf(xcap, sizeof xcap, "%d", o->caps.explore_cap);
+        const char *fs = o->freestanding ? "\n/* --freestanding: no stdio, no malloc (runtime headers leave them out). */\n"
+                                           "#ifndef SREMRT_FREESTANDING\n#define SREMRT_FREESTANDING 1\n#endif\n"
+                                         : "";
         Hole holes[] = {
             {"PREFIX", o->prefix},        {"GUARD", guard},
             {"SOURCE", src_comment},      {"SOURCE_C", srcc},
             {"HEADER", o->header},        {"SCHEMA", g.schema->name},
             {"EVENT_FIELDS", fields.text}, {"SCHEMA_DESC", desc.text},
             {"SAME_EVENT", same.text},    {"EXTERNS", g.externs.text},
-            {"PATTERN_CODE", g.code.text}, {"MATCHER_FIELDS", g.fields.text},
+            {"PATTERN_CODE", g.code.text},
             {"INIT_CODE", g.init.text},   {"PUSH_CODE", g.push.text},
             {"FREE_CODE", g.freec.text},  {"MAX_RUNS", maxruns},
             {"STRATEGIES", strategies},   {"TS_CHECK", tscheck.text},
             {"FINISH_CODE", g.finish.text}, {"TRIE_CODE", g.trie.text},
+            {"TYPES_H", o->freestanding ? g.types.text : ""},
+            {"TYPES_C", o->freestanding ? "" : g.types.text},
+            {"FREESTANDING", fs},         {"MAX_KEYS", maxkeys},
+            {"DISTINCT_BUDGET", budget},  {"OCCMAP_CAP", occcap},
+            {"EXPLORE_CAP", xcap},
         };
         int nh = (int)(sizeof holes / sizeof holes[0]);
         char *ht = load_template(o, "matcher.h.tpl", diag);
@@ -1438,6 +1587,8 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
     free(g.externs.text);
     free(g.finish.text);
     free(g.trie.text);
+    free(g.types.text);
+    free(g.heap.text);
     return ok;
 }
 

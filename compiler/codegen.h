@@ -24,12 +24,26 @@ extern const CgTemplate cg_templates[];
 #define SREMC_VERSION "0.1.0"
 #endif
 
+/* Capacities of generated code: the config's defaults, and with
+ * --freestanding what the arena is sized for. 0: the runtime's default. */
+typedef struct CgCaps {
+    int max_keys;          /* partition keys per partitioned declaration */
+    int distinct_budget;   /* distinct episodes: configurations */
+    int occmap_cap;        /* distinct episodes: events per OccMap list */
+    int explore_cap;       /* explore: window entries per partition */
+} CgCaps;
+
 typedef struct CgOptions {
     const char  *prefix;        /* C prefix of every external name */
     const char  *header;        /* the header's file name, as the .c includes it */
     const char  *source;        /* the .srem path, for comments */
     const char  *template_dir;  /* NULL: the embedded templates */
     StrategyOpts strategy;
+    CgCaps       caps;
+    bool         freestanding;  /* no stdio, no malloc: a caller's arena */
+    size_t      *runtime_bytes; /* freestanding, if not NULL: set to the arena bytes of
+                                   runtime structures (partition tables, episode and
+                                   explore state) at the capacities, on this host */
 } CgOptions;
 
 /* A valid C identifier from a file name ("fire-2.srem" -> "fire_2"), in

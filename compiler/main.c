@@ -675,6 +675,13 @@ static int run_emit(const Options *opts, bool build)
         return rc;
     if (build && !opts->output)
         return usage_error("%s", "build needs -o PROG");
+    CgCaps caps = {opts->freestanding ? 16 : 1024, 0, 0, 0};
+    size_t runtime_bytes = 0;
+    if ((opts->max_keys && parse_count("--max-keys", opts->max_keys, &caps.max_keys)) ||
+        (opts->distinct_budget && parse_count("--distinct-budget", opts->distinct_budget, &caps.distinct_budget)) ||
+        (opts->occmap_cap && parse_count("--occmap-cap", opts->occmap_cap, &caps.occmap_cap)) ||
+        (opts->explore_cap && parse_count("--explore-cap", opts->explore_cap, &caps.explore_cap)))
+        return EXIT_USAGE;
     char prefix[128];
     if (opts->prefix) {
         if (!cg_valid_prefix(opts->prefix))
@@ -694,7 +701,8 @@ static int run_emit(const Options *opts, bool build)
     char *hpath = build ? NULL : with_ext(cpath, ".h");
     char hname[200];
     snprintf(hname, sizeof hname, "%s.h", prefix);
-    CgOptions co = {prefix, build ? hname : base_name(hpath), opts->file, opts->template_dir, job.strategy};
+    CgOptions co = {prefix, build ? hname : base_name(hpath), opts->file, opts->template_dir, job.strategy,
+                    caps, opts->freestanding != NULL, &runtime_bytes};
     char *ctext = NULL, *htext = NULL, *mtext = NULL;
     size_t clen = 0, hlen = 0, mlen = 0;
     rc = 0;
@@ -714,6 +722,12 @@ static int run_emit(const Options *opts, bool build)
         rc = write_file(cpath, ctext, clen);
         if (!rc)
             rc = write_file(hpath, htext, hlen);
+        if (!rc && co.freestanding)
+            fprintf(stderr,
+                    "sremc: %s: %s_ARENA_BYTES = %zu bytes of runtime structures (partition tables, "
+                    "episode and explore state, for %d keys) + the matchers' per-key states, "
+                    "which your C compiler sizes\n",
+                    hpath, prefix, runtime_bytes + 8, caps.max_keys);
     } else {
         const char *tmp = getenv("TMPDIR");
         char dir[1024];

@@ -2,9 +2,11 @@
  * every text the runtime writes is built without stdio or allocation. */
 #include "sremrt/sink.h"
 
+#include <string.h>
+#ifndef SREMRT_FREESTANDING
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+#endif
 
 void sremrt_sink_init_buf(sremrt_sink *s, char *buf, size_t cap)
 {
@@ -88,14 +90,12 @@ void sremrt_sink_i64(sremrt_sink *s, int64_t v)
     }
 }
 
-void sremrt_sink_f64(sremrt_sink *s, double v)
+#ifndef SREMRT_FREESTANDING
+/* The shortest of %.15g, %.16g, %.17g that reads back as v. */
+static void f64_digits(sremrt_sink *s, double v)
 {
     char tmp[40];
     int prec;
-    if (v != v || v - v != 0.0) {   /* NaN or infinity */
-        sremrt_sink_puts(s, "null");
-        return;
-    }
     for (prec = 15; prec < 17; prec++) {
         snprintf(tmp, sizeof tmp, "%.*g", prec, v);
         if (strtod(tmp, NULL) == v)
@@ -104,6 +104,77 @@ void sremrt_sink_f64(sremrt_sink *s, double v)
     if (prec == 17)
         snprintf(tmp, sizeof tmp, "%.17g", v);
     sremrt_sink_puts(s, tmp);
+}
+#else
+/* Firmware, without snprintf: 9 significant digits in %g's style (a float
+ * reads back exactly; a double to about 1e-9 relative). */
+static void f64_digits(sremrt_sink *s, double v)
+{
+    char d[9];
+    int e = 8, nd = 9, i;
+    uint64_t n;
+    if (v == 0.0) {
+        sremrt_sink_putc(s, '0');
+        return;
+    }
+    if (v < 0) {
+        sremrt_sink_putc(s, '-');
+        v = -v;
+    }
+    while (v >= 1e9) {   /* bring v into [1e8, 1e9): v = n 10^(e-8) */
+        v /= 10;
+        e++;
+    }
+    while (v < 1e8) {
+        v *= 10;
+        e--;
+    }
+    n = (uint64_t)(v + 0.5);
+    if (n >= 1000000000u) {
+        n /= 10;
+        e++;
+    }
+    while (nd > 1 && n % 10 == 0) {
+        n /= 10;
+        nd--;
+    }
+    for (i = nd - 1; i >= 0; i--, n /= 10)
+        d[i] = (char)('0' + n % 10);
+    if (e < -4 || e >= 9) {   /* d.ddde+XX */
+        sremrt_sink_putc(s, d[0]);
+        if (nd > 1) {
+            sremrt_sink_putc(s, '.');
+            sremrt_sink_putn(s, d + 1, (size_t)nd - 1);
+        }
+        sremrt_sink_puts(s, e < 0 ? "e-" : "e+");
+        if (e < 0)
+            e = -e;
+        if (e < 10)
+            sremrt_sink_putc(s, '0');
+        sremrt_sink_u64(s, (uint64_t)e);
+    } else if (e >= 0) {      /* ddd.ddd */
+        for (i = 0; i <= e; i++)
+            sremrt_sink_putc(s, i < nd ? d[i] : '0');
+        if (nd > e + 1) {
+            sremrt_sink_putc(s, '.');
+            sremrt_sink_putn(s, d + e + 1, (size_t)(nd - e - 1));
+        }
+    } else {                  /* 0.000ddd */
+        sremrt_sink_puts(s, "0.");
+        for (i = -1; i > e; i--)
+            sremrt_sink_putc(s, '0');
+        sremrt_sink_putn(s, d, (size_t)nd);
+    }
+}
+#endif
+
+void sremrt_sink_f64(sremrt_sink *s, double v)
+{
+    if (v != v || v - v != 0.0) {   /* NaN or infinity */
+        sremrt_sink_puts(s, "null");
+        return;
+    }
+    f64_digits(s, v);
 }
 
 /* Length of the valid UTF-8 sequence at p (1..4), or 0 if invalid. */

@@ -14,6 +14,8 @@ need re2c re2c
 need bison bison
 need /usr/include/CUnit/CUnit.h libcunit1-dev
 need dot graphviz
+need arm-none-eabi-gcc gcc-arm-none-eabi              # firmware mode: Cortex-M4 builds
+need /usr/lib/arm-none-eabi/newlib libnewlib-arm-none-eabi
 [ -z "$missing" ] && exit 0
 
 echo "deps: missing packages:$missing"

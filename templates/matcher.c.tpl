@@ -62,30 +62,26 @@ static inline int @@PREFIX@@_same_event(const @@PREFIX@@_event *a, const @@PREFI
 }
 
 @@EXTERNS@@
+@@TYPES_C@@
 /* ======== patterns ========================================================== */
 
 @@PATTERN_CODE@@
 /* ======== the matcher ======================================================= */
-
-struct @@PREFIX@@_matcher {
-    @@PREFIX@@_config cfg;     /* as given to init, defaults filled in */
-    sremrt_stats stats;        /* events, rejected, overflows */
-    sremrt_tsorder order;      /* the timestamp-goes-backwards rule */
-    int64_t index;             /* global index of the last accepted event */
-    char error[96];            /* why the last push was rejected */
-    int finished;              /* finish ran: summaries given, stats added */
-@@MATCHER_FIELDS@@
-};
 
 size_t @@PREFIX@@_matcher_size(void) { return sizeof(struct @@PREFIX@@_matcher); }
 
 void @@PREFIX@@_config_default(@@PREFIX@@_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->max_keys = 1024;
+    cfg->max_keys = @@MAX_KEYS@@;
     cfg->max_runs = @@MAX_RUNS@@;
+    cfg->distinct_budget = @@DISTINCT_BUDGET@@;
+    cfg->occmap_cap = @@OCCMAP_CAP@@;
     cfg->explore_algo = SREMRT_EXPLORE_DEFAULT;
+    cfg->explore_cap = @@EXPLORE_CAP@@;
+#ifndef SREMRT_FREESTANDING
     cfg->alloc = sremrt_alloc_malloc();
+#endif
 }
 
 /* Sets the fields every record about the event just pushed carries. */
@@ -211,10 +207,13 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
             m->cfg.max_runs = cfg->max_runs;
         if (cfg->alloc.alloc)
             m->cfg.alloc = cfg->alloc;
-        m->cfg.distinct_budget = cfg->distinct_budget;
-        m->cfg.occmap_cap = cfg->occmap_cap;
+        if (cfg->distinct_budget > 0)
+            m->cfg.distinct_budget = cfg->distinct_budget;
+        if (cfg->occmap_cap > 0)
+            m->cfg.occmap_cap = cfg->occmap_cap;
         m->cfg.explore_algo = cfg->explore_algo;
-        m->cfg.explore_cap = cfg->explore_cap;
+        if (cfg->explore_cap > 0)
+            m->cfg.explore_cap = cfg->explore_cap;
     }
     sremrt_stats_init(&m->stats);
     sremrt_tsorder_init(&m->order);
@@ -263,6 +262,7 @@ void @@PREFIX@@_trie_emit(const @@PREFIX@@_matcher *m, sremrt_sink *s, int dot)
     (void)dot;
 }
 
+#ifndef SREMRT_FREESTANDING
 int @@PREFIX@@_trie_dot(const @@PREFIX@@_matcher *m, FILE *out)
 {
     char buf[1024];
@@ -272,6 +272,7 @@ int @@PREFIX@@_trie_dot(const @@PREFIX@@_matcher *m, FILE *out)
     sremrt_sink_end(&s);
     return ferror(out) ? -1 : 0;
 }
+#endif
 
 void @@PREFIX@@_free(@@PREFIX@@_matcher *m)
 {

@@ -3,16 +3,19 @@
  * config's callback. C99; every external name starts with @@PREFIX@@_. */
 #ifndef @@GUARD@@
 #define @@GUARD@@
-
+@@FREESTANDING@@
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "sremrt/alloc.h"
+#include "sremrt/episode.h"
+#include "sremrt/explore.h"
+#include "sremrt/keymap.h"
 #include "sremrt/out.h"
 #include "sremrt/schema.h"
 #include "sremrt/sink.h"
 #include "sremrt/stats.h"
+#include "sremrt/tsorder.h"
 
 /* One event of schema @@SCHEMA@@, laid out as @@PREFIX@@_schema describes. */
 typedef struct @@PREFIX@@_event {
@@ -36,9 +39,11 @@ typedef struct @@PREFIX@@_config {
     sremrt_alloc alloc;    /* where memory comes from (alloc NULL: malloc) */
 } @@PREFIX@@_config;
 
-/* Opaque; allocate @@PREFIX@@_matcher_size() bytes (any C alignment). */
+/* Allocate @@PREFIX@@_matcher_size() bytes (any C alignment); opaque except
+ * in --freestanding code, where the type is complete below so that a
+ * firmware can declare one statically. */
 typedef struct @@PREFIX@@_matcher @@PREFIX@@_matcher;
-
+@@TYPES_H@@
 size_t @@PREFIX@@_matcher_size(void);
 void @@PREFIX@@_config_default(@@PREFIX@@_config *cfg);
 
@@ -60,8 +65,10 @@ void @@PREFIX@@_finish(@@PREFIX@@_matcher *m);
  * digraphs. Nothing when the file has no explore clause. */
 void @@PREFIX@@_trie_emit(const @@PREFIX@@_matcher *m, sremrt_sink *s, int dot);
 
+#ifndef SREMRT_FREESTANDING
 /* Host: the tries as Graphviz dot to out; 0, or -1 on a write error. */
 int @@PREFIX@@_trie_dot(const @@PREFIX@@_matcher *m, FILE *out);
+#endif
 
 /* Gives back the memory init and push took from the allocator. */
 void @@PREFIX@@_free(@@PREFIX@@_matcher *m);

@@ -5,7 +5,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#ifndef SREMRT_FREESTANDING
 #include <stdio.h>
+#endif
 
 #include "sink.h"
 
@@ -63,6 +65,7 @@ void sremrt_record_emit(sremrt_sink *s, sremrt_format f, const sremrt_record *r)
  * is cut (and NUL-terminated) when that is >= cap. No stdio needed. */
 size_t sremrt_record_format(char *buf, size_t cap, sremrt_format f, const sremrt_record *r);
 
+#ifndef SREMRT_FREESTANDING   /* host.c: left out of firmware builds */
 /* Host: to a FILE (any length, through a small stack buffer); returns 0,
  * or EOF if the stream reports a write error. */
 int sremrt_record_write(FILE *out, sremrt_format f, const sremrt_record *r);
@@ -73,5 +76,6 @@ void sremrt_sink_init_file(sremrt_sink *s, char *buf, size_t cap, FILE *out);
 
 /* Host: the error record of a rejected line (usually to stderr). */
 int sremrt_write_error(FILE *out, sremrt_format f, int64_t line, const char *message);
+#endif
 
 #endif

@@ -5,7 +5,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#ifndef SREMRT_FREESTANDING
 #include <stdio.h>
+#endif
 
 #include "sink.h"
 
@@ -45,10 +47,12 @@ int sremrt_stats_exit_status(const sremrt_stats *st);
 void sremrt_stats_emit(sremrt_sink *s, const sremrt_stats *st, double seconds);
 size_t sremrt_stats_format(char *buf, size_t cap, const sremrt_stats *st, double seconds);
 
+#ifndef SREMRT_FREESTANDING   /* host.c: left out of firmware builds */
 /* Host: the report to a FILE (stderr for --stats); 0 or EOF on error. */
 int sremrt_stats_print(FILE *out, const sremrt_stats *st, double seconds);
 
 /* Host: a monotonic clock in seconds, for the rate. */
 double sremrt_clock_seconds(void);
+#endif
 
 #endif
