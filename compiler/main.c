@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "codegen.h"
+#include "sremrt/episode.h"
+#include "sremrt/keymap.h"
 #include "frontend.h"
 #include "sra_build.h"
 #include "strategy.h"
@@ -663,6 +665,17 @@ static int write_file(const char *path, const char *text, size_t len)
     return 0;
 }
 
+/* A capacity above what the runtime accepts: a usage error. */
+static bool over_max(const char *option, int value, int max)
+{
+    char msg[96];
+    if (value <= max)
+        return false;
+    snprintf(msg, sizeof msg, "%s is at most %d", option, max);
+    usage_error("%s", msg);
+    return true;
+}
+
 /* sremc FILE.srem / emit / build. */
 static int run_emit(const Options *opts, bool build)
 {
@@ -675,12 +688,21 @@ static int run_emit(const Options *opts, bool build)
         return rc;
     if (build && !opts->output)
         return usage_error("%s", "build needs -o PROG");
-    CgCaps caps = {opts->freestanding ? 16 : 1024, 0, 0, 0};
+    /* Hosted code gets room: 1024 keys, and OccMap lists long enough for
+     * distinct episodes over windows of thousands of events (64 lost
+     * exactness from windows of ~1000 on uniform streams; bench/episodes.sh).
+     * Firmware gets small tables; the arena is sized for them. */
+    CgCaps caps = {opts->freestanding ? 16 : 1024, SREMRT_EPISODE_DEFAULT_BUDGET,
+                   opts->freestanding ? SREMRT_EPISODE_DEFAULT_CAP : 1024, 0};
     size_t runtime_bytes = 0;
     if ((opts->max_keys && parse_count("--max-keys", opts->max_keys, &caps.max_keys)) ||
         (opts->distinct_budget && parse_count("--distinct-budget", opts->distinct_budget, &caps.distinct_budget)) ||
         (opts->occmap_cap && parse_count("--occmap-cap", opts->occmap_cap, &caps.occmap_cap)) ||
         (opts->explore_cap && parse_count("--explore-cap", opts->explore_cap, &caps.explore_cap)))
+        return EXIT_USAGE;
+    if (over_max("--max-keys", caps.max_keys, SREMRT_KEYMAP_MAX) ||
+        over_max("--distinct-budget", caps.distinct_budget, SREMRT_EPISODE_MAX_BUDGET) ||
+        over_max("--occmap-cap", caps.occmap_cap, SREMRT_EPISODE_MAX_CAP))
         return EXIT_USAGE;
     char prefix[128];
     if (opts->prefix) {

@@ -25,10 +25,9 @@ static const struct option_spec {
     {"--max-keys", "N", "partition keys per partitioned pattern or episode", 1L << 28},
     {"--max-runs", "N", "runs per runs pattern and partition", 2147483647L},
     {"--distinct-budget", "N", "distinct episodes: work kept per episode and partition when one\n"
-                               "event can satisfy two elements; past it records say exact=false\n"
-                               "(default 32)", SREMRT_EPISODE_MAX_BUDGET},
-    {"--occmap-cap", "N", "distinct episodes: events kept per OccMap list (default 64)",
-     SREMRT_EPISODE_MAX_CAP},
+                               "event can satisfy two elements; past it records say exact=false", SREMRT_EPISODE_MAX_BUDGET},
+    {"--occmap-cap", "N", "distinct episodes: events kept per OccMap list; past it records\n"
+                          "say exact=false", SREMRT_EPISODE_MAX_CAP},
     {"--explore-algo", "NAME", "explore counting: default, bf, rc or ic; all are exact, they differ in\n"
                                            "speed (default: per-event cost independent of the window)", 0},
     {"--explore-cap", "N", "explore: window entries kept per partition (default: the count\n"
@@ -58,8 +57,10 @@ static void usage(FILE *out, const char *prog)
             else
                 fputc(*h, out);
         }
-        if (i == OPT_MAX_KEYS || i == OPT_MAX_RUNS)
-            fprintf(out, " (default %ld)", (long)(i == OPT_MAX_KEYS ? cfg.max_keys : cfg.max_runs));
+        long def = i == OPT_MAX_KEYS ? cfg.max_keys : i == OPT_MAX_RUNS ? cfg.max_runs
+                 : i == OPT_DISTINCT_BUDGET ? cfg.distinct_budget : i == OPT_OCCMAP_CAP ? cfg.occmap_cap : 0;
+        if (def > 0)   /* 0: the runtime's default, which the help text gives */
+            fprintf(out, " (default %ld)", def);
         fputc('\n', out);
     }
     fputs("\nexit status: 0 all lines accepted, 3 some rejected (or a fatal input error),\n"
