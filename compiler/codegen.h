@@ -33,6 +33,10 @@ typedef struct CgCaps {
     int explore_cap;       /* explore: window entries per partition */
 } CgCaps;
 
+/* --layout: tdfa steps as decision trees over the atoms, or as transition
+ * tables indexed by an event class (where the events fall into few classes). */
+typedef enum CgLayout { CG_LAYOUT_AUTO, CG_LAYOUT_TREE, CG_LAYOUT_TABLE } CgLayout;
+
 typedef struct CgOptions {
     const char  *prefix;        /* C prefix of every external name */
     const char  *header;        /* the header's file name, as the .c includes it */
@@ -41,6 +45,7 @@ typedef struct CgOptions {
     StrategyOpts strategy;
     CgCaps       caps;
     bool         freestanding;  /* no stdio, no malloc: a caller's arena */
+    CgLayout     layout;        /* how tdfa code reads (--layout) */
     size_t      *runtime_bytes; /* freestanding, if not NULL: set to the arena bytes of
                                    runtime structures (partition tables, episode and
                                    explore state) at the capacities, on this host */

@@ -695,6 +695,13 @@ static int run_emit(const Options *opts, bool build)
     CgCaps caps = {opts->freestanding ? 16 : 1024, SREMRT_EPISODE_DEFAULT_BUDGET,
                    opts->freestanding ? SREMRT_EPISODE_DEFAULT_CAP : 1024, 0};
     size_t runtime_bytes = 0;
+    CgLayout layout = CG_LAYOUT_AUTO;
+    if (opts->layout && strcmp(opts->layout, "tree") == 0)
+        layout = CG_LAYOUT_TREE;
+    else if (opts->layout && strcmp(opts->layout, "table") == 0)
+        layout = CG_LAYOUT_TABLE;
+    else if (opts->layout && strcmp(opts->layout, "auto") != 0)
+        return usage_error("unknown layout '%s' (layouts: auto, tree, table)", opts->layout);
     if ((opts->max_keys && parse_count("--max-keys", opts->max_keys, &caps.max_keys)) ||
         (opts->distinct_budget && parse_count("--distinct-budget", opts->distinct_budget, &caps.distinct_budget)) ||
         (opts->occmap_cap && parse_count("--occmap-cap", opts->occmap_cap, &caps.occmap_cap)) ||
@@ -724,7 +731,7 @@ static int run_emit(const Options *opts, bool build)
     char hname[200];
     snprintf(hname, sizeof hname, "%s.h", prefix);
     CgOptions co = {prefix, build ? hname : base_name(hpath), opts->file, opts->template_dir, job.strategy,
-                    caps, opts->freestanding != NULL, &runtime_bytes};
+                    caps, opts->freestanding != NULL, layout, &runtime_bytes};
     char *ctext = NULL, *htext = NULL, *mtext = NULL;
     size_t clen = 0, hlen = 0, mlen = 0;
     rc = 0;

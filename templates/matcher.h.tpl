@@ -55,6 +55,12 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg);
  * backwards: @@PREFIX@@_error says why) and not matched. */
 int @@PREFIX@@_push(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e);
 
+/* Feeds e[0..n-1] in order, one call for many events (the step is inlined
+ * into one loop): returns n, or the index of the first event rejected (as
+ * push would have; @@PREFIX@@_error says why), after which nothing more was
+ * fed; feed the rest from the next one on. */
+size_t @@PREFIX@@_push_many(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e, size_t n);
+
 /* End of stream: the summary records (one per episode and partition key,
  * one per explore clause, in declaration order) and the overflows of
  * episodes and explore clauses added to the stats. Once; push no more. */

@@ -22,6 +22,12 @@
 enum { STREAMS = 6, LEN = 40, MAX_STATES = 3000, SHRINK_CALLS = 400 };
 
 static const char *const strategies[] = {"auto", "tdfa", "dsra", "runs"};
+
+/* The --layout of strategy s's batch b (see the batches below). */
+static const char *layout_of(int s, int b)
+{
+    return s != 1 ? "auto" : b % 2 == 0 ? "table" : "tree";
+}
 static const char *const tnames[] = {"A", "B", "C"};
 
 typedef struct Pat {
@@ -151,6 +157,7 @@ static void build_all(Job *jobs, int n)
 typedef struct Oracle {
     const char *sremc, *dir;
     int         strategy;
+    const char *layout;
     char       *built_src;   /* what prog was built from */
     bool        built;
 } Oracle;
@@ -169,8 +176,8 @@ static bool codegen_fails(const char *src, const Value *values, int n, void *ctx
             return false;
         fputs(src, f);
         fclose(f);
-        snprintf(cmd, sizeof cmd, "CFLAGS=-O0 %s build --strategy %s --max-states %d %s -o %s 2>/dev/null",
-                 o->sremc, strategies[o->strategy], MAX_STATES, path, prog);
+        snprintf(cmd, sizeof cmd, "CFLAGS=-O0 %s build --strategy %s --layout %s --max-states %d %s -o %s 2>/dev/null",
+                 o->sremc, strategies[o->strategy], o->layout, MAX_STATES, path, prog);
         o->built = run(cmd) == 0;
     }
     if (!o->built)
@@ -250,16 +257,19 @@ int main(int argc, char **argv)
                 return 2;
             fputs(GEN_SCHEMA, f);
             /* a forced strategy that auto picks builds the same code:
-               programs of forced strategies take the other patterns */
+               programs of forced strategies take the other patterns; but
+               forced tdfa takes all, with the layout auto does not use
+               (tables for start tags, trees otherwise): even batches
+               --layout table, odd ones --layout tree */
             for (int i = b0; i < b0 + batch && i < npat; i++)
-                if (pats[i].ok[s] && (s == 0 || !pats[i].ok[0] || pats[i].chosen != s)) {
+                if (pats[i].ok[s] && (s == 0 || s == 1 || !pats[i].ok[0] || pats[i].chosen != s)) {
                     fprintf(f, "%s\n", pats[i].body);
                     j->npatterns++;
                 }
             fclose(f);
             snprintf(j->cmd, sizeof j->cmd,
-                     "CFLAGS=-O0 %s build --strategy %s --max-states %d %s -o %s 2>%s.log", sremc,
-                     strategies[s], MAX_STATES, j->path, j->prog, j->prog);
+                     "CFLAGS=-O0 %s build --strategy %s --layout %s --max-states %d %s -o %s 2>%s.log", sremc,
+                     strategies[s], layout_of(s, b), MAX_STATES, j->path, j->prog, j->prog);
         }
     build_all(jobs, njobs);
     for (int s = 0; s < 4 && !failures; s++) {
@@ -310,7 +320,7 @@ int main(int argc, char **argv)
                             char what[128];
                             snprintf(what, sizeof what, "codegen differential, strategy %s, pattern %d from seed",
                                      strategies[s], pi);
-                            Oracle o = {sremc, dir, s, NULL, false};
+                            Oracle o = {sremc, dir, s, layout_of(s, b0 / batch), NULL, false};
                             shrink_report(what, seed, pats[pi].src, values, LEN, codegen_fails, &o,
                                           SHRINK_CALLS);
                             free(o.built_src);
@@ -332,7 +342,8 @@ int main(int argc, char **argv)
     for (int k = 0; k < njobs; k++)
         nbuilt[k / nbatches] += jobs[k].npatterns;
     printf("diff_codegen: seed %llu, %d random patterns (scale %d); applies: auto %d, tdfa %d, dsra %d, runs %d; "
-           "built: auto %d, forced tdfa %d, dsra %d, runs %d (where auto picks another); %d programs of up to %d "
+           "built: auto %d, forced tdfa %d (all, --layout table and tree), dsra %d, runs %d (where auto picks "
+           "another); %d programs of up to %d "
            "patterns, %d pattern-stream comparisons, %d failures\n",
            (unsigned long long)seed, npat, diff_scale(), napply[0], napply[1], napply[2], napply[3], nbuilt[0],
            nbuilt[1], nbuilt[2], nbuilt[3], programs, batch, compared, failures);

@@ -1,0 +1,90 @@
+/* push_many.c: NAME_push_many gives the records push gives, event by event,
+ * and stops at a rejected event, returning its index (tests/gen/run.sh
+ * builds it with the matcher of push_many.srem, prefix pm). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pm.h"
+
+#define N 20000
+
+typedef struct Log {
+    char *text;
+    size_t len, cap;
+} Log;
+
+static void log_record(void *user, const sremrt_record *r)
+{
+    Log *l = user;
+    char line[256];
+    size_t n = sremrt_record_format(line, sizeof line, SREMRT_JSONL, r);
+    if (l->len + n + 1 > l->cap) {
+        l->cap = 2 * (l->len + n + 1);
+        l->text = realloc(l->text, l->cap);
+    }
+    memcpy(l->text + l->len, line, n);
+    l->len += n;
+}
+
+static pm_matcher *open_matcher(Log *l)
+{
+    pm_config cfg;
+    pm_config_default(&cfg);
+    cfg.record = log_record;
+    cfg.user = l;
+    pm_matcher *m = malloc(pm_matcher_size());
+    if (!m || pm_init(m, &cfg) != 0)
+        exit(2);
+    return m;
+}
+
+int main(void)
+{
+    static pm_event ev[N];
+    unsigned long long x = 88172645463325252ull;
+    for (int i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        ev[i].ts = i;
+        ev[i].type = (int32_t)(x % 4);
+        ev[i].k = (int64_t)(x >> 8 & 3);
+        ev[i].v = (int64_t)(x >> 16 & 15);
+    }
+    ev[7777].ts = 7000;   /* goes backwards: rejected */
+    Log one = {0}, many = {0};
+    pm_matcher *a = open_matcher(&one), *b = open_matcher(&many);
+    int rejected = 0;
+    for (int i = 0; i < N; i++)
+        rejected += pm_push(a, &ev[i]);
+    size_t at = 0, fed = 0, stops = 0;
+    while (at < N) {   /* uneven chunks, restarting after a rejected event */
+        size_t n = 1 + (size_t)(x = x * 6364136223846793005ull + 1, x >> 33) % 700;
+        if (n > N - at)
+            n = N - at;
+        size_t k = pm_push_many(b, &ev[at], n);
+        fed += k;
+        if (k < n) {
+            stops++;
+            if (at + k != 7777) {
+                fprintf(stderr, "push_many: stopped at %zu, the rejected event is 7777\n", at + k);
+                return 1;
+            }
+            k++;   /* skip it */
+        }
+        at += k;
+    }
+    pm_finish(a);
+    pm_finish(b);
+    int ok = rejected == 1 && stops == 1 && fed == N - 1 && one.len == many.len && one.len > 0 &&
+             memcmp(one.text, many.text, one.len) == 0 &&
+             pm_stats(a)->events == pm_stats(b)->events;
+    printf("push_many: %s (%zu bytes of records, %llu events, 1 rejected)\n", ok ? "same records as push" : "DIFFERS",
+           one.len, (unsigned long long)pm_stats(b)->events);
+    pm_free(a);
+    pm_free(b);
+    free(a);
+    free(b);
+    free(one.text);
+    free(many.text);
+    return !ok;
+}
