@@ -490,6 +490,8 @@ typedef struct Cg {
     const char      *P;
     Buf              code, fields, init, push, freec, externs, finish, trie, types, heap;   /* heap: the terms of NAME_ARENA_BYTES */
     Buf              many_in, many_out;   /* push_many: pattern states into locals and back */
+    Buf              run, many_fast;      /* threaded push_many of a one-pattern file */
+    bool             threaded;            /* this file: one unpartitioned tree pattern */
     bool             local_state;         /* the pattern being emitted keeps its state in a local */
     size_t           rt_bytes;     /* the runtime terms of the arena */
     int32_t          explore_seq[SREMRT_EXPLORE_MAX_M];   /* sizing an explore clause */
@@ -546,6 +548,8 @@ static void window_text(const AstPattern *p, FILE *out)
         fputs("no window", out);
 }
 
+static void emit_dsra_step(Cg *g, int i, const Plan *plan, bool run);
+
 /* The tdfa or dsra of pattern i: state struct, atoms, step function. */
 static void emit_dsra(Cg *g, int i, const Plan *plan)
 {
@@ -560,7 +564,6 @@ static void emit_dsra(Cg *g, int i, const Plan *plan)
         if (d->states[q].nmembers > slots)
             slots = d->states[q].nmembers;
     bool tagged = d->tagged;
-    int ts = g->schema->ts_attr;
 
     FILE *ty = g->types.f;
     fprintf(ty, "/* Pattern %s: one substream's matcher state. */\ntypedef struct %s_p%d_st {\n", p->name, P, i);
@@ -592,32 +595,86 @@ static void emit_dsra(Cg *g, int i, const Plan *plan)
         emit_cond_fn(out, P, fname, arg, at->expr, dsra ? REG_AGE : REG_NONE, at->regmap, H > 0 ? H : 1);
     }
     free(used);
+    emit_dsra_step(g, i, plan, g->threaded);
+}
 
-    fprintf(out, "/* One event of the substream: 1 on a detection. */\n"
-                 "static int %s_p%d_step(%s_p%d_st *s, const %s_event *e)\n{\n    int hit = 0;\n",
-            P, i, P, i, P);
-    fputs("    s->pos++;\n", out);
-    if (tagged) {
-        if (d->window_kind == WIN_TIME && ts >= 0) {
-            fputs("    int64_t now = e->", out);
-            put_field(out, &g->schema->attrs[ts]);
-            fputs(";\n", out);
-        } else {
-            fputs("    int64_t now = s->pos;\n", out);
-        }
-        fputs("    (void)now;\n", out);
+/* "    int64_t now = ...;": the tag clock of the current event. */
+static void put_now(Cg *g, const Dsra *d, FILE *out, const char *decl)
+{
+    int ts = g->schema->ts_attr;
+    fprintf(out, "    %snow = ", decl);
+    if (d->window_kind == WIN_TIME && ts >= 0) {
+        fputs("e->", out);
+        put_field(out, &g->schema->attrs[ts]);
+        fputs(";\n", out);
+    } else {
+        fputs("s->pos;\n", out);
     }
-    fputs("    switch (s->state) {\n", out);
+}
+
+/* The trees of a tdfa or dsra as C. step: `int P_pI_step(s, e)`, one
+ * event, a switch on the state. run (threaded, for a file whose only
+ * declaration is this unpartitioned pattern): `size_t P_pI_run(m, s,
+ * events, n)`, the whole batch of push_many in one function where each
+ * transition jumps straight to the code of its target state, which reads
+ * the next event: no dispatch on the state per event, so each state's
+ * branches are predicted on their own. */
+static void emit_dsra_step(Cg *g, int i, const Plan *plan, bool run)
+{
+    const Dsra *d = plan->min;
+    const AstPattern *p = plan->pattern;
+    FILE *out = run ? g->run.f : g->code.f;
+    const char *P = g->P;
+    int H = d->kind == DSRA_DSRA ? d->history : 0;
+    bool tagged = d->tagged;
+
+    if (!run) {
+        fprintf(out, "/* One event of the substream: 1 on a detection. */\n"
+                     "static int %s_p%d_step(%s_p%d_st *s, const %s_event *e)\n{\n    int hit = 0;\n",
+                P, i, P, i, P);
+        fputs("    s->pos++;\n", out);
+        if (tagged) {
+            put_now(g, d, out, "int64_t ");
+            fputs("    (void)now;\n", out);
+        }
+        fputs("    switch (s->state) {\n", out);
+    } else {
+        fprintf(out, "/* Pattern %s over events[0..n-1] (push_many): how many were fed. */\n"
+                     "static size_t %s_p%d_run(%s_matcher *m, %s_p%d_st *s, const %s_event *events, size_t n)\n{\n"
+                     "    size_t k = 0;\n    const %s_event *e = events;\n    int hit;\n",
+                p->name, P, i, P, P, i, P, P);
+        if (tagged)
+            fputs("    int64_t now;\n", out);
+        fputs("    switch (s->state) {\n", out);
+        for (int q = 0; q < d->nstates; q++)
+            fprintf(out, "    case %d:\n        goto p%d_q%d;\n", q, i, q);
+        fputs("    default:\n        return 0;\n    }\n", out);
+    }
     bool *tref = calloc((size_t)d->ntrans + 1, sizeof *tref);
     if (!tref)
         abort();
     for (int q = 0; q < d->nstates; q++) {
         const DsraState *st = &d->states[q];
-        fprintf(out, "    case %d: /* ", q);
+        if (!run) {
+            fprintf(out, "    case %d: /* ", q);
+        } else {
+            fprintf(out, "p%d_q%d: /* ", i, q);
+        }
         put_positions(out, d->nfa, st->members, st->nmembers);
         fprintf(out, "%s */\n", st->final ? "; final" : "");
+        if (run) {
+            fprintf(out, "    if (k == n || %s_rejected(m, e = &events[k])) {\n        s->state = %d;\n"
+                         "        return k;\n    }\n    k++;\n    m->stats.events++;\n    m->index++;\n"
+                         "    s->pos++;\n    hit = 0;\n",
+                    P, q);
+            if (tagged)
+                put_now(g, d, out, "");
+        }
         if (st->nnodes == 0) {
-            fputs("        goto done;\n", out);
+            if (run)
+                fprintf(out, "    goto p%d_q%d;\n", i, q);
+            else
+                fputs("        goto done;\n", out);
             continue;
         }
         bool *ref = calloc((size_t)st->nnodes + 1, sizeof *ref);
@@ -659,7 +716,8 @@ static void emit_dsra(Cg *g, int i, const Plan *plan)
         }
         free(ref);
     }
-    fputs("    default:\n        goto done;\n    }\n", out);
+    if (!run)
+        fputs("    default:\n        goto done;\n    }\n", out);
     for (int t = 0; t < d->ntrans; t++) {
         if (!tref[t])
             continue;
@@ -684,7 +742,8 @@ static void emit_dsra(Cg *g, int i, const Plan *plan)
             for (int k = 0; k < to->nmembers; k++)
                 fprintf(out, "    s->tag[%d] = p%d_t%d_n%d;\n", k, i, t, k);
         }
-        fprintf(out, "    s->state = %d;\n", tr->to);
+        if (!run)
+            fprintf(out, "    s->state = %d;\n", tr->to);
         if (to->final && tagged && tr->tags && to->nfinals > 0) {
             /* the latest start among the final slots is inside the window */
             fputs("    hit = (uint64_t)now - (uint64_t)", out);
@@ -700,14 +759,25 @@ static void emit_dsra(Cg *g, int i, const Plan *plan)
         } else if (to->final && !tagged) {
             fputs("    hit = 1;\n", out);
         }
-        fputs("    goto done;\n}\n", out);
+        if (run) {
+            if (H > 0)
+                fprintf(out, "    s->ring[s->pos %% %d] = *e;\n", H);
+            fprintf(out, "    if (hit)\n        %s_match(m, ", P);
+            put_c_string(out, p->name);
+            fprintf(out, ", e, NULL, 0);\n    goto p%d_q%d;\n}\n", i, tr->to);
+        } else {
+            fputs("    goto done;\n}\n", out);
+        }
     }
     free(tref);
+    if (run) {
+        fputs("}\n\n", out);
+        return;
+    }
     fputs("done:\n    (void)e;\n", out);
     if (H > 0)
         fprintf(out, "    s->ring[s->pos %% %d] = *e;\n", H);
     fputs("    return hit;\n}\n\n", out);
-    (void)p;
 }
 
 /* ---- tdfa as tables --------------------------------------------------------------------- */
@@ -1641,6 +1711,10 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
                     P, i, i);
             fprintf(fr, "    %s_p%d_release(&m->p%d, &m->cfg.alloc, m->cfg.max_runs);\n", P, i, i);
         }
+        if (g->threaded) {   /* push_many is the pattern's run function */
+            fprintf(g->many_fast.f, "    return %s_p%d_run(m, &m->p%d, events, n);\n", P, i, i);
+            return;
+        }
         char st[32];
         snprintf(st, sizeof st, g->local_state ? "&st%d" : "&m->p%d", i);
         if (g->local_state) {
@@ -1851,8 +1925,12 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
     buf_open(&g.heap);
     buf_open(&g.many_in);
     buf_open(&g.many_out);
-    int i = 0, j = 0;
+    buf_open(&g.run);
+    buf_open(&g.many_fast);
+    int i = 0, j = 0, ndecls = 0;
     bool ok = true;
+    for (int k = 0; k < ast->ndecls; k++)
+        ndecls += ast->decls[k].kind == DECL_PATTERN || ast->decls[k].kind == DECL_EPISODE;
     for (int k = 0; k < ast->ndecls; k++) {
         if (ast->decls[k].kind == DECL_EPISODE)
             emit_episode(&g, j++, ast->decls[k].u.episode);
@@ -1887,6 +1965,11 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
                 emit_tdfa_table(&g, i, plan, &table, atom_bit);
                 g.local_state = p->partition_attr == NULL;
             } else {
+                /* threaded run: one per-state prologue each, so only for
+                 * small automata (fire's 768-state dsra took 7x longer to
+                 * compile at -O2 threaded) */
+                g.threaded = ndecls == 1 && !p->partition_attr && !p->explore.present &&
+                             plan->min->nstates <= 256;
                 emit_dsra(&g, i, plan);
             }
             if (plan->strategy == STRATEGY_TDFA)
@@ -1896,6 +1979,7 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
         }
         emit_driver(&g, i, plan);
         g.local_state = false;
+        g.threaded = false;
         i++;
     }
     Buf fields, desc, same, tscheck;
@@ -1921,6 +2005,8 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
     buf_close(&g.heap);
     buf_close(&g.many_in);
     buf_close(&g.many_out);
+    buf_close(&g.run);
+    buf_close(&g.many_fast);
     put_matcher_struct(&g, g.types.f);
     if (o->freestanding)
         put_arena_macros(&g, g.types.f);
@@ -1970,7 +2056,8 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
             {"FREESTANDING", fs},         {"MAX_KEYS", maxkeys},
             {"DISTINCT_BUDGET", budget},  {"OCCMAP_CAP", occcap},
             {"EXPLORE_CAP", xcap},        {"MANY_IN", g.many_in.text},
-            {"MANY_OUT", g.many_out.text},
+            {"MANY_OUT", g.many_out.text},     {"RUN_CODE", g.run.text},
+            {"MANY_FAST", g.many_fast.text},
         };
         int nh = (int)(sizeof holes / sizeof holes[0]);
         char *ht = load_template(o, "matcher.h.tpl", diag);
@@ -1999,6 +2086,8 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
     free(g.heap.text);
     free(g.many_in.text);
     free(g.many_out.text);
+    free(g.run.text);
+    free(g.many_fast.text);
     return ok;
 }
 

@@ -245,9 +245,11 @@ static inline int @@PREFIX@@_rejected(@@PREFIX@@_matcher *m, const @@PREFIX@@_ev
     return 0;
 }
 
+@@RUN_CODE@@
 size_t @@PREFIX@@_push_many(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *events, size_t n)
 {
     size_t k;
+@@MANY_FAST@@
     /* The states of small table-driven patterns live in locals for the
      * loop (registers: no store-to-load round trip per event). */
 @@MANY_IN@@

@@ -19,7 +19,7 @@
 #include "interp.h"
 #include "strategy.h"
 
-enum { STREAMS = 6, LEN = 40, MAX_STATES = 3000, SHRINK_CALLS = 400 };
+enum { STREAMS = 6, LEN = 40, MAX_STATES = 3000, SHRINK_CALLS = 400, NSINGLE = 30 };
 
 static const char *const strategies[] = {"auto", "tdfa", "dsra", "runs"};
 
@@ -334,6 +334,28 @@ int main(int argc, char **argv)
             free(src);
         }
     }
+    /* Files of one pattern: push_many is then the pattern's threaded run
+       function (tree layout), which the batches never build. */
+    int singles = 0;
+    for (int i = 0; i < npat && singles < NSINGLE * diff_scale() && !failures; i++) {
+        if (!pats[i].ok[0] || (pats[i].chosen != STRATEGY_TDFA && pats[i].chosen != STRATEGY_DSRA))
+            continue;
+        Oracle o = {sremc, dir, 0, "tree", NULL, false};
+        for (int k = 0; k < 3 && !failures; k++) {
+            gen_stream(&r, LEN, values);
+            compared++;
+            if (codegen_fails(pats[i].src, values, LEN, &o)) {
+                fprintf(stderr, "MISMATCH one-pattern program (threaded), seed %llu, pattern %d\n%s\nstream:\n",
+                        (unsigned long long)seed, i, pats[i].src);
+                shrink_print_stream(stderr, values, LEN);
+                shrink_report("codegen differential, one-pattern program, pattern from seed", seed, pats[i].src,
+                              values, LEN, codegen_fails, &o, SHRINK_CALLS);
+                failures++;
+            }
+        }
+        free(o.built_src);
+        singles++;
+    }
     int napply[4] = {0};
     for (int i = 0; i < npat; i++)
         for (int s = 0; s < 4; s++)
@@ -344,9 +366,9 @@ int main(int argc, char **argv)
     printf("diff_codegen: seed %llu, %d random patterns (scale %d); applies: auto %d, tdfa %d, dsra %d, runs %d; "
            "built: auto %d, forced tdfa %d (all, --layout table and tree), dsra %d, runs %d (where auto picks "
            "another); %d programs of up to %d "
-           "patterns, %d pattern-stream comparisons, %d failures\n",
+           "patterns and %d of one pattern, %d pattern-stream comparisons, %d failures\n",
            (unsigned long long)seed, npat, diff_scale(), napply[0], napply[1], napply[2], napply[3], nbuilt[0],
-           nbuilt[1], nbuilt[2], nbuilt[3], programs, batch, compared, failures);
+           nbuilt[1], nbuilt[2], nbuilt[3], programs, batch, singles, compared, failures);
     free(pats);
     free(jobs);
     free(got);
