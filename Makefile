@@ -130,7 +130,7 @@ demo: deps
 	@sh scripts/demo.sh
 
 check: deps
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-san check-clang check-runtime check-gen check-install samples-long check-firmware
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-san check-clang check-runtime check-gen check-fault check-install samples-long check-firmware
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests
@@ -162,6 +162,18 @@ build/diff_decl: build/obj/diff_decl.o
 
 check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl
 	sh tests/gen/run.sh bin/sremc build/diff_codegen build/diff_decl
+
+# Bad input for generated programs (malformed CSV and binary records,
+# timestamps going backwards, full tables, huge windows), extreme pattern
+# files for sremc, sample programs under valgrind (tests/fault/run.sh).
+# check-fault-long, not in check: 10^8 events through a program, about
+# 2 minutes.
+.PHONY: check-fault check-fault-long
+check-fault: bin/sremc lib/libsremrt.a
+	sh tests/fault/run.sh bin/sremc
+
+check-fault-long: bin/sremc lib/libsremrt.a
+	sh tests/fault/run.sh bin/sremc --long
 
 # Firmware mode (sremc --freestanding): every sample for the host and a
 # Cortex-M4, no malloc or stdio, the arena large enough, samples/firmware.
@@ -223,13 +235,26 @@ FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Icompiler -Igr
 build/fuzz_%: tests/fuzz/fuzz_%.c $(COMPILER_SRC) $(GEN_SRC) $(RT_SRC)
 	clang $(FUZZ_FLAGS) -o $@ $^
 
-fuzz: deps build/fuzz_frontend build/fuzz_compiler
+# fuzz_csv: a generated program's input path, the CSV reader into the
+# matcher of tests/fuzz/csv_schema.srem; seeds are the sample streams.
+build/fuzz-csv-gen/fcsv.c: tests/fuzz/csv_schema.srem bin/sremc
+	mkdir -p build/fuzz-csv-gen
+	bin/sremc tests/fuzz/csv_schema.srem --prefix fcsv -o $@
+
+build/fuzz_csv: tests/fuzz/fuzz_csv.c build/fuzz-csv-gen/fcsv.c $(RT_SRC)
+	clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    -Iruntime/include -Ibuild/fuzz-csv-gen -o $@ $^
+
+fuzz: deps build/fuzz_frontend build/fuzz_compiler build/fuzz_csv
 	for f in frontend compiler; do \
 	    mkdir -p build/fuzz-corpus-$$f && \
 	    cp tests/golden/*/*.srem samples/*.srem build/fuzz-corpus-$$f/ 2>/dev/null; \
 	    ./build/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	        -dict=tests/fuzz/srem.dict -artifact_prefix=build/fuzz-$$f- build/fuzz-corpus-$$f || exit 1; \
 	done
+	mkdir -p build/fuzz-corpus-csv && cp samples/*.csv build/fuzz-corpus-csv/
+	./build/fuzz_csv -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
+	    -artifact_prefix=build/fuzz-csv- build/fuzz-corpus-csv
 
 # ---- sample streams -------------------------------------------------------------
 # Stream generators of two samples (samples/telecom_gen.c: alarms after the ONCE

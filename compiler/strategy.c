@@ -2,6 +2,7 @@
  * determinized, minimized) or runs, by --strategy and the state budget. */
 #include "strategy.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "sra_build.h"
@@ -31,12 +32,19 @@ static Diag *quiet_diag(Diag *quiet, const Diag *real)
     return quiet;
 }
 
+/* The count window as sra_unroll takes it: above INT_MAX it stays above
+ * any state budget (a cast would wrap: 2^32 + 1 events became 1). */
+static int unroll_window(const Plan *plan)
+{
+    int64_t w = plan->pattern->hdr.window.value;
+    return w > INT_MAX ? INT_MAX : (int)w;
+}
+
 /* Unrolls, determinizes and minimizes into plan; false (errors in diag)
  * when a stage is over the budget. */
 static bool build_dsra(Plan *plan, const StrategyOpts *o, Arena *arena, Diag *diag)
 {
-    int w = (int)plan->pattern->hdr.window.value;
-    plan->unrolled = sra_unroll(plan->nfa, w, arena, diag, o->max_states);
+    plan->unrolled = sra_unroll(plan->nfa, unroll_window(plan), arena, diag, o->max_states);
     if (!plan->unrolled)
         return false;
     plan->dfa = dsra_determinize(plan->unrolled, o->max_states, arena, diag);
@@ -181,8 +189,7 @@ static const Sra *unrolled_of(Plan *plan, const StrategyOpts *o, Arena *arena, D
         *note = "no unrolled automaton: unrolling needs a count window";
         return NULL;
     }
-    const Sra *u = sra_unroll(plan->nfa, (int)plan->pattern->hdr.window.value, arena, diag,
-                              o->max_states);
+    const Sra *u = sra_unroll(plan->nfa, unroll_window(plan), arena, diag, o->max_states);
     *failed = !u;
     return u;
 }

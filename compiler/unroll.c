@@ -424,10 +424,12 @@ Sra *sra_unroll(const Sra *eps_free, int w, Arena *arena, Diag *diag, int max_st
      * is far over any state budget anyway. */
     if (w < 1 || (int64_t)u.R * ((int64_t)w + 1) > INT_MAX / 2) {
         const AstPattern *p = eps_free->pattern;
+        char win[96] = "?";
+        if (p)
+            sra_window_text(p, win, sizeof win);
         diag_error(diag, p ? p->loc : (Loc){0, 0},
-                   "pattern '%s' (within %d events): the window is too large to unroll; "
-                   "use --strategy runs",
-                   p ? p->name : "?", w);
+                   "pattern '%s' (%s): the window is too large to unroll; use --strategy runs",
+                   p ? p->name : "?", win);
         return NULL;
     }
     u.K = 2 + u.R;

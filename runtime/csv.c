@@ -372,7 +372,11 @@ int sremrt_csv_open(sremrt_csv *r, const sremrt_schema *s, FILE *in,
         return r->failed = fatal(r, "CSV reader: out of memory for its buffers", NULL, NULL);
     place(r, cfg, mem, bytes);
     r->alloc = *a;
-    return r->failed = read_header(r);
+    /* A refused header ends the program: give the buffers back now, so a
+     * caller that exits at once leaks nothing (close is then a no-op). */
+    if ((r->failed = read_header(r)) != 0)
+        sremrt_csv_close(r);
+    return r->failed;
 }
 
 void sremrt_csv_close(sremrt_csv *r)

@@ -14,8 +14,11 @@ need re2c re2c
 need bison bison
 need /usr/include/CUnit/CUnit.h libcunit1-dev
 need dot graphviz
+need valgrind valgrind                                # make check-fault: generated programs
 need arm-none-eabi-gcc gcc-arm-none-eabi              # firmware mode: Cortex-M4 builds
 need /usr/lib/arm-none-eabi/newlib libnewlib-arm-none-eabi
+need /usr/include/hs/hs.h libhyperscan-dev            # make bench: the Hyperscan baseline
+need gnuplot gnuplot-nox                              # make bench: docs/bench-window.svg
 [ -z "$missing" ] && exit 0
 
 echo "deps: missing packages:$missing"

@@ -194,6 +194,10 @@ int main(int argc, char **argv)
     } else if (sremrt_csv_open(&csv, &@@PREFIX@@_schema, in, NULL, &hook) != 0) {
         sremrt_write_error(stderr, format, sremrt_csv_line(&csv), sremrt_csv_message(&csv));
         fflush(stdout);
+        @@PREFIX@@_free(m);   /* the reader freed its own buffers */
+        free(m);
+        if (in != stdin)
+            fclose(in);
         return 3;
     }
     for (;;) {

@@ -107,6 +107,30 @@ static void test_fatal_is_sticky(void)
     fclose(in);
 }
 
+/* A refused header gives the buffers back at once: a program that exits
+ * with status 3 right after leaks nothing; close is then a no-op. */
+static void test_fatal_frees(void)
+{
+    static size_t mem[256];   /* aligned, so the first block has no padding */
+    sremrt_csv_config cfg = {64, 8};
+    sremrt_arena ar;
+    sremrt_alloc hook;
+    sremrt_csv r;
+    rt_event e;
+    FILE *in = RT_STR("id\n1\n");
+    sremrt_arena_init(&ar, mem, sizeof mem);
+    hook = sremrt_arena_hook(&ar);
+    CU_ASSERT_EQUAL(sremrt_csv_open(&r, &rt_sensor, in, &cfg, &hook), SREMRT_READ_FATAL);
+    CU_ASSERT(ar.peak > 0);
+    CU_ASSERT_EQUAL(ar.used, 0);
+    ASSERT_STR(sremrt_csv_message(&r), "CSV header lacks attribute \"type\"");
+    CU_ASSERT_EQUAL(sremrt_csv_line(&r), 1);
+    CU_ASSERT_EQUAL(sremrt_csv_next(&r, &e), SREMRT_READ_FATAL);
+    sremrt_csv_close(&r);
+    CU_ASSERT_EQUAL(ar.used, 0);
+    fclose(in);
+}
+
 static void test_too_many_columns(void)
 {
     char buf[4096];
@@ -372,6 +396,7 @@ void add_csv_tests(void)
     CU_add_test(s, "header order, extra columns", test_header_order_and_extra_columns);
     CU_add_test(s, "header fatal", test_header_fatal);
     CU_add_test(s, "fatal is sticky", test_fatal_is_sticky);
+    CU_add_test(s, "fatal frees", test_fatal_frees);
     CU_add_test(s, "too many columns", test_too_many_columns);
     CU_add_test(s, "enums", test_enums);
     CU_add_test(s, "bools", test_bools);

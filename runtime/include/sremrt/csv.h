@@ -52,7 +52,8 @@ size_t sremrt_csv_bytes(const sremrt_csv_config *cfg);
 /* Reads the header. Returns 0, or SREMRT_READ_FATAL with sremrt_csv_line
  * and sremrt_csv_message set: a header lacking a schema attribute, a
  * duplicated attribute column, no header at all, a malformed or overlong
- * header, or memory too small. The caller writes an error record, exits 3. */
+ * header, or memory too small. The caller writes an error record, exits 3;
+ * sremrt_csv_open has then already given its buffers back. */
 int sremrt_csv_open(sremrt_csv *r, const sremrt_schema *s, FILE *in,
                     const sremrt_csv_config *cfg, const sremrt_alloc *a);
 int sremrt_csv_open_buf(sremrt_csv *r, const sremrt_schema *s, FILE *in,
