@@ -550,6 +550,23 @@ static void window_text(const AstPattern *p, FILE *out)
 
 static void emit_dsra_step(Cg *g, int i, const Plan *plan, bool run);
 
+/* The state struct of tdfa or dsra pattern i: state, substream position,
+ * start tags (tagged tdfa) and the ring of the last H events (dsra). */
+static void emit_state_struct(Cg *g, int i, const Dsra *d, const AstPattern *p, int slots, int H)
+{
+    FILE *ty = g->types.f;
+    const char *P = g->P;
+    fprintf(ty, "/* Pattern %s: one substream's matcher state. */\ntypedef struct %s_p%d_st {\n", p->name, P, i);
+    fprintf(ty, "    %s state;   /* current DFA state */\n", uint_type(d->nstates));
+    fputs("    int64_t pos;   /* events of the substream so far */\n", ty);
+    if (d->tagged)
+        fprintf(ty, "    int64_t tag[%d];   /* per slot: latest start (%s) */\n", slots,
+                d->window_kind == WIN_TIME ? "timestamp" : "substream position");
+    if (H > 0)
+        fprintf(ty, "    %s_event ring[%d];   /* the last %d events: registers by age */\n", P, H, H);
+    fprintf(ty, "} %s_p%d_st;\n\n", P, i);
+}
+
 /* The tdfa or dsra of pattern i: state struct, atoms, step function. */
 static void emit_dsra(Cg *g, int i, const Plan *plan)
 {
@@ -563,18 +580,8 @@ static void emit_dsra(Cg *g, int i, const Plan *plan)
     for (int q = 0; q < d->nstates; q++)
         if (d->states[q].nmembers > slots)
             slots = d->states[q].nmembers;
-    bool tagged = d->tagged;
 
-    FILE *ty = g->types.f;
-    fprintf(ty, "/* Pattern %s: one substream's matcher state. */\ntypedef struct %s_p%d_st {\n", p->name, P, i);
-    fprintf(ty, "    %s state;   /* current DFA state */\n", uint_type(d->nstates));
-    fputs("    int64_t pos;   /* events of the substream so far */\n", ty);
-    if (tagged)
-        fprintf(ty, "    int64_t tag[%d];   /* per slot: latest start (%s) */\n", slots > 0 ? slots : 1,
-                d->window_kind == WIN_TIME ? "timestamp" : "substream position");
-    if (H > 0)
-        fprintf(ty, "    %s_event ring[%d];   /* the last %d events: registers by age */\n", P, H, H);
-    fprintf(ty, "} %s_p%d_st;\n\n", P, i);
+    emit_state_struct(g, i, d, p, slots > 0 ? slots : 1, H);
 
     /* atoms the trees test */
     bool *used = calloc((size_t)d->mt->natoms + 1, sizeof *used);
@@ -1027,20 +1034,14 @@ static void emit_tdfa_table(Cg *g, int i, const Plan *plan, const Table *t, cons
 {
     const Dsra *d = plan->min;
     const AstPattern *p = plan->pattern;
-    FILE *out = g->code.f, *ty = g->types.f;
+    FILE *out = g->code.f;
     const char *P = g->P;
     int S = t->slots;
     bool tagged = d->tagged;
     TableCtx x = {d, t, atom_bit};
     char name[160];
 
-    fprintf(ty, "/* Pattern %s: one substream's matcher state. */\ntypedef struct %s_p%d_st {\n", p->name, P, i);
-    fprintf(ty, "    %s state;   /* current DFA state */\n", uint_type(d->nstates));
-    fputs("    int64_t pos;   /* events of the substream so far */\n", ty);
-    if (tagged)
-        fprintf(ty, "    int64_t tag[%d];   /* per slot: latest start (%s) */\n", S,
-                d->window_kind == WIN_TIME ? "timestamp" : "substream position");
-    fprintf(ty, "} %s_p%d_st;\n\n", P, i);
+    emit_state_struct(g, i, d, p, S, 0);
 
     fprintf(out, "/* Table layout: events fall into %d classes by what the %d atoms say", t->nclasses,
             t->natoms);
@@ -1106,14 +1107,7 @@ static void emit_tdfa_table(Cg *g, int i, const Plan *plan, const Table *t, cons
         fprintf(out, "    s->state = %s_p%d_goto[cell];\n    return %s_p%d_final[s->state];\n}\n\n", P, i, P, i);
         return;
     }
-    int ts = g->schema->ts_attr;
-    if (d->window_kind == WIN_TIME && ts >= 0) {
-        fputs("    int64_t now = e->", out);
-        put_field(out, &g->schema->attrs[ts]);
-        fputs(";\n", out);
-    } else {
-        fputs("    int64_t now = s->pos;\n", out);
-    }
+    put_now(g, d, out, "int64_t ");
     fprintf(out, "    uint64_t src = %s_p%d_sources[%s_p%d_next[cell]];\n", P, i, P, i);
     fprintf(out, "    s->state = %s_p%d_goto[cell];\n    unsigned fin = %s_p%d_finals[s->state];\n", P, i, P, i);
     if (t->pairs) {
@@ -1354,6 +1348,19 @@ static void arena_keymap(Cg *g, const char *what, const char *name)
     arena_runtime(g, label, name, 1, sremrt_keymap_bytes(keys(g)));
 }
 
+/* Push code: the event's partition key and its slot in m->KEYS, opening
+ * the `else` branch taken when the table had room (a full table is
+ * counted); the caller writes the branch and closes both blocks. */
+static void put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *attr, const char *keys)
+{
+    FILE *pu = g->push.f;
+    fprintf(pu, "    { /* %s %s, partition by %s */\n", what, name, attr->name);
+    fprintf(pu, "        int64_t key = sremrt_attr_int(&%s_attrs[%d], e);\n        int inserted = 0;\n"
+                "        int32_t slot = sremrt_keymap_get(&m->%s, key, &inserted);\n"
+                "        if (slot < 0) {\n            m->stats.overflow[SREMRT_OVF_PARTITIONS]++;\n        } else {\n",
+            g->P, attr->index, keys);
+}
+
 /* ---- episodes and explore clauses ------------------------------------------------------ */
 
 /* The C expression of the event's timestamp, "0" without one. */
@@ -1515,15 +1522,14 @@ static void emit_episode(Cg *g, int j, const AstEpisode *ep)
                     "    sremrt_alloc_free(&m->cfg.alloc, m->e%d, (size_t)m->cfg.max_keys * sizeof *m->e%d);\n"
                     "    m->e%d = NULL;\n    sremrt_keymap_free(&m->e%d_keys);\n",
                 j, j, j, j, j, j, j);
-        fprintf(pu, "    { /* episode %s, partition by %s */\n", ep->name, ep->partition_attr->name);
-        fprintf(pu, "        int64_t key = sremrt_attr_int(&%s_attrs[%d], e);\n        int inserted = 0;\n"
-                    "        int32_t slot = sremrt_keymap_get(&m->e%d_keys, key, &inserted);\n"
-                    "        if (slot < 0) {\n            m->stats.overflow[SREMRT_OVF_PARTITIONS]++;\n        } else {\n"
-                    "            sremrt_episode *c = &m->e%d[slot];\n"
+        char keys[32];
+        snprintf(keys, sizeof keys, "e%d_keys", j);
+        put_key_slot(g, "episode", ep->name, ep->partition_attr, keys);
+        fprintf(pu, "            sremrt_episode *c = &m->e%d[slot];\n"
                     "            if (inserted && %s_e%d_start(c, &m->cfg) != 0)\n"
                     "                m->stats.overflow[SREMRT_OVF_MEMORY]++;\n"
                     "            if (c->cfg.k && sremrt_episode_push(c, (int64_t)c->events + 1, ",
-                P, a, j, j, P, j);
+                j, P, j);
         put_ts(g, pu);
         fprintf(pu, ", %s_e%d_mask(e)) > 0)\n                %s", P, j, call);
         put_c_string(pu, ep->name);
@@ -1678,13 +1684,12 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
         fprintf(fr, "    sremrt_alloc_free(&m->cfg.alloc, m->p%d, (size_t)m->cfg.max_keys * sizeof *m->p%d);\n"
                     "    m->p%d = NULL;\n    sremrt_keymap_free(&m->p%d_keys);\n",
                 i, i, i, i);
-        fprintf(pu, "    { /* pattern %s, partition by %s */\n", p->name, p->partition_attr->name);
-        fprintf(pu, "        int64_t key = sremrt_attr_int(&%s_attrs[%d], e);\n        int inserted = 0;\n"
-                    "        int32_t slot = sremrt_keymap_get(&m->p%d_keys, key, &inserted);\n"
-                    "        if (slot < 0) {\n            m->stats.overflow[SREMRT_OVF_PARTITIONS]++;\n        } else {\n"
-                    "            %s_p%d_st *s = &m->p%d[slot];\n            if (inserted)\n"
+        char keys[32];
+        snprintf(keys, sizeof keys, "p%d_keys", i);
+        put_key_slot(g, "pattern", p->name, p->partition_attr, keys);
+        fprintf(pu, "            %s_p%d_st *s = &m->p%d[slot];\n            if (inserted)\n"
                     "                memset(s, 0, sizeof *s);\n",
-                P, p->partition_attr->index, i, P, i, i);
+                P, i, i);
         if (runs)
             fprintf(pu, "            if (!s->cur && %s_p%d_alloc(s, &m->cfg.alloc, m->cfg.max_runs) != 0)\n"
                         "                m->stats.overflow[SREMRT_OVF_MEMORY]++;\n            else\n    ",
