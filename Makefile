@@ -208,18 +208,26 @@ build/compile_bench: $(LIB_OBJ) build/obj/compile_bench.o
 compile-bench: build/compile_bench
 	./build/compile_bench
 
-# Events/s of generated matchers per strategy beside a read-only loop, with
-# every count checked (docs/PERFORMANCE.md); then episode counters and
-# explore algorithms beside their baselines (bench/episodes.sh,
-# bench/explore.sh); not part of check.
-# BENCH_CFLAGS (default -O2) compiles the matchers and the driver.
+# The workloads of WORKLOADS.md (docs/PERFORMANCE.md); not part of check.
+# bench/run.sh: generated matchers per strategy beside the floors, naive
+# matchers, Hyperscan and the reference interpreter (linked from the
+# compiler's objects), every count checked (golden or same-run baseline);
+# then episode counters and explore algorithms beside their baselines
+# (bench/episodes.sh, bench/explore.sh); bench/report.sh merges all into
+# bench/results.json and draws docs/bench-window.svg. One process, 2
+# repetitions (1 for the baselines): 5-8 minutes here. BENCH_CFLAGS
+# compiles the matchers and drivers (run.sh: -O3 -march=native; the
+# others: -O2).
 bench: bin/sremc lib/libsremrt.a
-	sh bench/run.sh bin/sremc lib/libsremrt.a
+	-@sh scripts/deps.sh bench   # Hyperscan, gnuplot; without them those rows say so
+	BENCH_INTERP_OBJS="$(filter build/obj/%,$(LIB_OBJ))" sh bench/run.sh bin/sremc lib/libsremrt.a
 	sh bench/episodes.sh lib/libsremrt.a
 	sh bench/explore.sh bin/sremc lib/libsremrt.a
+	sh bench/report.sh
 
-# The same with the big sizes of the episode and explore benchmarks
-# (BENCH_FULL=1: longer streams, budgets and more windows; tens of minutes).
+# Everything, at full size (BENCH_FULL=1): 3 processes x 5 repetitions,
+# more windows, longer streams and budgets; about an hour (bench/run.sh:
+# 45 minutes).
 .PHONY: bench-full
 bench-full:
 	BENCH_FULL=1 $(MAKE) --no-print-directory bench

@@ -1,6 +1,7 @@
 #!/bin/sh
-# deps.sh: checks for the tools sremc needs to build and test, and installs
-# the missing ones with apt-get when run as root (else prints the command).
+# deps.sh [bench]: checks for the tools sremc needs to build and test (with
+# `bench`: and to run the benchmarks' baselines), and installs the missing
+# ones with apt-get when run as root (else prints the command).
 missing=""
 need() { # need COMMAND-OR-FILE DEBIAN-PACKAGE
     case "$1" in
@@ -17,8 +18,10 @@ need dot graphviz
 need valgrind valgrind                                # make check-fault: generated programs
 need arm-none-eabi-gcc gcc-arm-none-eabi              # firmware mode: Cortex-M4 builds
 need /usr/lib/arm-none-eabi/newlib libnewlib-arm-none-eabi
-need /usr/include/hs/hs.h libhyperscan-dev            # make bench: the Hyperscan baseline
-need gnuplot gnuplot-nox                              # make bench: docs/bench-window.svg
+if [ "${1:-}" = bench ]; then   # make bench only: the tests never need these
+    need /usr/include/hs/hs.h libhyperscan-dev        # the Hyperscan baseline (x86-64 only)
+    need gnuplot gnuplot-nox                          # docs/bench-window.svg
+fi
 [ -z "$missing" ] && exit 0
 
 echo "deps: missing packages:$missing"
