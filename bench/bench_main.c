@@ -38,6 +38,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "timing.h"
+
 #include "baselines.h"
 #include "bench.h"
 
@@ -97,34 +99,6 @@ static void gen_recs(bench_rec *ev, size_t n, uint32_t k)
 }
 
 /* ---- timing, memory -------------------------------------------------------------- */
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static double wall(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    if (n <= 0)
-        return 0;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static int cmp_u32(const void *a, const void *b)
 {

@@ -56,6 +56,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "timing.h"
+
 #include "sremrt/sremrt.h"
 
 /* ---- stream, timing ----------------------------------------------------------- */
@@ -85,25 +87,6 @@ static void stream_fill(stream *s, int k, int rare)
         if (rare && s->types[i] == k - 1 && ((x >> 40) & 63u) != 0)
             s->types[i] = (uint8_t)k;
     }
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* ---- a row: one episode, one frequency, one window ------------------------------ */

@@ -41,6 +41,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "timing.h"
+
 #include "bench.h"
 #include "sremrt/sremrt.h"
 
@@ -92,25 +94,6 @@ static void gen_fill(bench_rec *ev, long n, uint32_t k)
         ev[j].type = (uint32_t)(x % k);
         ev[j].val = (float)(x >> 40) * (1.0f / 16777216.0f);
     }
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* ---- methods: the four algorithms and the matcher --------------------------------- */
