@@ -481,6 +481,11 @@ static void emit_cond_fn(FILE *out, const char *P, const char *fname, const char
 
 /* ---- the generator -------------------------------------------------------------------- */
 
+/* Most patterns of a batched push_many, and the events of one block:
+ * the block's detections wait in a stack array of CG_BATCH_MAX *
+ * CG_BATCH_BLOCK uint16_t (2 KiB at most, small enough for firmware). */
+enum { CG_BATCH_MAX = 16, CG_BATCH_BLOCK = 64 };
+
 typedef struct Cg {
     const Ast       *ast;
     const CgOptions *o;
@@ -496,6 +501,12 @@ typedef struct Cg {
     size_t           rt_bytes;     /* the runtime terms of the arena */
     int32_t          explore_seq[SREMRT_EXPLORE_MAX_M];   /* sizing an explore clause */
     bool             has_tdfa, has_dsra, has_runs;
+    /* batched push_many: every declaration is an unpartitioned pattern
+       whose state lives in a local, without explore (emit_batched) */
+    int              nbatch;
+    int              batch[CG_BATCH_MAX];      /* pattern numbers */
+    const char      *batch_name[CG_BATCH_MAX];
+    bool             no_batch;
 } Cg;
 
 static const char *uint_type(long n)
@@ -1157,6 +1168,137 @@ static void emit_tdfa_table(Cg *g, int i, const Plan *plan, const Table *t, cons
                 d->window);
 }
 
+/* ---- tdfa as chains --------------------------------------------------------------------- */
+
+/* Condition of link r as a C expression: a call of its atom, or 1 for `_`. */
+static void put_link(Cg *g, int i, const Chain *c, int r, FILE *out)
+{
+    if (c->links[r].cond)
+        fprintf(out, "%s_p%d_c%d(e, NULL)", g->P, i, r);
+    else
+        fputs("1", out);
+}
+
+/* "to = mK ? from : to" as `to ^= (to ^ from) & -mK`: gcc turns a ?: here
+ * into a branch, which mispredicts on unpredictable streams. */
+static void put_select(FILE *out, int k, const char *to, const char *from)
+{
+    fprintf(out, "    %s ^= (%s ^ %s) & -(int64_t)m%d;\n", to, to, from, k);
+}
+
+/* Positions of a chain step start at 2^62 (the state's pos plus that), so
+ * that 0, "none", is further from any of them than a window or gap can
+ * reach, and the window and gap tests need no test of "none". */
+#define CHAIN_BASE "(INT64_C(1) << 62)"
+static const int64_t chain_reach = INT64_C(1) << 61;
+
+/* A chain (chain.h) as a step without a state: the tags l[r] (positions,
+ * 0 = none) and, under a time window, t[r] (the timestamps of the same
+ * starts), updated from the last link down by branch-free selects. */
+static void emit_chain(Cg *g, int i, const Plan *plan)
+{
+    const Chain *c = plan->chain;
+    const AstPattern *p = plan->pattern;
+    FILE *out = g->code.f, *ty = g->types.f;
+    const char *P = g->P;
+    int n = c->n, T = n > 1 ? n - 1 : 1;
+    bool time = c->window_kind == WIN_TIME && g->schema->ts_attr >= 0;
+    static const char *const what[] = {"stam: latest start of a chain through atoms 1..r+1",
+                                       "stnm: latest start of the chains waiting after atom r+1",
+                                       "latest end of a match through atom r+1"};
+
+    fprintf(ty, "/* Pattern %s: one substream's matcher state. */\ntypedef struct %s_p%d_st {\n", p->name, P, i);
+    fputs("    int64_t pos;   /* events of the substream so far */\n", ty);
+    fprintf(ty, "    int64_t l[%d];   /* per r, as 2^62 + position (0: none): %s */\n", T, what[c->kind]);
+    if (time)
+        fprintf(ty, "    int64_t t[%d];   /* per r: the timestamp of that start */\n", T);
+    fprintf(ty, "} %s_p%d_st;\n\n", P, i);
+
+    fprintf(out, "/* Chain layout: %d atoms, one tag each (chain.h); no automaton state. */\n", n);
+    char name[160];
+    for (int r = 0; r < n; r++)
+        if (c->links[r].cond) {
+            snprintf(name, sizeof name, "%s_p%d_c%d", P, i, r);
+            fprintf(out, "/* atom %d */\n", r + 1);
+            emit_cond_fn(out, P, name, "const void *s", c->links[r].cond, REG_NONE, NULL, 1);
+        }
+    fprintf(out, "/* One event of the substream: 1 on a detection. */\n"
+                 "static inline int %s_p%d_step(%s_p%d_st *s, const %s_event *e)\n{\n"
+                 "    int64_t now = ++s->pos + " CHAIN_BASE ";\n",
+            P, i, P, i, P);
+    if (time) {
+        fputs("    int64_t ts = e->", out);
+        put_field(out, &g->schema->attrs[g->schema->ts_attr]);
+        fputs(";\n", out);
+    }
+    for (int r = 0; r < n; r++) {
+        fprintf(out, "    int c%d = ", r);
+        put_link(g, i, c, r, out);
+        fputs(";\n", out);
+    }
+    for (int r = 0; r + 1 < n; r++) {
+        fprintf(out, "    int64_t l%d = s->l[%d];\n", r, r);
+        if (time)
+            fprintf(out, "    int64_t t%d = s->t[%d];\n", r, r);
+    }
+    if (n == 1) {
+        fputs("    (void)now;\n    return c0;\n}\n\n", out);
+        return;
+    }
+    /* the detection: the last atom after the latest chain (or match)
+     * through the others, inside the window (or the gap: at most k events
+     * between, so now - l <= k + 1, as l < now) */
+    int L = n - 2;
+    fprintf(out, "    int hit = c%d", n - 1);
+    if (c->kind == CHAIN_GAPS) {
+        if (c->links[n - 1].gap >= 0)   /* 0 is then out of reach */
+            fprintf(out, " & ((uint64_t)(now - l%d) <= (uint64_t)INT64_C(%" PRId64 "))", L,
+                    c->links[n - 1].gap + 1);
+        else
+            fprintf(out, " & (l%d != 0)", L);
+    } else if (time) {
+        fprintf(out, " & (l%d != 0) & ((uint64_t)ts - (uint64_t)t%d <= (uint64_t)INT64_C(%" PRId64 "))", L, L,
+                c->window);
+    } else if (c->window_kind == WIN_EVENTS && c->window < chain_reach) {
+        fprintf(out, " & ((uint64_t)(now - l%d) < (uint64_t)INT64_C(%" PRId64 "))", L, c->window);
+    } else {   /* no window, or one beyond any stream */
+        fprintf(out, " & (l%d != 0)", L);
+    }
+    fputs(";\n", out);
+    if (c->kind == CHAIN_STNM)   /* the chains after atom m-1 are done */
+        fprintf(out, "    l%d &= (int64_t)c%d - 1;\n", L, n - 1);
+    for (int r = n - 2; r >= 1; r--) {
+        fprintf(out, "    int m%d = c%d", r, r);
+        if (c->kind == CHAIN_STNM || (c->kind == CHAIN_GAPS && c->links[r].gap < 0))
+            fprintf(out, " & (l%d != 0)", r - 1);
+        else if (c->kind == CHAIN_GAPS)
+            fprintf(out, " & ((uint64_t)(now - l%d) <= (uint64_t)INT64_C(%" PRId64 "))", r - 1,
+                    c->links[r].gap + 1);
+        fputs(";\n", out);
+        char lr[16], lq[16];
+        snprintf(lr, sizeof lr, "l%d", r);
+        snprintf(lq, sizeof lq, "l%d", r - 1);
+        put_select(out, r, lr, c->kind == CHAIN_GAPS ? "now" : lq);
+        if (time) {
+            snprintf(lr, sizeof lr, "t%d", r);
+            snprintf(lq, sizeof lq, "t%d", r - 1);
+            put_select(out, r, lr, lq);
+        }
+        if (c->kind == CHAIN_STNM)
+            fprintf(out, "    l%d &= (int64_t)c%d - 1;\n", r - 1, r);
+    }
+    fputs("    int m0 = c0;\n", out);
+    put_select(out, 0, "l0", "now");
+    if (time)
+        put_select(out, 0, "t0", "ts");
+    for (int r = 0; r + 1 < n; r++) {
+        fprintf(out, "    s->l[%d] = l%d;\n", r, r);
+        if (time)
+            fprintf(out, "    s->t[%d] = t%d;\n", r, r);
+    }
+    fputs("    return hit;\n}\n\n", out);
+}
+
 /* The runs matcher of pattern i over the epsilon-free SRA. */
 static void emit_runs(Cg *g, int i, const Plan *plan)
 {
@@ -1659,6 +1801,8 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
     const char *step_args = runs ? ", m->cfg.max_runs, &m->stats.overflow[SREMRT_OVF_RUNS]" : "";
     FILE *f = g->fields.f, *in = g->init.f, *pu = g->push.f, *fr = g->freec.f;
 
+    if (part || runs)
+        g->no_batch = true;
     if (part) {
         arena_keymap(g, "pattern", p->name);
         arena_term(g, "pattern states", "%d * sizeof(%s_p%d_st)", keys(g), P, i);
@@ -1720,6 +1864,12 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             fprintf(g->many_fast.f, "    return %s_p%d_run(m, &m->p%d, events, n);\n", P, i, i);
             return;
         }
+        if (g->local_state && !p->explore.present && g->nbatch < CG_BATCH_MAX) {
+            g->batch[g->nbatch] = i;
+            g->batch_name[g->nbatch++] = p->name;
+        } else {
+            g->no_batch = true;
+        }
         char st[32];
         snprintf(st, sizeof st, g->local_state ? "&st%d" : "&m->p%d", i);
         if (g->local_state) {
@@ -1738,6 +1888,74 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
     }
     if (p->explore.present)
         emit_explore_conf(g, i, p);
+}
+
+/* push_many of a file whose declarations are all unpartitioned patterns
+ * with their state in locals (chains and tables, no explore): blocks of
+ * up to CG_BATCH_BLOCK events, where each step's detection is noted in an
+ * array without a branch (a branch on it mispredicts on every
+ * unpredictable detection) and the counters are set once; the records
+ * follow the block, in the same order (events, then declarations) and
+ * with the index and event each would have had. */
+static void emit_batched(Cg *g)
+{
+    FILE *out = g->many_fast.f;
+    const char *P = g->P;
+    int np = g->nbatch;
+    fprintf(out, "    /* Batched: detections noted without a branch, reported after each block. */\n"
+                 "    static const char *const names[%d] = {", np);
+    for (int b = 0; b < np; b++) {
+        fputs(b ? ", " : "", out);
+        put_c_string(out, g->batch_name[b]);
+    }
+    fputs("};\n", out);
+    for (int b = 0; b < np; b++)
+        fprintf(out, "    %s_p%d_st st%d = m->p%d;\n", P, g->batch[b], g->batch[b], g->batch[b]);
+    fprintf(out, "    size_t done = 0;\n"
+                 "    while (done < n) {\n"
+                 "        uint16_t hit[%d];\n"
+                 "        size_t c = n - done < %du ? n - done : %du, nh = 0;\n"
+                 "        const %s_event *b = events + done;\n"
+                 "        for (k = 0; k < c; k++) {\n"
+                 "            const %s_event *e = &b[k];\n"
+                 "            if (%s_rejected(m, e))\n                break;\n",
+            np * CG_BATCH_BLOCK, CG_BATCH_BLOCK, CG_BATCH_BLOCK, P, P, P);
+    for (int b = 0; b < np; b++)
+        fprintf(out, "            hit[nh] = (uint16_t)(k * %du + %du);\n"
+                     "            nh += (size_t)%s_p%d_step(&st%d, e);\n",
+                np, b, P, g->batch[b], g->batch[b]);
+    /* one record for the block: only name, index and ts change */
+    fprintf(out, "        }\n"
+                 "        int64_t index = m->index;\n"
+                 "        uint64_t count = m->stats.events;\n"
+                 "        if (nh > 0 && m->cfg.record) {\n"
+                 "            sremrt_record r;\n"
+                 "            memset(&r, 0, sizeof r);\n"
+                 "            r.kind = SREMRT_MATCH;\n"
+                 "            r.has_ts = %d;\n"
+                 "            for (size_t h = 0; h < nh; h++) {\n"
+                 "                size_t at = hit[h] / %du;\n"
+                 "                m->index = index + (int64_t)at + 1;\n"
+                 "                m->stats.events = count + at + 1;\n"
+                 "                r.name = names[hit[h] %% %du];\n"
+                 "                r.index = m->index;\n",
+            g->schema->ts_attr >= 0, np, np);
+    if (g->schema->ts_attr >= 0) {
+        fputs("                r.ts = (int64_t)b[at].", out);
+        put_field(out, &g->schema->attrs[g->schema->ts_attr]);
+        fputs(";\n", out);
+    }
+    fprintf(out, "                m->cfg.record(m->cfg.user, &r);\n"
+                 "            }\n"
+                 "        }\n"
+                 "        m->index = index + (int64_t)k;\n"
+                 "        m->stats.events = count + k;\n"
+                 "        done += k;\n"
+                 "        if (k < c)\n            break;\n"
+                 "    }\n");
+    for (int b = 0; b < np; b++)
+        fprintf(out, "    m->p%d = st%d;\n", g->batch[b], g->batch[b]);
+    fputs("    return done;\n", out);
 }
 
 static void emit_schema(Cg *g, FILE *fields, FILE *desc, FILE *same)
@@ -1959,6 +2177,10 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
         if (plan->strategy == STRATEGY_RUNS) {
             emit_runs(&g, i, plan);
             g.has_runs = true;
+        } else if (plan->chain && (!plan->min || o->layout == CG_LAYOUT_AUTO)) {
+            emit_chain(&g, i, plan);
+            g.local_state = p->partition_attr == NULL;
+            g.has_tdfa = true;
         } else {
             Table table;
             int *atom_bit = arena_alloc(arena, ((size_t)plan->min->mt->natoms + 1) * sizeof *atom_bit);
@@ -1987,6 +2209,9 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
         g.threaded = false;
         i++;
     }
+    bool batched = !g.no_batch && g.nbatch > 0 && g.nbatch == ndecls;
+    if (batched)
+        emit_batched(&g);
     Buf fields, desc, same, tscheck;
     buf_open(&tscheck);
     emit_ts_check(&g, tscheck.f);
@@ -2045,14 +2270,25 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
         const char *fs = o->freestanding ? "\n/* --freestanding: no stdio, no malloc (runtime headers leave them out). */\n"
                                            "#ifndef SREMRT_FREESTANDING\n#define SREMRT_FREESTANDING 1\n#endif\n"
                                          : "";
+        /* the event's timestamp, read directly (records, explore) */
+        Buf event_ts;
+        buf_open(&event_ts);
+        if (g.schema->ts_attr >= 0) {
+            fputs("(int64_t)e->", event_ts.f);
+            put_field(event_ts.f, &g.schema->attrs[g.schema->ts_attr]);
+        } else {
+            fputs("0", event_ts.f);
+        }
+        buf_close(&event_ts);
         Hole holes[] = {
             {"PREFIX", o->prefix},        {"GUARD", guard},
+            {"EVENT_TS", event_ts.text},
             {"SOURCE", src_comment},      {"SOURCE_C", srcc},
             {"HEADER", o->header},        {"SCHEMA", g.schema->name},
             {"EVENT_FIELDS", fields.text}, {"SCHEMA_DESC", desc.text},
             {"SAME_EVENT", same.text},    {"EXTERNS", g.externs.text},
             {"PATTERN_CODE", g.code.text},
-            {"INIT_CODE", g.init.text},   {"PUSH_CODE", g.push.text},
+            {"INIT_CODE", g.init.text},   {"PUSH_CODE", batched ? "" : g.push.text},
             {"FREE_CODE", g.freec.text},  {"MAX_RUNS", maxruns},
             {"STRATEGIES", strategies},   {"TS_CHECK", tscheck.text},
             {"FINISH_CODE", g.finish.text}, {"TRIE_CODE", g.trie.text},
@@ -2060,8 +2296,8 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
             {"TYPES_C", o->freestanding ? "" : g.types.text},
             {"FREESTANDING", fs},         {"MAX_KEYS", maxkeys},
             {"DISTINCT_BUDGET", budget},  {"OCCMAP_CAP", occcap},
-            {"EXPLORE_CAP", xcap},        {"MANY_IN", g.many_in.text},
-            {"MANY_OUT", g.many_out.text},     {"RUN_CODE", g.run.text},
+            {"EXPLORE_CAP", xcap},        {"MANY_IN", batched ? "" : g.many_in.text},
+            {"MANY_OUT", batched ? "" : g.many_out.text},     {"RUN_CODE", g.run.text},
             {"MANY_FAST", g.many_fast.text},
         };
         int nh = (int)(sizeof holes / sizeof holes[0]);
@@ -2072,6 +2308,7 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
         free(ht);
         free(ct);
         free(src_comment);
+        free(event_ts.text);
     } else {
         ok = false;
     }

@@ -72,6 +72,18 @@ static void use_runs(Plan *plan, const StrategyOpts *o, Arena *arena, const char
     plan->reason = reason;
 }
 
+/* A register-free pattern whose tdfa does not fit: a chain needs no
+ * automaton (chain.h), anything else falls back to runs. */
+static void over_budget(Plan *plan, const StrategyOpts *o, Arena *arena)
+{
+    plan->dfa = plan->min = NULL;
+    if (plan->chain)
+        plan->reason = "register-free; the tdfa is over the state budget, but the pattern is a "
+                       "chain: one latest-position tag per atom, no automaton";
+    else
+        use_runs(plan, o, arena, "register-free, but the tdfa is over the state budget");
+}
+
 /* auto: the fastest strategy that applies and fits, else runs. */
 static void choose(Plan *plan, const StrategyOpts *o, Arena *arena, const Diag *diag)
 {
@@ -81,7 +93,7 @@ static void choose(Plan *plan, const StrategyOpts *o, Arena *arena, const Diag *
         plan->strategy = STRATEGY_TDFA;
         plan->reason = "register-free";
         if (!build_tdfa(plan, o, arena, quiet_diag(&quiet, diag)))
-            use_runs(plan, o, arena, "register-free, but the tdfa is over the state budget");
+            over_budget(plan, o, arena);
         diag_free(&quiet);
     } else if (p->hdr.window.kind == WIN_EVENTS) {
         plan->strategy = STRATEGY_DSRA;
@@ -124,6 +136,13 @@ static bool force(Plan *plan, const StrategyOpts *o, Arena *arena, Diag *diag)
                        p->name, win, reg_list(p, regs, sizeof regs));
             return false;
         }
+        if (plan->chain) {
+            Diag quiet;
+            if (!build_tdfa(plan, o, arena, quiet_diag(&quiet, diag)))
+                over_budget(plan, o, arena);
+            diag_free(&quiet);
+            return true;
+        }
         return build_tdfa(plan, o, arena, diag);
     case STRATEGY_DSRA:
         plan->reason = "forced by --strategy dsra";
@@ -150,6 +169,7 @@ Plan *strategy_plan(const AstPattern *p, const StrategyOpts *o, Arena *arena, Di
     plan->nfa = sra_nfa_from_pattern(p, arena, diag, o->max_states);
     if (!plan->nfa)
         return NULL;
+    plan->chain = chain_of(p, arena);
     if (o->strategy == STRATEGY_AUTO)
         choose(plan, o, arena, diag);
     else if (!force(plan, o, arena, diag))
@@ -204,7 +224,8 @@ bool plan_dump(Plan *plan, PlanStage stage, bool dot, int cluster, const Strateg
     if (stage == PLAN_UNROLLED)
         sra = unrolled_of(plan, o, arena, diag, &note, &failed);
     else if (!(d = stage == PLAN_DFA ? plan->dfa : plan->min))
-        note = "no deterministic automaton: runs walk the epsilon-free SRA";
+        note = plan->chain ? "no deterministic automaton: the chain's tags match the pattern"
+                           : "no deterministic automaton: runs walk the epsilon-free SRA";
     if (failed)
         return false;
     if (dot) {
@@ -223,6 +244,8 @@ bool plan_dump(Plan *plan, PlanStage stage, bool dot, int cluster, const Strateg
         fprintf(out, "%s (stage %s)\n", note, stage_names[stage]);
         if (plan->runs && stage != PLAN_UNROLLED)
             runs_dump_txt(plan->runs, out);
+        else if (plan->chain && stage != PLAN_UNROLLED)
+            chain_dump_txt(plan->chain, plan->pattern->name, out);
     } else if (sra) {
         sra_dump_txt(sra, out);
     } else {

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "chain.h"
 #include "dsra.h"
 #include "runs.h"
 #include "sra.h"
@@ -31,10 +32,13 @@ typedef struct Plan {
     Sra              *unrolled;   /* dsra */
     Dsra             *dfa, *min;  /* tdfa and dsra: determinized, minimized */
     Runs             *runs;       /* runs */
+    Chain            *chain;      /* tdfa: the pattern is a chain (chain.h), or NULL;
+                                     with a chain, min may be NULL (over the budget) */
 } Plan;
 
 /* Chooses and builds. auto: tdfa for register-free patterns, dsra for
  * registers with a count window when it fits max_states, else runs. A
+ * register-free chain is tdfa even where its automaton does not fit. A
  * forced strategy that does not apply, or does not fit the budget, is an
  * error (naming the pattern, the window and the size reached) and the
  * result is NULL. */

@@ -89,7 +89,7 @@ static void @@PREFIX@@_about(const @@PREFIX@@_matcher *m, const @@PREFIX@@_event
 {
     r->index = m->index;
     r->has_ts = @@PREFIX@@_schema.ts_attr >= 0;
-    r->ts = sremrt_event_ts(&@@PREFIX@@_schema, e);
+    r->ts = @@EVENT_TS@@;
 }
 
 /* Emits one match record for the event just pushed. */
@@ -161,7 +161,7 @@ static void @@PREFIX@@_explore(@@PREFIX@@_matcher *m, sremrt_explore *ex, sremrt
     sremrt_explore_step step;
     const char *seq[SREMRT_EXPLORE_MAX_M + 1];
     sremrt_record r;
-    int32_t n = sremrt_explore_push(ex, st, sremrt_event_ts(&@@PREFIX@@_schema, e), type, &step);
+    int32_t n = sremrt_explore_push(ex, st, @@EVENT_TS@@, type, &step);
     for (int32_t k = 0; k < n && m->cfg.record; k++) {
         sremrt_explore_suggest_record(ex, &step.suggest[k], name, names, seq, SREMRT_EXPLORE_MAX_M + 1, &r);
         @@PREFIX@@_about(m, e, &r);

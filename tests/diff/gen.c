@@ -337,12 +337,38 @@ static void gen_policy_body(Gen *g, Ctx c)
         put(&g->out, ")");
 }
 
-static void gen_header(Gen *g, bool *policy)
+/* A strict sequence of 1..5 atoms with gaps between (a chain without a
+ * window), now and then a gap that is not one: `_{1,k}`. */
+static void gen_gap_body(Gen *g, Ctx c)
 {
+    int m = rng_int(g->r, 1, 5);
+    for (int i = 0; i < m; i++) {
+        if (i) {
+            int gap = rng_int(g->r, 0, 9);
+            if (gap < 3)
+                put(&g->out, " _{0,%d}", rng_int(g->r, 1, 4));
+            else if (gap < 4)
+                put(&g->out, " _*");
+            else if (gap < 5)
+                put(&g->out, " _?");
+            else if (gap < 6)
+                put(&g->out, " _{0,2} _{0,1}");
+            else if (gap < 7)
+                put(&g->out, " _{1,3}");
+        }
+        put(&g->out, " ");
+        gen_atom(g, c);
+    }
+}
+
+/* 0: none, 1: a policy, 2: a strict sequence with gaps (chains). */
+static int gen_header(Gen *g)
+{
+    int shape = g->o->chains && chance(g->r, 60) ? (chance(g->r, 50) ? 1 : 2) : 0;
     put(&g->out, "pattern p on E");
     if (g->o->partition && chance(g->r, 30))
         put(&g->out, " partition by %s", chance(g->r, 70) ? "k" : "t");
-    int w = rng_int(g->r, 0, 9);
+    int w = shape == 2 && chance(g->r, 70) ? 0 : rng_int(g->r, 0, 9);
     int max_window = g->o->max_window > 1 ? g->o->max_window : 6;
     if (w < 2) {
         g->win = WIN_NONE;
@@ -356,9 +382,11 @@ static void gen_header(Gen *g, bool *policy)
         else
             put(&g->out, " within %d s", rng_int(g->r, 1, 5));
     }
-    *policy = g->o->policies && chance(g->r, 25);
-    if (*policy)
+    if (shape == 0 && g->o->policies && chance(g->r, 25))
+        shape = 1;
+    if (shape == 1)
         put(&g->out, " policy %s", chance(g->r, 50) ? "stam" : "stnm");
+    return shape;
 }
 
 void gen_pattern(Rng *r, const GenOpts *o, char *buf, size_t size)
@@ -368,13 +396,14 @@ void gen_pattern(Rng *r, const GenOpts *o, char *buf, size_t size)
         return;
     buf[0] = '\0';
     put(&g.out, "%s", GEN_SCHEMA);
-    bool policy;
-    gen_header(&g, &policy);
+    int shape = gen_header(&g);
     unsigned regs = o->registers && g.win != WIN_NONE ? (1u << NREGS) - 1 : 0;
     Ctx c = {regs, regs};
     put(&g.out, " {\n    ");
-    if (policy)
+    if (shape == 1)
         gen_policy_body(&g, c);
+    else if (shape == 2)
+        gen_gap_body(&g, c);
     else
         gen_rx(&g, c, 0);
     put(&g.out, "\n}\n");

@@ -28,6 +28,8 @@ typedef struct GenOpts {
     bool policies;      /* `policy stam|stnm` on plain sequences of atoms */
     int  max_depth;     /* of the regex tree; <= 0: 3 */
     int  max_window;    /* largest count window; <= 1: 6 (time windows: 1..5 s) */
+    bool chains;        /* often: chains (compiler/chain.h), policies or strict
+                           sequences of atoms and gaps `_{0,k}`, `_*`, `_?` */
 } GenOpts;
 
 /* The schema every generated file declares, and its attribute order. */

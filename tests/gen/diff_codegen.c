@@ -230,6 +230,7 @@ int main(int argc, char **argv)
         o.time_window = kind == 2 || kind == 0;
         o.partition = i % 3 == 0;
         o.policies = i % 5 == 0;
+        o.chains = i % 5 == 2;
         o.max_depth = 3;
         o.max_window = 5;
         gen_pattern(&r, &o, pats[i].src, sizeof pats[i].src);

@@ -680,7 +680,7 @@ static void test_interp_vs_naive(void)
     enum { LEN = 12 };
     const int N = 3000 * diff_scale();
     Rng r = {777};
-    GenOpts o = {true, true, true, true, true, false, 3, 5};
+    GenOpts o = {true, true, true, true, true, false, 3, 5, false};
     char buf[2048];
     int compared = 0, differ = 0;
     for (int i = 0; i < N; i++) {
@@ -765,15 +765,16 @@ static void test_gen_patterns(void)
     char buf[2048];
     for (int i = 0; i < N; i++) {
         uint64_t bits = rng_next(&r);
-        GenOpts o = {bits & 1, bits & 2, bits & 4, bits & 8, bits & 16, bits & 32, 2 + (int)(bits >> 6) % 3, 6};
+        GenOpts o = {bits & 1, bits & 2, bits & 4, bits & 8, bits & 16, bits & 32, 2 + (int)(bits >> 6) % 3, 6,
+                     (bits >> 9) & 1};
         if (i % 2 == 0)
-            o = (GenOpts){true, true, true, true, true, true, 3, 6};
+            o = (GenOpts){true, true, true, true, true, true, 3, 6, true};
         gen_pattern(&r, &o, buf, sizeof buf);
         const char *body = strstr(buf, "pattern");
         CU_ASSERT(body && (o.complement || !strchr(body, '~')));
         CU_ASSERT(body && (o.intersection || !strstr(body, " & ")));
         CU_ASSERT(body && (o.registers || !strchr(body, ':')));
-        CU_ASSERT(body && (o.policies || !strstr(body, "policy")));
+        CU_ASSERT(body && (o.policies || o.chains || !strstr(body, "policy")));
         CU_ASSERT(body && (o.partition || !strstr(body, "partition")));
         bool time = body && strstr(body, "within") && !strstr(body, " events");
         CU_ASSERT(o.time_window || !time);

@@ -49,7 +49,7 @@ static void test_stream_a_then_b(void)
     int tried = 0;
     for (uint64_t seed = 1; seed <= 20; seed++) {
         Rng r = {seed * 1000003u};
-        GenOpts o = {true, true, true, true, true, true, 3, 5};
+        GenOpts o = {true, true, true, true, true, true, 3, 5, false};
         char src[2048];
         gen_pattern(&r, &o, src, sizeof src);
         Value values[40 * GEN_NATTRS];

@@ -513,10 +513,10 @@ static bool diff_one(uint64_t seed, const GenOpts *o, int *skipped)
 static void test_differential(void)
 {
     static const GenOpts opts[] = {
-        {true, true, true, true, true, true, 0, 0},       /* everything */
-        {false, false, false, false, false, false, 4, 0}, /* plain regexes, deeper */
-        {true, false, true, false, true, true, 3, 4},     /* registers, small windows */
-        {false, true, false, false, false, false, 3, 6},  /* complements */
+        {true, true, true, true, true, true, 0, 0, true},  /* everything */
+        {false, false, false, false, false, false, 4, 0, false}, /* plain regexes, deeper */
+        {true, false, true, false, true, true, 3, 4, false},     /* registers, small windows */
+        {false, true, false, false, false, false, 3, 6, false},  /* complements */
     };
     enum { NOPTS = sizeof opts / sizeof opts[0] };
     const uint64_t npatterns = (uint64_t)DIFF_PATTERNS * (uint64_t)diff_scale();
