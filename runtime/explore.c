@@ -187,6 +187,24 @@ static uint64_t wrap_limit(int32_t m)
 
 /* ---- shared state ------------------------------------------------------------------ */
 
+/* q for suggest's test without a division: a candidate is due only if
+ * freq / total, rounded, is >= c, so the exact freq >= c * total * (1 -
+ * 2^-52); with q >= 1 / (c * (1 - 1e-9)) that gives freq * q > total. So
+ * freq * q < total proves it is not due. The margin 1e-9 covers the
+ * roundings of computing q. */
+static void suggest_bound(sremrt_explore *ex)
+{
+    double c = ex->cfg.confidence, q;
+    ex->suggest_q = ex->suggest_qmax = 0;
+    if (!(c > 0.0))
+        return;
+    q = 1.0 / (c * (1.0 - 1e-9));
+    if (!(q >= 0.0 && q <= 4611686018427387904.0))   /* 2^62 */
+        return;
+    ex->suggest_q = (uint64_t)q + 1;   /* above q: a larger q only tests less */
+    ex->suggest_qmax = UINT64_MAX / ex->suggest_q;
+}
+
 static void setup(sremrt_explore *ex, const sremrt_explore_config *cfg)
 {
     int32_t v, k, m = cfg->m, at = 0, node = 0;
@@ -220,6 +238,7 @@ static void setup(sremrt_explore *ex, const sremrt_explore_config *cfg)
     ex->trie.nodes[node].end = 1;
     ex->capacity = resolve_capacity(cfg);
     ex->wrap_limit = wrap_limit(m);
+    suggest_bound(ex);
 }
 
 int sremrt_explore_init_buf(sremrt_explore *ex, const sremrt_explore_config *cfg, void *buf, size_t bytes)
@@ -566,14 +585,21 @@ static int32_t candidate_node(sremrt_explore *ex, int32_t *slot, int32_t parent,
     return *slot;
 }
 
+/* Whether node may be due: not suggested yet, and not below the
+ * confidence by suggest_bound's test, which settles most checks without
+ * a division. Inline, so that most events make no call for it. */
+static inline int may_suggest(const sremrt_explore *ex, int32_t node)
+{
+    const sremrt_ptrie_node *n = &ex->trie.nodes[node];
+    return !n->suggested && !(n->freq <= ex->suggest_qmax && n->freq * ex->suggest_q < ex->trie.nodes[0].count);
+}
+
 static void suggest(sremrt_explore *ex, int32_t node, int32_t t, sremrt_candidate c,
                     sremrt_explore_step *out)
 {
     sremrt_ptrie_node *n = &ex->trie.nodes[node];
     double conf;
     sremrt_suggestion *s;
-    if (n->suggested)
-        return;
     conf = sremrt_ptrie_confidence(&ex->trie, node);
     if (n->freq == 0 || !(conf >= ex->cfg.confidence))
         return;
@@ -620,9 +646,9 @@ static void to_trie(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
         vn = candidate_node(ex, &ex->var_node[t], ex->path[m - 1], t, SREMRT_PTRIE_VARIATION);
         add_at(ex, vn, m - 1, out->variation);
     }
-    if (en >= 0)
+    if (en >= 0 && may_suggest(ex, en))
         suggest(ex, en, t, SREMRT_EXTENSION, out);
-    if (vn >= 0)
+    if (vn >= 0 && may_suggest(ex, vn))
         suggest(ex, vn, t, SREMRT_VARIATION, out);
 }
 

@@ -12,7 +12,7 @@
 #include "sremrt/keymap.h"
 #include "sremrt/tsorder.h"
 
-SREMRT_ABI_REQUIRE(@@PREFIX@@, 2);
+SREMRT_ABI_REQUIRE(@@PREFIX@@, 3);
 
 /* ======== schema descriptor =============================================== */
 
@@ -217,7 +217,7 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
     }
     sremrt_stats_init(&m->stats);
     sremrt_tsorder_init(&m->order);
-    if (sremrt_abi_check(2) != 0)
+    if (sremrt_abi_check(3) != 0)
         return -1;
     /* helpers a given set of patterns may leave unused */
     (void)@@PREFIX@@_wrap;

@@ -93,6 +93,8 @@ typedef struct sremrt_explore {
     int32_t *occ_at;                 /* occ[occ_at[v] .. occ_at[v+1]-1] */
     int64_t capacity;                /* window entries per partition */
     uint64_t wrap_limit;             /* stam: events in a window below which no count wraps */
+    uint64_t suggest_q, suggest_qmax; /* a candidate with freq * q < total (freq <= qmax)
+                                        is below the confidence; q 0: no such test */
     uint64_t events;                 /* events pushed, all partitions */
     uint64_t overflows;              /* window entries dropped for lack of capacity */
     int inexact;                     /* overflows > 0: counts may be low from then on */
