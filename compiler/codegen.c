@@ -1911,7 +1911,7 @@ static void emit_batched(Cg *g)
     fputs("};\n", out);
     for (int b = 0; b < np; b++)
         fprintf(out, "    %s_p%d_st st%d = m->p%d;\n", P, g->batch[b], g->batch[b], g->batch[b]);
-    fprintf(out, "    size_t done = 0;\n"
+    fprintf(out, "    size_t k, done = 0;\n"
                  "    while (done < n) {\n"
                  "        uint16_t hit[%d];\n"
                  "        size_t c = n - done < %du ? n - done : %du, nh = 0;\n"
@@ -2177,7 +2177,7 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
         if (plan->strategy == STRATEGY_RUNS) {
             emit_runs(&g, i, plan);
             g.has_runs = true;
-        } else if (plan->chain && (!plan->min || o->layout == CG_LAYOUT_AUTO)) {
+        } else if (plan->chain && !plan->min) {
             emit_chain(&g, i, plan);
             g.local_state = p->partition_attr == NULL;
             g.has_tdfa = true;
@@ -2185,11 +2185,17 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
             Table table;
             int *atom_bit = arena_alloc(arena, ((size_t)plan->min->mt->natoms + 1) * sizeof *atom_bit);
             g.local_state = false;
-            /* tables for plain DFAs; with start tags, trees measured faster
-             * on uniform streams (docs/PERFORMANCE.md): tables on request */
+            /* tables for plain DFAs (they measured at the table-DFA floor
+             * on B2, a little ahead of the chain); with start tags a chain
+             * where the pattern is one, else trees, which measured faster
+             * than tagged tables on uniform streams (docs/PERFORMANCE.md):
+             * tagged tables on request */
             bool want = o->layout == CG_LAYOUT_TABLE || (o->layout == CG_LAYOUT_AUTO && !plan->min->tagged);
             if (want && table_plan(&g, plan->min, &table, atom_bit)) {
                 emit_tdfa_table(&g, i, plan, &table, atom_bit);
+                g.local_state = p->partition_attr == NULL;
+            } else if (plan->chain && plan->strategy == STRATEGY_TDFA && o->layout == CG_LAYOUT_AUTO) {
+                emit_chain(&g, i, plan);
                 g.local_state = p->partition_attr == NULL;
             } else {
                 /* threaded run: one per-state prologue each, so only for
@@ -2280,6 +2286,10 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
             fputs("0", event_ts.f);
         }
         buf_close(&event_ts);
+        /* push: one event through the per-event loop, but the threaded
+         * run is the only code of its pattern */
+        char push_one[160];
+        snprintf(push_one, sizeof push_one, "%s_%s", o->prefix, g.run.len ? "push_many" : "push_each");
         Hole holes[] = {
             {"PREFIX", o->prefix},        {"GUARD", guard},
             {"EVENT_TS", event_ts.text},
@@ -2288,7 +2298,7 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
             {"EVENT_FIELDS", fields.text}, {"SCHEMA_DESC", desc.text},
             {"SAME_EVENT", same.text},    {"EXTERNS", g.externs.text},
             {"PATTERN_CODE", g.code.text},
-            {"INIT_CODE", g.init.text},   {"PUSH_CODE", batched ? "" : g.push.text},
+            {"INIT_CODE", g.init.text},   {"PUSH_CODE", g.push.text},
             {"FREE_CODE", g.freec.text},  {"MAX_RUNS", maxruns},
             {"STRATEGIES", strategies},   {"TS_CHECK", tscheck.text},
             {"FINISH_CODE", g.finish.text}, {"TRIE_CODE", g.trie.text},
@@ -2296,8 +2306,9 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
             {"TYPES_C", o->freestanding ? "" : g.types.text},
             {"FREESTANDING", fs},         {"MAX_KEYS", maxkeys},
             {"DISTINCT_BUDGET", budget},  {"OCCMAP_CAP", occcap},
-            {"EXPLORE_CAP", xcap},        {"MANY_IN", batched ? "" : g.many_in.text},
-            {"MANY_OUT", batched ? "" : g.many_out.text},     {"RUN_CODE", g.run.text},
+            {"EXPLORE_CAP", xcap},        {"MANY_IN", g.many_in.text},
+            {"MANY_OUT", g.many_out.text},     {"RUN_CODE", g.run.text},
+            {"PUSH_ONE", push_one},
             {"MANY_FAST", g.many_fast.text},
         };
         int nh = (int)(sizeof holes / sizeof holes[0]);

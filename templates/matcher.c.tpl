@@ -246,10 +246,10 @@ static inline int @@PREFIX@@_rejected(@@PREFIX@@_matcher *m, const @@PREFIX@@_ev
 }
 
 @@RUN_CODE@@
-size_t @@PREFIX@@_push_many(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *events, size_t n)
+/* Events one at a time: push, and push_many where it has no faster way. */
+static inline size_t @@PREFIX@@_push_each(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *events, size_t n)
 {
     size_t k;
-@@MANY_FAST@@
     /* The states of small table-driven patterns live in locals for the
      * loop (registers: no store-to-load round trip per event). */
 @@MANY_IN@@
@@ -266,9 +266,15 @@ size_t @@PREFIX@@_push_many(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *event
     return k;
 }
 
+size_t @@PREFIX@@_push_many(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *events, size_t n)
+{
+@@MANY_FAST@@
+    return @@PREFIX@@_push_each(m, events, n);
+}
+
 int @@PREFIX@@_push(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e)
 {
-    return @@PREFIX@@_push_many(m, e, 1) == 1 ? 0 : 1;
+    return @@PUSH_ONE@@(m, e, 1) == 1 ? 0 : 1;
 }
 
 void @@PREFIX@@_finish(@@PREFIX@@_matcher *m)

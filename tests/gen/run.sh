@@ -100,15 +100,18 @@ if ! "$DIFF" "$SREMC" "$W" "${GEN_DIFF_PATTERNS:-1000}"; then
 fi
 
 # 3b. push_many gives push's records and stops at a rejected event, under
-#     every layout (tests/gen/push_many.c on tests/gen/push_many.srem)
-for L in auto table tree; do
-    if "$SREMC" tests/gen/push_many.srem --layout $L --prefix pm -o "$W/pm.c" &&
-       ${CC:-cc} -std=c99 -O1 -Wall -Wextra -Werror -Iruntime/include -I"$W" tests/gen/push_many.c "$W/pm.c" \
-           lib/libsremrt.a -o "$W/pm" && "$W/pm" >/dev/null; then
-        pass=$((pass+1))
-    else
-        echo "gen: FAIL push_many against push (--layout $L)"; fail=$((fail+1))
-    fi
+#     every layout (tests/gen/push_many.c on tests/gen/push_many.srem, and
+#     on push_many_batched.srem, where push_many is batched)
+for F in push_many push_many_batched; do
+    for L in auto table tree; do
+        if "$SREMC" tests/gen/$F.srem --layout $L --max-states 2000 --prefix pm -o "$W/pm.c" &&
+           ${CC:-cc} -std=c99 -O1 -Wall -Wextra -Werror -Iruntime/include -I"$W" tests/gen/push_many.c \
+               "$W/pm.c" lib/libsremrt.a -o "$W/pm" && "$W/pm" >/dev/null; then
+            pass=$((pass+1))
+        else
+            echo "gen: FAIL push_many against push ($F.srem, --layout $L)"; fail=$((fail+1))
+        fi
+    done
 done
 
 # 4. episodes and explore clauses against brute-force oracles
