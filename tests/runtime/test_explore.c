@@ -15,7 +15,7 @@
 #include "rt.h"
 
 #define MAXN 22          /* events per stream */
-#define MAXM 4           /* pattern length */
+#define MAXM 10          /* pattern length: up to 8 takes stam_small, above it the loops */
 #define MAXV 6           /* enum values */
 #define MAXP 3           /* partitions */
 
@@ -59,7 +59,7 @@ static void make_case(ocase *c, uint64_t seed, int policy, int window)
     c->policy = policy;
     c->window = window;
     c->nvalues = rnd_int(2, MAXV);
-    c->m = rnd_int(2, MAXM);
+    c->m = rnd_int(2, rnd_int(0, 3) ? 4 : MAXM);   /* now and then long: m > 8 takes the loops */
     for (i = 0; i < c->m; i++)   /* repeated types allowed; few values: more repeats */
         c->pat[i] = rnd_int(0, rnd_int(0, 3) ? c->nvalues - 1 : 1);
     c->n = rnd_int(1, MAXN);
