@@ -2286,10 +2286,11 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
             fputs("0", event_ts.f);
         }
         buf_close(&event_ts);
-        /* push: one event through the per-event loop, but the threaded
-         * run is the only code of its pattern */
+        /* push: the batched push_many costs more per call than the
+         * per-event loop; elsewhere push_many is that loop (or the
+         * threaded run), and calling it keeps one inlined copy */
         char push_one[160];
-        snprintf(push_one, sizeof push_one, "%s_%s", o->prefix, g.run.len ? "push_many" : "push_each");
+        snprintf(push_one, sizeof push_one, "%s_%s", o->prefix, batched ? "push_each" : "push_many");
         Hole holes[] = {
             {"PREFIX", o->prefix},        {"GUARD", guard},
             {"EVENT_TS", event_ts.text},
