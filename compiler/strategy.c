@@ -166,10 +166,24 @@ Plan *strategy_plan(const AstPattern *p, const StrategyOpts *o, Arena *arena, Di
 {
     Plan *plan = arena_alloc(arena, sizeof *plan);
     plan->pattern = p;
-    plan->nfa = sra_nfa_from_pattern(p, arena, diag, o->max_states);
-    if (!plan->nfa)
-        return NULL;
     plan->chain = chain_of(p, arena);
+    if (plan->chain && (o->strategy == STRATEGY_AUTO || o->strategy == STRATEGY_TDFA)) {
+        /* a chain needs no automaton: `A _{0,100000} B` unrolls into an
+         * NFA over any budget, and its tags match it all the same */
+        Diag quiet;
+        plan->nfa = sra_nfa_from_pattern(p, arena, quiet_diag(&quiet, diag), o->max_states);
+        diag_free(&quiet);
+        if (!plan->nfa) {
+            plan->strategy = STRATEGY_TDFA;
+            plan->reason = "register-free; its automaton is over the state budget, but the pattern "
+                           "is a chain: one latest-position tag per atom, no automaton";
+            return plan;
+        }
+    } else {
+        plan->nfa = sra_nfa_from_pattern(p, arena, diag, o->max_states);
+        if (!plan->nfa)
+            return NULL;
+    }
     if (o->strategy == STRATEGY_AUTO)
         choose(plan, o, arena, diag);
     else if (!force(plan, o, arena, diag))
@@ -205,6 +219,10 @@ static const Sra *unrolled_of(Plan *plan, const StrategyOpts *o, Arena *arena, D
 {
     if (plan->unrolled)
         return plan->unrolled;
+    if (!plan->nfa) {
+        *note = "no unrolled automaton: the chain's tags match the pattern";
+        return NULL;
+    }
     if (plan->pattern->hdr.window.kind != WIN_EVENTS) {
         *note = "no unrolled automaton: unrolling needs a count window";
         return NULL;

@@ -28,7 +28,8 @@ typedef struct Plan {
     const AstPattern *pattern;
     Strategy          strategy;   /* never AUTO */
     const char       *reason;     /* one line, for the dump header */
-    Sra              *nfa;        /* epsilon-free: every strategy starts here */
+    Sra              *nfa;        /* epsilon-free: every strategy starts here (NULL for a
+                                     chain whose NFA is over the budget) */
     Sra              *unrolled;   /* dsra */
     Dsra             *dfa, *min;  /* tdfa and dsra: determinized, minimized */
     Runs             *runs;       /* runs */
