@@ -237,7 +237,8 @@ golden-update: bin/sremc
 
 # libFuzzer needs clang; seeds are the golden and sample pattern files.
 # fuzz_frontend: lexer, parser, checker; fuzz_compiler: every automaton
-# stage of every strategy for the files that check. FUZZ_SECONDS each.
+# stage of every strategy, and the C of every layout, for the files that
+# check. FUZZ_SECONDS each.
 FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Icompiler -Igrammar -Ibuild -Iruntime/include
 
 build/fuzz_%: tests/fuzz/fuzz_%.c $(COMPILER_SRC) $(GEN_SRC) $(RT_SRC)

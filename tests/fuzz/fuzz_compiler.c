@@ -1,9 +1,11 @@
 /* fuzz_compiler.c: libFuzzer driver for the whole compiler: a pattern
  * file that checks goes through every automaton stage of every strategy
- * (small budgets) and the simulators; nothing may crash, leak or hang. */
+ * (small budgets), the simulators and code generation (auto strategy,
+ * every layout); nothing may crash, leak or hang. */
 #include <stdint.h>
 #include <stdio.h>
 
+#include "codegen.h"
 #include "frontend.h"
 #include "strategy.h"
 
@@ -50,6 +52,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     plan_dump(plan, st, k % 2 == 1, -1, &o, &arena, &diag, sink);
                 simulate(plan);
             }
+        }
+        /* the C of the whole file, once per layout, into /dev/null */
+        static const CgLayout layouts[] = {CG_LAYOUT_AUTO, CG_LAYOUT_TREE, CG_LAYOUT_TABLE};
+        for (size_t k = 0; k < sizeof layouts / sizeof layouts[0]; k++) {
+            CgOptions co = {"fz", "fz.h", "fuzz.srem", NULL, {STRATEGY_AUTO, 300, 64}, {16, 32, 64, 64},
+                            k == 2, layouts[k], NULL};
+            Diag quiet;
+            diag_init(&quiet, "fuzz.srem", (const char *)data, size);
+            cg_emit(ast, &co, &arena, &quiet, sink, sink);
+            diag_free(&quiet);
         }
     }
     if (sink) {
