@@ -1891,7 +1891,8 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
 }
 
 /* push_many of a file whose declarations are all unpartitioned patterns
- * with their state in locals (chains and tables, no explore): blocks of
+ * with their state in locals (chains and tables, no explore; the copies
+ * in and out are many_in's and many_out's, closed): blocks of
  * up to CG_BATCH_BLOCK events, where each step's detection is noted in an
  * array without a branch (a branch on it mispredicts on every
  * unpredictable detection) and the counters are set once; the records
@@ -1908,9 +1909,7 @@ static void emit_batched(Cg *g)
         fputs(b ? ", " : "", out);
         put_c_string(out, g->batch_name[b]);
     }
-    fputs("};\n", out);
-    for (int b = 0; b < np; b++)
-        fprintf(out, "    %s_p%d_st st%d = m->p%d;\n", P, g->batch[b], g->batch[b], g->batch[b]);
+    fprintf(out, "};\n%s\n", g->many_in.text);
     fprintf(out, "    size_t k, done = 0;\n"
                  "    while (done < n) {\n"
                  "        uint16_t hit[%d];\n"
@@ -1952,10 +1951,8 @@ static void emit_batched(Cg *g)
                  "        m->stats.events = count + k;\n"
                  "        done += k;\n"
                  "        if (k < c)\n            break;\n"
-                 "    }\n");
-    for (int b = 0; b < np; b++)
-        fprintf(out, "    m->p%d = st%d;\n", g->batch[b], g->batch[b]);
-    fputs("    return done;\n", out);
+                 "    }\n%s\n    return done;\n",
+            g->many_out.text);
 }
 
 static void emit_schema(Cg *g, FILE *fields, FILE *desc, FILE *same)
@@ -2216,8 +2213,6 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
         i++;
     }
     bool batched = !g.no_batch && g.nbatch > 0 && g.nbatch == ndecls;
-    if (batched)
-        emit_batched(&g);
     Buf fields, desc, same, tscheck;
     buf_open(&tscheck);
     emit_ts_check(&g, tscheck.f);
@@ -2241,6 +2236,8 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
     buf_close(&g.heap);
     buf_close(&g.many_in);
     buf_close(&g.many_out);
+    if (batched)   /* takes the state copies of many_in and many_out */
+        emit_batched(&g);
     buf_close(&g.run);
     buf_close(&g.many_fast);
     put_matcher_struct(&g, g.types.f);

@@ -72,14 +72,17 @@ static void use_runs(Plan *plan, const StrategyOpts *o, Arena *arena, const char
     plan->reason = reason;
 }
 
+/* The plan of a chain (chain.h) whose automaton does not fit: it needs none. */
+static const char chain_reason[] = "register-free; its automaton is over the state budget, but the "
+                                   "pattern is a chain: one latest-position tag per atom, no automaton";
+
 /* A register-free pattern whose tdfa does not fit: a chain needs no
- * automaton (chain.h), anything else falls back to runs. */
+ * automaton, anything else falls back to runs. */
 static void over_budget(Plan *plan, const StrategyOpts *o, Arena *arena)
 {
     plan->dfa = plan->min = NULL;
     if (plan->chain)
-        plan->reason = "register-free; the tdfa is over the state budget, but the pattern is a "
-                       "chain: one latest-position tag per atom, no automaton";
+        plan->reason = chain_reason;
     else
         use_runs(plan, o, arena, "register-free, but the tdfa is over the state budget");
 }
@@ -175,8 +178,7 @@ Plan *strategy_plan(const AstPattern *p, const StrategyOpts *o, Arena *arena, Di
         diag_free(&quiet);
         if (!plan->nfa) {
             plan->strategy = STRATEGY_TDFA;
-            plan->reason = "register-free; its automaton is over the state budget, but the pattern "
-                           "is a chain: one latest-position tag per atom, no automaton";
+            plan->reason = chain_reason;
             return plan;
         }
     } else {
