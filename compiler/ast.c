@@ -279,3 +279,13 @@ void ast_dump_txt(const Ast *ast, FILE *out)
         }
     }
 }
+
+AstRegex *const *ast_seq_items(AstRegex *const *body, int *n)
+{
+    if ((*body)->kind == RX_SEQ) {
+        *n = (*body)->nkids;
+        return (*body)->kids;
+    }
+    *n = 1;
+    return body;
+}

@@ -284,6 +284,10 @@ Ast *parse_source(const char *path, const char *src, size_t len, Arena *arena, D
 void ast_dump_txt(const Ast *ast, FILE *out);
 void ast_dump_expr(const AstExpr *e, FILE *out);
 
+/* The elements of a plain sequence (policies, explore, episodes): the
+ * kids of a sequence (flattened by the parser), or the body itself. */
+AstRegex *const *ast_seq_items(AstRegex *const *body, int *n);
+
 /* Nanoseconds per unit, for "ns us ms s min h d"; 0 if unknown. */
 int64_t ast_unit_ns(const char *unit);
 

@@ -30,17 +30,6 @@
 
 #include <inttypes.h>
 
-/* The atoms of a plain sequence (policies): the kids of a sequence, or the body. */
-static AstRegex *const *seq_items(const AstPattern *p, int *n)
-{
-    if (p->body->kind == RX_SEQ) {
-        *n = p->body->nkids;
-        return p->body->kids;
-    }
-    *n = 1;
-    return &p->body;
-}
-
 static bool is_any(const AstRegex *r) { return r->kind == RX_ATOM && r->atom == ATOM_ANY && !r->label; }
 
 /* The most events a gap item skips (-1: unbounded), or -2 when the item
@@ -71,7 +60,7 @@ static Chain *new_chain(Arena *arena, ChainKind kind, int n, const AstPattern *p
 static Chain *gaps_chain(const AstPattern *p, Arena *arena)
 {
     int n;
-    AstRegex *const *items = seq_items(p, &n);
+    AstRegex *const *items = ast_seq_items(&p->body, &n);
     if (items[0]->kind != RX_ATOM || items[n - 1]->kind != RX_ATOM)
         return NULL;
     int atoms = 0;
@@ -104,7 +93,7 @@ Chain *chain_of(const AstPattern *p, Arena *arena)
     if (!p->hdr.policy_given || p->hdr.policy == POLICY_STRICT)
         return p->hdr.window.kind == WIN_NONE ? gaps_chain(p, arena) : NULL;
     int n;
-    AstRegex *const *items = seq_items(p, &n);
+    AstRegex *const *items = ast_seq_items(&p->body, &n);
     if (n > CHAIN_MAX_LINKS)
         return NULL;
     for (int i = 0; i < n; i++)

@@ -1479,23 +1479,12 @@ static Word *flow(Checker *c, const AstRegex *rx, const Word *in)
 
 /* ---- policies and explore -------------------------------------------------------------- */
 
-/* The elements of a plain sequence: the kids of a sequence, or the node. */
-static AstRegex **seq_items(AstRegex **body, int *n)
-{
-    if ((*body)->kind == RX_SEQ) {
-        *n = (*body)->nkids;
-        return (*body)->kids;
-    }
-    *n = 1;
-    return body;
-}
-
 static void check_policy(Checker *c, AstPattern *p)
 {
     if (!p->hdr.policy_given || p->hdr.policy == POLICY_STRICT)
         return;
     int n;
-    AstRegex **items = seq_items(&p->body, &n);
+    AstRegex *const *items = ast_seq_items(&p->body, &n);
     for (int i = 0; i < n; i++)
         if (items[i]->kind != RX_ATOM) {
             diag_error(c->diag, p->hdr.policy_loc,
@@ -1528,7 +1517,7 @@ static void check_explore(Checker *c, AstPattern *p)
         diag_error(c->diag, x->loc, "explore needs 'extensions', 'variations' or both");
 
     int n;
-    AstRegex **items = seq_items(&p->body, &n);
+    AstRegex *const *items = ast_seq_items(&p->body, &n);
     if (n < 2) {
         diag_error(c->diag, p->body->loc, "explore needs a sequence of at least 2 enum values, got %s",
                    items[0]->kind == RX_ATOM ? "one atom" : rx_what(items[0]->kind));
@@ -1646,7 +1635,7 @@ static void check_episode(Checker *c, AstEpisode *ep)
         return;
     ep->nelements = 0;
     int n;
-    AstRegex **items = seq_items(&ep->body, &n);
+    AstRegex *const *items = ast_seq_items(&ep->body, &n);
     for (int i = 0; i < n; i++) {
         AstRegex *it = items[i];
         it->reg = -1;

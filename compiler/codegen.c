@@ -2174,7 +2174,8 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
         if (plan->strategy == STRATEGY_RUNS) {
             emit_runs(&g, i, plan);
             g.has_runs = true;
-        } else if (plan->chain && !plan->min) {
+        } else if (plan->chain && plan->strategy == STRATEGY_TDFA &&
+                   (!plan->min || o->layout == CG_LAYOUT_CHAIN)) {
             emit_chain(&g, i, plan);
             g.local_state = p->partition_attr == NULL;
             g.has_tdfa = true;
@@ -2187,7 +2188,8 @@ bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE 
              * where the pattern is one, else trees, which measured faster
              * than tagged tables on uniform streams (docs/PERFORMANCE.md):
              * tagged tables on request */
-            bool want = o->layout == CG_LAYOUT_TABLE || (o->layout == CG_LAYOUT_AUTO && !plan->min->tagged);
+            bool automatic = o->layout == CG_LAYOUT_AUTO || o->layout == CG_LAYOUT_CHAIN;
+            bool want = o->layout == CG_LAYOUT_TABLE || (automatic && !plan->min->tagged);
             if (want && table_plan(&g, plan->min, &table, atom_bit)) {
                 emit_tdfa_table(&g, i, plan, &table, atom_bit);
                 g.local_state = p->partition_attr == NULL;

@@ -33,9 +33,11 @@ typedef struct CgCaps {
     int explore_cap;       /* explore: window entries per partition */
 } CgCaps;
 
-/* --layout: tdfa steps as decision trees over the atoms, or as transition
- * tables indexed by an event class (where the events fall into few classes). */
-typedef enum CgLayout { CG_LAYOUT_AUTO, CG_LAYOUT_TREE, CG_LAYOUT_TABLE } CgLayout;
+/* --layout: tdfa steps as decision trees over the atoms, as transition
+ * tables indexed by an event class (where the events fall into few
+ * classes), or as chains of latest-position tags (where the pattern is
+ * one, compiler/chain.h; else as auto). */
+typedef enum CgLayout { CG_LAYOUT_AUTO, CG_LAYOUT_TREE, CG_LAYOUT_TABLE, CG_LAYOUT_CHAIN } CgLayout;
 
 typedef struct CgOptions {
     const char  *prefix;        /* C prefix of every external name */

@@ -700,8 +700,10 @@ static int run_emit(const Options *opts, bool build)
         layout = CG_LAYOUT_TREE;
     else if (opts->layout && strcmp(opts->layout, "table") == 0)
         layout = CG_LAYOUT_TABLE;
+    else if (opts->layout && strcmp(opts->layout, "chain") == 0)
+        layout = CG_LAYOUT_CHAIN;
     else if (opts->layout && strcmp(opts->layout, "auto") != 0)
-        return usage_error("unknown layout '%s' (layouts: auto, tree, table)", opts->layout);
+        return usage_error("unknown layout '%s' (layouts: auto, tree, table, chain)", opts->layout);
     if ((opts->max_keys && parse_count("--max-keys", opts->max_keys, &caps.max_keys)) ||
         (opts->distinct_budget && parse_count("--distinct-budget", opts->distinct_budget, &caps.distinct_budget)) ||
         (opts->occmap_cap && parse_count("--occmap-cap", opts->occmap_cap, &caps.occmap_cap)) ||

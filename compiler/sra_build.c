@@ -544,12 +544,8 @@ static Frag skip_loop(Builder *b, Sra *s, const AstExpr *neg_cond)
  * (no skip before an `_`, which rejects nothing). */
 static Frag build_policy(Builder *b, Sra *s, const AstPattern *p)
 {
-    AstRegex *const *items = &p->body;
-    int n = 1;
-    if (p->body->kind == RX_SEQ) {
-        items = p->body->kids;
-        n = p->body->nkids;
-    }
+    int n;
+    AstRegex *const *items = ast_seq_items(&p->body, &n);
     Frag f = build(b, s, items[0]);
     for (int i = 1; i < n && !b->failed; i++) {
         const AstRegex *a = items[i];
