@@ -11,7 +11,7 @@ BISON   ?= bison
 RE2C    ?= re2c
 FUZZ_SECONDS ?= 60
 
-COMPILER_SRC = $(filter-out compiler/main.c,$(wildcard compiler/*.c))
+COMPILER_SRC = $(filter-out compiler/main.c,$(wildcard compiler/*.c compiler/codegen/*.c))
 GEN_SRC      = build/parser.c build/lexer.c build/templates.c
 TEMPLATES    = $(wildcard templates/*.tpl)
 UNIT_SRC     = $(wildcard tests/unit/*.c tests/diff/*.c)
@@ -22,7 +22,7 @@ obj = $(patsubst %.c,build/$(1)/%.o,$(notdir $(2)))
 LIB_OBJ      = $(call obj,obj,$(COMPILER_SRC) $(GEN_SRC)) lib/libsremrt.a
 SAN_LIB_OBJ  = $(call obj,san,$(COMPILER_SRC) $(GEN_SRC)) lib/libsremrt.a
 
-vpath %.c compiler build tests/unit tests/diff tests/fuzz tests/gen bench
+vpath %.c compiler compiler/codegen build tests/unit tests/diff tests/fuzz tests/gen bench
 
 .PHONY: all deps demo check check-long check-gen check-firmware check-unit check-golden check-samples check-dot check-san check-clang \
         golden-update compile-bench bench fuzz clean
@@ -195,7 +195,7 @@ check-long: build/unit_tests bin/sremc lib/libsremrt.a build/diff_codegen
 # The compiler must also build warning-free with clang (when installed).
 check-clang: build/parser.c build/lexer.c
 	@if command -v clang >/dev/null; then \
-	    for f in compiler/*.c $(GEN_SRC); do \
+	    for f in compiler/*.c compiler/codegen/*.c $(GEN_SRC); do \
 	        clang $(WARN) -fsyntax-only -Icompiler -Igrammar -Ibuild -Iruntime/include $$f || exit 1; \
 	    done; echo "clang: compiler sources build warning-free"; \
 	else echo "clang: not installed, skipped"; fi

@@ -33,12 +33,6 @@ typedef struct CgCaps {
     int explore_cap;       /* explore: window entries per partition */
 } CgCaps;
 
-/* --layout: tdfa steps as decision trees over the atoms, as transition
- * tables indexed by an event class (where the events fall into few
- * classes), or as chains of latest-position tags (where the pattern is
- * one, compiler/chain.h; else as auto). */
-typedef enum CgLayout { CG_LAYOUT_AUTO, CG_LAYOUT_TREE, CG_LAYOUT_TABLE, CG_LAYOUT_CHAIN } CgLayout;
-
 typedef struct CgOptions {
     const char  *prefix;        /* C prefix of every external name */
     const char  *header;        /* the header's file name, as the .c includes it */
@@ -47,7 +41,6 @@ typedef struct CgOptions {
     StrategyOpts strategy;
     CgCaps       caps;
     bool         freestanding;  /* no stdio, no malloc: a caller's arena */
-    CgLayout     layout;        /* how tdfa code reads (--layout) */
     size_t      *runtime_bytes; /* freestanding, if not NULL: set to the arena bytes of
                                    runtime structures (partition tables, episode and
                                    explore state) at the capacities, on this host */
@@ -59,10 +52,12 @@ void cg_prefix_from_path(const char *path, char *buf, size_t size);
 bool cg_valid_prefix(const char *prefix);
 
 /* Emits the matcher of every pattern and episode of ast (checked without
- * errors) into c and h. Errors (schemas that differ, a forced strategy
- * that does not apply, the state budget, a missing template) go to diag.
+ * errors) into c and h; plans[k] is the plan of the k-th pattern
+ * declaration (strategy_plan_all), NULL where planning failed. Errors
+ * (schemas that differ, a failed plan, a missing template) go to diag.
  * False on any error. */
-bool cg_emit(const Ast *ast, const CgOptions *o, Arena *arena, Diag *diag, FILE *c, FILE *h);
+bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *arena, Diag *diag, FILE *c,
+             FILE *h);
 
 /* The main of a `sremc build` program (templates/main.c.tpl). */
 bool cg_emit_main(const CgOptions *o, Diag *diag, FILE *out);

@@ -283,7 +283,7 @@ static int make_job(const Options *opts, bool dot, Job *job)
     job->max_states = SRA_MAX_STATES_DEFAULT;
     if (opts->max_states && parse_count("--max-states", opts->max_states, &job->max_states))
         return EXIT_USAGE;
-    job->strategy = (StrategyOpts){STRATEGY_AUTO, job->max_states, RUNS_CAPACITY_DEFAULT};
+    job->strategy = (StrategyOpts){STRATEGY_AUTO, job->max_states, RUNS_CAPACITY_DEFAULT, LAYOUT_AUTO};
     if (opts->strategy && !strategy_parse(opts->strategy, &job->strategy.strategy))
         return usage_error("unknown strategy '%s' (strategies: auto, tdfa, dsra, runs)", opts->strategy);
     if (opts->max_runs && parse_count("--max-runs", opts->max_runs, &job->strategy.max_runs))
@@ -695,15 +695,8 @@ static int run_emit(const Options *opts, bool build)
     CgCaps caps = {opts->freestanding ? 16 : 1024, SREMRT_EPISODE_DEFAULT_BUDGET,
                    opts->freestanding ? SREMRT_EPISODE_DEFAULT_CAP : 1024, 0};
     size_t runtime_bytes = 0;
-    CgLayout layout = CG_LAYOUT_AUTO;
-    if (opts->layout && strcmp(opts->layout, "tree") == 0)
-        layout = CG_LAYOUT_TREE;
-    else if (opts->layout && strcmp(opts->layout, "table") == 0)
-        layout = CG_LAYOUT_TABLE;
-    else if (opts->layout && strcmp(opts->layout, "chain") == 0)
-        layout = CG_LAYOUT_CHAIN;
-    else if (opts->layout && strcmp(opts->layout, "auto") != 0)
-        return usage_error("unknown layout '%s' (layouts: auto, tree, table, chain)", opts->layout);
+    if (opts->layout && !layout_parse(opts->layout, &job.strategy.layout))
+        return usage_error("unknown layout '%s' (layouts: auto, tree, table, nodes, chain)", opts->layout);
     if ((opts->max_keys && parse_count("--max-keys", opts->max_keys, &caps.max_keys)) ||
         (opts->distinct_budget && parse_count("--distinct-budget", opts->distinct_budget, &caps.distinct_budget)) ||
         (opts->occmap_cap && parse_count("--occmap-cap", opts->occmap_cap, &caps.occmap_cap)) ||
@@ -733,14 +726,17 @@ static int run_emit(const Options *opts, bool build)
     char hname[200];
     snprintf(hname, sizeof hname, "%s.h", prefix);
     CgOptions co = {prefix, build ? hname : base_name(hpath), opts->file, opts->template_dir, job.strategy,
-                    caps, opts->freestanding != NULL, layout, &runtime_bytes};
+                    caps, opts->freestanding != NULL, &runtime_bytes};
     char *ctext = NULL, *htext = NULL, *mtext = NULL;
     size_t clen = 0, hlen = 0, mlen = 0;
     rc = 0;
     if (diag->nerrors == 0) {
         FILE *c = open_memstream(&ctext, &clen), *h = open_memstream(&htext, &hlen);
         FILE *m = open_memstream(&mtext, &mlen);
-        bool ok = cg_emit(ast, &co, arena, diag, c, h);
+        /* the stages in order: front end (done), strategies and automata, code */
+        int npatterns = 0;
+        Plan **plans = strategy_plan_all(ast, &job.strategy, arena, diag, &npatterns);
+        bool ok = cg_emit(ast, plans, &co, arena, diag, c, h);
         if (ok && build)
             ok = cg_emit_main(&co, diag, m);
         fclose(c);

@@ -169,6 +169,7 @@ Plan *strategy_plan(const AstPattern *p, const StrategyOpts *o, Arena *arena, Di
 {
     Plan *plan = arena_alloc(arena, sizeof *plan);
     plan->pattern = p;
+    plan->layout = o->layout;
     plan->chain = chain_of(p, arena);
     if (plan->chain && (o->strategy == STRATEGY_AUTO || o->strategy == STRATEGY_TDFA)) {
         /* a chain needs no automaton: `A _{0,100000} B` unrolls into an
@@ -272,4 +273,35 @@ bool plan_dump(Plan *plan, PlanStage stage, bool dot, int cluster, const Strateg
         dsra_dump_txt(d, out);
     }
     return true;
+}
+
+static const char *const layout_names[] = {"auto", "tree", "table", "nodes", "chain"};
+
+bool layout_parse(const char *name, Layout *out)
+{
+    for (int i = 0; i < (int)(sizeof layout_names / sizeof layout_names[0]); i++)
+        if (strcmp(name, layout_names[i]) == 0) {
+            *out = (Layout)i;
+            return true;
+        }
+    return false;
+}
+
+const char *layout_name(Layout l)
+{
+    return layout_names[l];
+}
+
+Plan **strategy_plan_all(const Ast *ast, const StrategyOpts *o, Arena *arena, Diag *diag, int *npatterns)
+{
+    int n = 0;
+    for (int k = 0; k < ast->ndecls; k++)
+        n += ast->decls[k].kind == DECL_PATTERN;
+    Plan **plans = arena_alloc(arena, ((size_t)n + 1) * sizeof *plans);
+    n = 0;
+    for (int k = 0; k < ast->ndecls; k++)
+        if (ast->decls[k].kind == DECL_PATTERN)
+            plans[n++] = strategy_plan(ast->decls[k].u.pattern, o, arena, diag);
+    *npatterns = n;
+    return plans;
 }

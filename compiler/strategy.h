@@ -13,6 +13,18 @@
 
 typedef enum Strategy { STRATEGY_AUTO, STRATEGY_TDFA, STRATEGY_DSRA, STRATEGY_RUNS } Strategy;
 
+/* --layout: how the code of a tdfa or dsra reads. tree: decision trees
+ * as code; table: transition tables indexed by an event class (where the
+ * events fall into few classes); nodes: decision trees as static const
+ * node arrays walked by one loop (code size independent of the
+ * automaton); chain: latest-position tags (where the pattern is one,
+ * compiler/chain.h; else as auto). */
+typedef enum Layout { LAYOUT_AUTO, LAYOUT_TREE, LAYOUT_TABLE, LAYOUT_NODES, LAYOUT_CHAIN } Layout;
+
+/* "auto", "tree", "table", "nodes", "chain". */
+bool        layout_parse(const char *name, Layout *out);
+const char *layout_name(Layout l);
+
 /* "auto", "tdfa", "dsra", "runs" (--strategy). */
 bool        strategy_parse(const char *name, Strategy *out);
 const char *strategy_name(Strategy s);
@@ -21,12 +33,14 @@ typedef struct StrategyOpts {
     Strategy strategy;     /* AUTO: choose; else forced */
     int      max_states;   /* budget of every automaton stage */
     int      max_runs;     /* run capacity of the runs strategy */
+    Layout   layout;       /* AUTO: choose; else forced (--layout) */
 } StrategyOpts;
 
 /* One pattern's plan: the chosen strategy, why, and the stages it built. */
 typedef struct Plan {
     const AstPattern *pattern;
     Strategy          strategy;   /* never AUTO */
+    Layout            layout;     /* tdfa and dsra: how the code reads (AUTO: codegen picks) */
     const char       *reason;     /* one line, for the dump header */
     Sra              *nfa;        /* epsilon-free: every strategy starts here (NULL for a
                                      chain whose NFA is over the budget) */
@@ -44,6 +58,10 @@ typedef struct Plan {
  * error (naming the pattern, the window and the size reached) and the
  * result is NULL. */
 Plan *strategy_plan(const AstPattern *p, const StrategyOpts *o, Arena *arena, Diag *diag);
+
+/* The plans of every pattern declaration of ast, in order (*npatterns of
+ * them); an entry is NULL where strategy_plan failed (diag says why). */
+Plan **strategy_plan_all(const Ast *ast, const StrategyOpts *o, Arena *arena, Diag *diag, int *npatterns);
 
 /* The stages `sremc dump` and `sremc dot` print beyond sra and nfa. */
 typedef enum PlanStage { PLAN_UNROLLED, PLAN_DFA, PLAN_MIN } PlanStage;

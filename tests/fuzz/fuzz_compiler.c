@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (ast->decls[i].kind != DECL_PATTERN)
                 continue;
             for (size_t k = 0; k < sizeof strategies / sizeof strategies[0]; k++) {
-                StrategyOpts o = {strategies[k], 300, 64};
+                StrategyOpts o = {strategies[k], 300, 64, LAYOUT_AUTO};
                 Plan *plan = strategy_plan(ast->decls[i].u.pattern, &o, &arena, &diag);
                 if (!plan)
                     continue;
@@ -54,13 +54,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
         }
         /* the C of the whole file, once per layout, into /dev/null */
-        static const CgLayout layouts[] = {CG_LAYOUT_AUTO, CG_LAYOUT_TREE, CG_LAYOUT_TABLE};
+        static const Layout layouts[] = {LAYOUT_AUTO, LAYOUT_TREE, LAYOUT_TABLE, LAYOUT_NODES, LAYOUT_CHAIN};
         for (size_t k = 0; k < sizeof layouts / sizeof layouts[0]; k++) {
-            CgOptions co = {"fz", "fz.h", "fuzz.srem", NULL, {STRATEGY_AUTO, 300, 64}, {16, 32, 64, 64},
-                            k == 2, layouts[k], NULL};
+            CgOptions co = {"fz", "fz.h", "fuzz.srem", NULL, {STRATEGY_AUTO, 300, 64, layouts[k]},
+                            {16, 32, 64, 64}, k == 2, NULL};
             Diag quiet;
             diag_init(&quiet, "fuzz.srem", (const char *)data, size);
-            cg_emit(ast, &co, &arena, &quiet, sink, sink);
+            int n = 0;
+            Plan **plans = strategy_plan_all(ast, &co.strategy, &arena, &quiet, &n);
+            cg_emit(ast, plans, &co, &arena, &quiet, sink, sink);
             diag_free(&quiet);
         }
     }

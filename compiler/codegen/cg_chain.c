@@ -1,0 +1,142 @@
+/* cg_chain.c: stam/stnm and gap-bounded chains (chain.h) -> straight-line steps over latest-position tags. */
+#define _POSIX_C_SOURCE 200809L
+#include "cg_impl.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- tdfa as chains --------------------------------------------------------------------- */
+
+/* Condition of link r as a C expression: a call of its atom, or 1 for `_`. */
+static void put_link(Cg *g, int i, const Chain *c, int r, FILE *out)
+{
+    if (c->links[r].cond)
+        fprintf(out, "%s_p%d_c%d(e, NULL)", g->P, i, r);
+    else
+        fputs("1", out);
+}
+
+/* "to = mK ? from : to" as `to ^= (to ^ from) & -mK`: gcc turns a ?: here
+ * into a branch, which mispredicts on unpredictable streams. */
+static void put_select(FILE *out, int k, const char *to, const char *from)
+{
+    fprintf(out, "    %s ^= (%s ^ %s) & -(int64_t)m%d;\n", to, to, from, k);
+}
+
+/* Positions of a chain step start at 2^62 (the state's pos plus that), so
+ * that 0, "none", is further from any of them than a window or gap can
+ * reach, and the window and gap tests need no test of "none". */
+#define CHAIN_BASE "(INT64_C(1) << 62)"
+static const int64_t chain_reach = INT64_C(1) << 61;
+
+/* A chain (chain.h) as a step without a state: the tags l[r] (positions,
+ * 0 = none) and, under a time window, t[r] (the timestamps of the same
+ * starts), updated from the last link down by branch-free selects. */
+void cg_emit_chain(Cg *g, int i, const Plan *plan)
+{
+    const Chain *c = plan->chain;
+    const AstPattern *p = plan->pattern;
+    FILE *out = g->code.f, *ty = g->types.f;
+    const char *P = g->P;
+    int n = c->n, T = n > 1 ? n - 1 : 1;
+    bool time = c->window_kind == WIN_TIME && g->schema->ts_attr >= 0;
+    static const char *const what[] = {"stam: latest start of a chain through atoms 1..r+1",
+                                       "stnm: latest start of the chains waiting after atom r+1",
+                                       "latest end of a match through atom r+1"};
+
+    fprintf(ty, "/* Pattern %s: one substream's matcher state. */\ntypedef struct %s_p%d_st {\n", p->name, P, i);
+    fputs("    int64_t pos;   /* events of the substream so far */\n", ty);
+    fprintf(ty, "    int64_t l[%d];   /* per r, as 2^62 + position (0: none): %s */\n", T, what[c->kind]);
+    if (time)
+        fprintf(ty, "    int64_t t[%d];   /* per r: the timestamp of that start */\n", T);
+    fprintf(ty, "} %s_p%d_st;\n\n", P, i);
+
+    fprintf(out, "/* Chain layout: %d atoms, one tag each (chain.h); no automaton state. */\n", n);
+    char name[160];
+    for (int r = 0; r < n; r++)
+        if (c->links[r].cond) {
+            snprintf(name, sizeof name, "%s_p%d_c%d", P, i, r);
+            fprintf(out, "/* atom %d */\n", r + 1);
+            cg_emit_cond_fn(out, P, name, "const void *s", c->links[r].cond, REG_NONE, NULL, 1);
+        }
+    fprintf(out, "/* One event of the substream: 1 on a detection. */\n"
+                 "static inline int %s_p%d_step(%s_p%d_st *s, const %s_event *e)\n{\n"
+                 "    int64_t now = ++s->pos + " CHAIN_BASE ";\n",
+            P, i, P, i, P);
+    if (time) {
+        fputs("    int64_t ts = e->", out);
+        cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
+        fputs(";\n", out);
+    }
+    for (int r = 0; r < n; r++) {
+        fprintf(out, "    int c%d = ", r);
+        put_link(g, i, c, r, out);
+        fputs(";\n", out);
+    }
+    for (int r = 0; r + 1 < n; r++) {
+        fprintf(out, "    int64_t l%d = s->l[%d];\n", r, r);
+        if (time)
+            fprintf(out, "    int64_t t%d = s->t[%d];\n", r, r);
+    }
+    if (n == 1) {
+        fputs("    (void)now;\n    return c0;\n}\n\n", out);
+        return;
+    }
+    /* the detection: the last atom after the latest chain (or match)
+     * through the others, inside the window (or the gap: at most k events
+     * between, so now - l <= k + 1, as l < now) */
+    int L = n - 2;
+    fprintf(out, "    int hit = c%d", n - 1);
+    if (c->kind == CHAIN_GAPS) {
+        if (c->links[n - 1].gap >= 0)   /* 0 is then out of reach */
+            fprintf(out, " & ((uint64_t)(now - l%d) <= (uint64_t)INT64_C(%" PRId64 "))", L,
+                    c->links[n - 1].gap + 1);
+        else
+            fprintf(out, " & (l%d != 0)", L);
+    } else if (time) {
+        fprintf(out, " & (l%d != 0) & ((uint64_t)ts - (uint64_t)t%d <= (uint64_t)INT64_C(%" PRId64 "))", L, L,
+                c->window);
+    } else if (c->window_kind == WIN_EVENTS && c->window < chain_reach) {
+        fprintf(out, " & ((uint64_t)(now - l%d) < (uint64_t)INT64_C(%" PRId64 "))", L, c->window);
+    } else {   /* no window, or one beyond any stream */
+        fprintf(out, " & (l%d != 0)", L);
+    }
+    fputs(";\n", out);
+    if (c->kind == CHAIN_STNM)   /* the chains after atom m-1 are done */
+        fprintf(out, "    l%d &= (int64_t)c%d - 1;\n", L, n - 1);
+    for (int r = n - 2; r >= 1; r--) {
+        fprintf(out, "    int m%d = c%d", r, r);
+        if (c->kind == CHAIN_STNM || (c->kind == CHAIN_GAPS && c->links[r].gap < 0))
+            fprintf(out, " & (l%d != 0)", r - 1);
+        else if (c->kind == CHAIN_GAPS)
+            fprintf(out, " & ((uint64_t)(now - l%d) <= (uint64_t)INT64_C(%" PRId64 "))", r - 1,
+                    c->links[r].gap + 1);
+        fputs(";\n", out);
+        char lr[16], lq[16];
+        snprintf(lr, sizeof lr, "l%d", r);
+        snprintf(lq, sizeof lq, "l%d", r - 1);
+        put_select(out, r, lr, c->kind == CHAIN_GAPS ? "now" : lq);
+        if (time) {
+            snprintf(lr, sizeof lr, "t%d", r);
+            snprintf(lq, sizeof lq, "t%d", r - 1);
+            put_select(out, r, lr, lq);
+        }
+        if (c->kind == CHAIN_STNM)
+            fprintf(out, "    l%d &= (int64_t)c%d - 1;\n", r - 1, r);
+    }
+    fputs("    int m0 = c0;\n", out);
+    put_select(out, 0, "l0", "now");
+    if (time)
+        put_select(out, 0, "t0", "ts");
+    for (int r = 0; r + 1 < n; r++) {
+        fprintf(out, "    s->l[%d] = l%d;\n", r, r);
+        if (time)
+            fprintf(out, "    s->t[%d] = t%d;\n", r, r);
+    }
+    fputs("    return hit;\n}\n\n", out);
+}

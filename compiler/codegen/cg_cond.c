@@ -1,0 +1,276 @@
+/* cg_cond.c: conditions -> static C functions that evaluate them exactly as eval.c does. */
+#define _POSIX_C_SOURCE 200809L
+#include "cg_impl.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- conditions (LANGUAGE.md 3.2, exactly as eval.c) ----------------------------------- */
+
+
+typedef struct Cond {
+    FILE       *out;
+    const char *P;        /* prefix */
+    const char *pat;      /* "p0": the pattern's name part */
+    RegMode     mode;
+    const int  *regmap;
+    int         ntemp;
+    bool        used_reg[64];
+} Cond;
+
+typedef struct CVal {
+    int  id;
+    bool flt;
+} CVal;
+
+/* The value of a literal as eval.c's number() reads it. */
+static void put_number(FILE *out, const AstExpr *e, bool flt)
+{
+    const AstNumber *n = &e->num;
+    if (flt) {
+        double m = fabs(n->f), v = n->negative ? -m : m;
+        if (isinf(v))
+            fputs(v < 0 ? "-HUGE_VAL" : "HUGE_VAL", out);
+        else
+            fprintf(out, "%.17g", v);
+        return;
+    }
+    uint64_t u = n->negative ? 0 - n->u : n->u;
+    if (u == (uint64_t)1 << 63)
+        fputs("(-INT64_C(9223372036854775807) - 1)", out);
+    else if (u > (uint64_t)INT64_MAX)
+        fprintf(out, "-INT64_C(%" PRIu64 ")", 0 - u);
+    else
+        fprintf(out, "INT64_C(%" PRIu64 ")", u);
+}
+
+static void put_load(FILE *out, const AstAttr *a, const char *base)
+{
+    if (a->kind == ATTR_FLOAT) {
+        fprintf(out, "%s", base);
+        cg_put_field(out, a);
+    } else if (a->kind == ATTR_BOOL) {
+        fprintf(out, "(int64_t)(%s", base);
+        cg_put_field(out, a);
+        fputs(" != 0)", out);
+    } else {
+        fprintf(out, "(int64_t)%s", base);
+        cg_put_field(out, a);
+    }
+}
+
+static CVal cond_term(Cond *c, const AstExpr *e);
+
+static CVal new_val(Cond *c, bool flt)
+{
+    CVal v = {c->ntemp++, flt};
+    fprintf(c->out, "    %s t%d = ", flt ? "double" : "int64_t", v.id);
+    return v;
+}
+
+/* t as a double (ints promoted, as eval.c's as_float). */
+static void put_as_float(FILE *out, CVal v)
+{
+    if (v.flt)
+        fprintf(out, "t%d", v.id);
+    else
+        fprintf(out, "(double)t%d", v.id);
+}
+
+static int reg_slot(const Cond *c, int reg)
+{
+    if (c->mode == REG_NONE || reg < 0)
+        return -1;
+    return c->regmap ? c->regmap[reg] : reg;
+}
+
+static CVal cond_call(Cond *c, const AstExpr *e)
+{
+    int saved = c->ntemp++;
+    fprintf(c->out, "    int u%d = u;\n    u = 0;\n", saved);
+    CVal *args = calloc((size_t)e->nargs + 1, sizeof *args);
+    if (!args)
+        abort();
+    for (int i = 0; i < e->nargs; i++)
+        args[i] = cond_term(c, e->args[i]);
+    bool flt = e->type.kind == TY_FLOAT;
+    CVal v = new_val(c, flt);
+    fputs("0;\n", c->out);
+    fprintf(c->out, "    if (!u)\n        t%d = ", v.id);
+    if (e->type.kind == TY_BOOL)
+        fputs("(int64_t)(", c->out);
+    fprintf(c->out, "%s(", e->str);
+    for (int i = 0; i < e->nargs; i++) {
+        TypeKind p = e->ext ? e->ext->params[i] : e->args[i]->type.kind;
+        if (i)
+            fputs(", ", c->out);
+        if (p == TY_FLOAT)
+            put_as_float(c->out, args[i]);
+        else if (p == TY_BOOL)
+            fprintf(c->out, "t%d != 0", args[i].id);
+        else
+            fprintf(c->out, "t%d", args[i].id);
+    }
+    fputs(e->type.kind == TY_BOOL ? ") != 0);\n" : ");\n", c->out);
+    fprintf(c->out, "    u |= u%d;\n", saved);
+    free(args);
+    return v;
+}
+
+static const char *const cmp_ops[] = {"==", "!=", "<", "<=", ">", ">="};
+
+static CVal cond_term(Cond *c, const AstExpr *e)
+{
+    FILE *out = c->out;
+    CVal v;
+    switch (e->kind) {
+    case EX_TRUE:
+    case EX_FALSE:
+        v = new_val(c, false);
+        fputs(e->kind == EX_TRUE ? "1;\n" : "0;\n", out);
+        return v;
+    case EX_NUMBER: {
+        bool flt = e->type.kind == TY_FLOAT || e->num.is_float;
+        v = new_val(c, flt);
+        put_number(out, e, flt);
+        fputs(";\n", out);
+        return v;
+    }
+    case EX_ATTR:
+        v = new_val(c, e->attr->kind == ATTR_FLOAT);
+        put_load(out, e->attr, "e->");
+        fputs(";\n", out);
+        return v;
+    case EX_REGATTR: {
+        int slot = reg_slot(c, e->reg);
+        if (slot < 0) {
+            /* statically empty: the condition cannot hold */
+            fputs("    u = 1;\n", out);
+            v = new_val(c, e->attr->kind == ATTR_FLOAT);
+            fputs("0;\n", out);
+            return v;
+        }
+        if (e->reg < 64)
+            c->used_reg[e->reg] = true;
+        fprintf(out, "    if (!r%d)\n        u = 1;\n", e->reg);
+        v = new_val(c, e->attr->kind == ATTR_FLOAT);
+        char base[32];
+        snprintf(base, sizeof base, "r%d->", e->reg);
+        fprintf(out, "r%d ? ", e->reg);
+        put_load(out, e->attr, base);
+        fputs(" : 0;\n", out);
+        return v;
+    }
+    case EX_ENUMVAL:
+        v = new_val(c, false);
+        fprintf(out, "%d;\n", e->enum_value);
+        return v;
+    case EX_CALL:
+        return cond_call(c, e);
+    case EX_CMP: {
+        CVal l = cond_term(c, e->lhs), r = cond_term(c, e->rhs);
+        v = new_val(c, false);
+        if (l.flt || r.flt || e->lhs->type.kind == TY_FLOAT || e->rhs->type.kind == TY_FLOAT) {
+            put_as_float(out, l);
+            fprintf(out, " %s ", cmp_ops[e->op]);
+            put_as_float(out, r);
+        } else {
+            fprintf(out, "t%d %s t%d", l.id, cmp_ops[e->op], r.id);
+        }
+        fputs(";\n", out);
+        return v;
+    }
+    case EX_ARITH: {
+        CVal l = cond_term(c, e->lhs), r = cond_term(c, e->rhs);
+        if (e->type.kind == TY_FLOAT) {
+            static const char ops[] = "+-*/";
+            v = new_val(c, true);
+            put_as_float(out, l);
+            fprintf(out, " %c ", e->op <= OP_DIV ? ops[e->op - OP_ADD] : '+');
+            put_as_float(out, r);
+            fputs(";\n", out);
+            return v;
+        }
+        v = new_val(c, false);
+        switch (e->op) {
+        case OP_ADD: fprintf(out, "%s_wrap((uint64_t)t%d + (uint64_t)t%d);\n", c->P, l.id, r.id); break;
+        case OP_SUB: fprintf(out, "%s_wrap((uint64_t)t%d - (uint64_t)t%d);\n", c->P, l.id, r.id); break;
+        case OP_MUL: fprintf(out, "%s_wrap((uint64_t)t%d * (uint64_t)t%d);\n", c->P, l.id, r.id); break;
+        case OP_DIV: fprintf(out, "%s_div(t%d, t%d, &u);\n", c->P, l.id, r.id); break;
+        default:     fprintf(out, "%s_mod(t%d, t%d, &u);\n", c->P, l.id, r.id); break;
+        }
+        return v;
+    }
+    case EX_NOT: {
+        CVal a = cond_term(c, e->lhs);
+        v = new_val(c, false);
+        fprintf(out, "t%d == 0;\n", a.id);
+        return v;
+    }
+    case EX_AND:
+    case EX_OR: {
+        /* both sides always: an undefined side makes the condition false */
+        CVal a = cond_term(c, e->lhs), b = cond_term(c, e->rhs);
+        v = new_val(c, false);
+        fprintf(out, "(t%d != 0) %c (t%d != 0);\n", a.id, e->kind == EX_AND ? '&' : '|', b.id);
+        return v;
+    }
+    case EX_NEG: {
+        CVal a = cond_term(c, e->lhs);
+        v = new_val(c, a.flt || e->type.kind == TY_FLOAT);
+        if (v.flt)
+            fprintf(out, "-t%d;\n", a.id);
+        else
+            fprintf(out, "%s_wrap(0 - (uint64_t)t%d);\n", c->P, a.id);
+        return v;
+    }
+    case EX_STRING:
+    case EX_NAME:
+        break;
+    }
+    v = new_val(c, false);
+    fputs("0;\n", out);
+    return v;
+}
+
+/* A static function `int NAME(const P_event *e, ARG)` that is 1 iff cond
+ * holds, reading registers as mode says. */
+void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *arg,
+                         const AstExpr *cond, RegMode mode, const int *regmap, int hist)
+{
+    Buf body;
+    cg_buf_open(&body);
+    Cond c = {body.f, P, NULL, mode, regmap, 0, {false}};
+    CVal v = {0, false};
+    if (cond)
+        v = cond_term(&c, cond);
+    cg_buf_close(&body);
+    fprintf(out, "/* ");
+    cg_put_expr_comment(out, cond);
+    fprintf(out, " */\nstatic int %s(const %s_event *e, %s)\n{\n    int u = 0;\n", fname, P, arg);
+    for (int r = 0; r < 64; r++) {
+        if (!c.used_reg[r])
+            continue;
+        int slot = reg_slot(&c, r);
+        if (mode == REG_AGE)
+            fprintf(out, "    const %s_event *r%d = s->pos - %d >= 1 ? &s->ring[(s->pos - %d) %% %d] : NULL;\n",
+                    P, r, slot, slot, hist);
+        else
+            fprintf(out, "    const %s_event *r%d = run->set[%d] ? &run->regs[%d] : NULL;\n", P, r, slot,
+                    slot);
+    }
+    fprintf(out, "%s", body.text);
+    if (body.len)
+        fputc('\n', out);
+    fprintf(out, "    (void)e;\n    (void)%s;\n", mode == REG_RUN ? "run" : "s");
+    if (cond)
+        fprintf(out, "    return !u && t%d != 0;\n}\n\n", v.id);
+    else
+        fputs("    return !u;\n}\n\n", out);
+    free(body.text);
+}

@@ -1,0 +1,127 @@
+/* cg_impl.h: what the files of compiler/codegen/ share: the generator
+ * state, the text buffers and the helpers one layout borrows from another. */
+#ifndef SREMC_CG_IMPL_H
+#define SREMC_CG_IMPL_H
+
+#include "codegen.h"
+
+#include "minterm.h"
+#include "sremrt/episode.h"
+#include "sremrt/explore.h"
+#include "sremrt/keymap.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* A memstream that collects one hole's text. */
+typedef struct Buf {
+    char  *text;
+    size_t len;
+    FILE  *f;
+} Buf;
+
+typedef struct Hole {
+    const char *name;   /* "PREFIX" for @@PREFIX@@ */
+    const char *value;
+} Hole;
+
+/* Where a condition finds the event a pattern register holds. */
+typedef enum RegMode {
+    REG_NONE,   /* tdfa: no registers */
+    REG_AGE,    /* dsra: regmap[r] = age in the history ring (< 0: empty) */
+    REG_RUN     /* runs: regmap[r] (or r) = the run's register slot */
+} RegMode;
+
+/* Most patterns of a batched push_many, and the events of one block:
+ * the block's detections wait in a stack array of CG_BATCH_MAX *
+ * CG_BATCH_BLOCK uint16_t (2 KiB at most, small enough for firmware). */
+enum { CG_BATCH_MAX = 16, CG_BATCH_BLOCK = 64 };
+
+typedef struct Cg {
+    const Ast       *ast;
+    const CgOptions *o;
+    Arena           *arena;
+    Diag            *diag;
+    const AstSchema *schema;
+    const char      *P;
+    Buf              code, fields, init, push, freec, externs, finish, trie, types, heap;   /* heap: the terms of NAME_ARENA_BYTES */
+    Buf              many_in, many_out;   /* push_many: pattern states into locals and back */
+    Buf              run, many_fast;      /* threaded push_many of a one-pattern file */
+    bool             threaded;            /* this file: one unpartitioned tree pattern */
+    bool             local_state;         /* the pattern being emitted keeps its state in a local */
+    size_t           rt_bytes;     /* the runtime terms of the arena */
+    int32_t          explore_seq[SREMRT_EXPLORE_MAX_M];   /* sizing an explore clause */
+    bool             has_tdfa, has_dsra, has_runs;
+    /* batched push_many: every declaration is an unpartitioned pattern
+       whose state lives in a local, without explore (emit_batched) */
+    int              nbatch;
+    int              batch[CG_BATCH_MAX];      /* pattern numbers */
+    const char      *batch_name[CG_BATCH_MAX];
+    bool             no_batch;
+} Cg;
+
+/* A register-free tdfa whose events fall into few classes runs from tables
+ * instead of decision trees: class = what the atoms say of the event, one
+ * lookup for the transition, and start tags moved by index with a max of
+ * at most two sources, so a step has no data-dependent branch (the trees'
+ * branches mispredict on every unpredictable event). */
+typedef struct Table {
+    int  natoms;           /* atoms the trees test */
+    int  atoms[6];         /* bits mode: class bit k = atoms[k] */
+    const AstAttr *attr;   /* enum mode: the attribute the atoms read */
+    int  nclasses;         /* enum mode: distinct atom vectors (+1 out of range) */
+    int *value_class;      /* enum mode: per value */
+    int *class_bits;       /* per class: the atom values */
+    int  out_class;        /* enum mode: a value out of range */
+    int  slots;
+    bool pairs;            /* every tag has at most 2 sources, every state at most 2 final slots */
+} Table;
+
+
+/* cg_arena.c */
+void cg_arena_keymap(Cg *g, const char *what, const char *name);
+void cg_arena_runtime(Cg *g, const char *what, const char *name, int count, size_t bytes);
+void cg_arena_term(Cg *g, const char *what, const char *fmt, ...);
+int cg_keys(const Cg *g);
+void cg_put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *attr, const char *keys);
+
+/* cg_chain.c */
+void cg_emit_chain(Cg *g, int i, const Plan *plan);
+
+/* cg_cond.c */
+void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *arg,
+                         const AstExpr *cond, RegMode mode, const int *regmap, int hist);
+
+/* cg_decls.c */
+void cg_emit_episode(Cg *g, int j, const AstEpisode *ep);
+void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p);
+void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, const char *indent);
+
+/* cg_runs.c */
+void cg_emit_runs(Cg *g, int i, const Plan *plan);
+
+/* cg_table.c */
+void cg_emit_tdfa_table(Cg *g, int i, const Plan *plan, const Table *t, const int *atom_bit);
+bool cg_table_plan(Cg *g, const Dsra *d, Table *t, int *atom_bit);
+
+/* cg_text.c */
+const char *cg_buf_close(Buf *b);
+void cg_buf_open(Buf *b);
+bool cg_fill(const char *tpl, const char *tname, const Hole *holes, int nholes, Diag *diag,
+                 FILE *out);
+char *cg_load_template(const CgOptions *o, const char *name, Diag *diag);
+void cg_put_c_string(FILE *out, const char *s);
+void cg_put_comment_text(FILE *out, const char *s);
+void cg_put_expr_comment(FILE *out, const AstExpr *e);
+void cg_put_field(FILE *out, const AstAttr *a);
+
+/* cg_tree.c */
+void cg_emit_dsra(Cg *g, int i, const Plan *plan);
+void cg_emit_state_struct(Cg *g, int i, const Dsra *d, const AstPattern *p, int slots, int H);
+void cg_put_now(Cg *g, const Dsra *d, FILE *out, const char *decl);
+void cg_put_positions(FILE *out, const Sra *nfa, const int *members, int n);
+const char *cg_uint_type(long n);
+void cg_window_text(const AstPattern *p, FILE *out);
+
+#endif
