@@ -24,7 +24,7 @@ SAN_LIB_OBJ  = $(call obj,san,$(COMPILER_SRC) $(GEN_SRC)) lib/libsremrt.a
 
 vpath %.c compiler compiler/codegen build tests/unit tests/diff tests/fuzz tests/gen bench
 
-.PHONY: all deps demo check check-long check-gen check-firmware check-unit check-golden check-samples check-dot check-san check-clang \
+.PHONY: all deps demo check check-long check-gen check-firmware check-unit check-golden check-samples check-dot check-build check-san check-clang \
         golden-update compile-bench bench fuzz clean
 .DELETE_ON_ERROR:
 
@@ -130,7 +130,7 @@ demo: deps
 	@sh scripts/demo.sh
 
 check: deps
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-san check-clang check-runtime check-gen check-fault check-fault-long check-install samples-long check-firmware
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install samples-long check-firmware
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests
@@ -145,6 +145,10 @@ check-samples: bin/sremc
 # Every automaton stage of every sample must render with Graphviz.
 check-dot: bin/sremc
 	sh tests/check_dot.sh bin/sremc
+
+# sremc build stopped by SIGTERM/SIGINT: its C compiler stopped, nothing left (~1 s).
+check-build: bin/sremc lib/libsremrt.a
+	sh tests/check_build_signal.sh bin/sremc
 
 check-san: build/san/unit_tests build/san/sremc
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/san/unit_tests

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "codegen.h"
@@ -475,6 +477,50 @@ static void front_close(Front *fe)
     free(fe->src);
 }
 
+/* Edges `sremc dot` draws without --force: fire's 768-state dsra (2,302
+ * transitions) drew a 13,301 x 9,394 image that no one can read. */
+enum { DOT_MAX_EDGES = 500 };
+
+/* Nodes and edges of dot text as print_automata writes it: one statement
+ * a line; the invisible start point and its arrow are not counted. */
+static void dot_size(const char *text, long *nodes, long *edges)
+{
+    *nodes = *edges = 0;
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        while (n > 0 && *line == ' ') {
+            line++;
+            n--;
+        }
+        bool start = n >= 5 && strncmp(line, "start", 5) == 0;
+        bool attrs = n >= 5 && (strncmp(line, "node ", 5) == 0 || strncmp(line, "edge ", 5) == 0 ||
+                                strncmp(line, "graph", 5) == 0);
+        const char *arrow = memchr(line, '-', n);
+        if (arrow && arrow + 1 < line + n && arrow[1] == '>')
+            *edges += !start;
+        else if (memchr(line, '[', n) && !start && !attrs)
+            (*nodes)++;
+        line = end ? end + 1 : NULL;
+    }
+}
+
+/* A dot graph too large to read is refused (exit 1) unless --force. */
+static int dot_too_large(const Options *opts, const Job *job, const char *text)
+{
+    long nodes, edges;
+    dot_size(text, &nodes, &edges);
+    if (opts->force || edges <= DOT_MAX_EDGES)
+        return 0;
+    fprintf(stderr,
+            "sremc: %s: the %s graph has %ld nodes and %ld edges, over the %d that dot draws "
+            "legibly; nothing was written\n"
+            "sremc: note: try --stage nfa (the epsilon-free automaton, linear in the pattern), "
+            "a smaller window, or --force to draw it anyway\n",
+            opts->file, stage_names[job->stage], nodes, edges, DOT_MAX_EDGES);
+    return EXIT_INPUT;
+}
+
 /* Runs the front end on opts->file and prints diagnostics; for dump and
  * dot (job not NULL), then prints the stage, or nothing on any error. */
 static int run_front(const Options *opts, const Job *job)
@@ -504,7 +550,11 @@ static int run_front(const Options *opts, const Job *job)
         else
             print_automata(ast, job, arena, diag, out);
         fclose(out);
-        rc = report(diag) > 0 ? EXIT_INPUT : write_output(opts->output, text, size);
+        rc = report(diag) > 0 ? EXIT_INPUT : 0;
+        if (!rc && job->dot)
+            rc = dot_too_large(opts, job, text);
+        if (!rc)
+            rc = write_output(opts->output, text, size);
         free(text);
     }
     front_close(&fe);
@@ -533,20 +583,102 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* Runs argv (argv[0] looked up in PATH); its exit status, or -1. */
+/* ---- signals: a killed build leaves nothing behind -------------------------------- */
+
+/* The signal (SIGINT, SIGTERM, SIGHUP) that interrupted `sremc build`, 0
+ * while none. The compiler's one file-scope variable: a handler can do
+ * no more than set a flag. */
+static volatile sig_atomic_t interrupted;
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+enum { N_STOP_SIGNALS = (int)(sizeof stop_signals / sizeof stop_signals[0]) };
+
+/* How long the C compiler gets to stop on SIGTERM before SIGKILL. */
+enum { CC_STOP_MS = 3000, CC_POLL_MS = 20 };
+
+static void on_stop_signal(int sig)
+{
+    interrupted = sig;
+}
+
+/* From here on a stop signal only sets the flag: the build then stops
+ * its C compiler and removes its temporary directory itself. No
+ * SA_RESTART, so waitpid returns at once. */
+static void catch_stop_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < N_STOP_SIGNALS; i++)
+        sigaction(stop_signals[i], &sa, NULL);
+}
+
+/* After the clean-up, die of the signal that interrupted the build, as a
+ * shell or make expects of an interrupted command. */
+static void die_if_interrupted(void)
+{
+    int sig = interrupted;
+    if (!sig)
+        return;
+    signal(sig, SIG_DFL);
+    raise(sig);
+    _exit(128 + sig);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Stops process group pid (the C compiler and its cc1, as, ld): SIGTERM,
+ * then SIGKILL if it is still there after CC_STOP_MS; reaps pid. */
+static void stop_group(pid_t pid)
+{
+    int st;
+    kill(-pid, SIGTERM);
+    for (long waited = 0; waited < CC_STOP_MS; waited += CC_POLL_MS) {
+        if (waitpid(pid, &st, WNOHANG) != 0) {
+            kill(-pid, SIGKILL);   /* whatever the driver left running */
+            return;
+        }
+        sleep_ms(CC_POLL_MS);
+    }
+    kill(-pid, SIGKILL);
+    waitpid(pid, &st, 0);
+}
+
+/* Runs argv (argv[0] looked up in PATH) in a process group of its own, so
+ * a stop signal reaches all of it through stop_group; its exit status, or
+ * -1 (also when interrupted). */
 static int run_command(char **argv)
 {
+    if (interrupted)
+        return -1;
     pid_t pid = fork();
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        setpgid(0, 0);
+        for (int i = 0; i < N_STOP_SIGNALS; i++)
+            signal(stop_signals[i], SIG_DFL);
         execvp(argv[0], argv);
         fprintf(stderr, "sremc: cannot run '%s': %s\n", argv[0], strerror(errno));
         _exit(127);
     }
+    setpgid(pid, pid);   /* also here: the child may not have run yet */
     int st;
-    if (waitpid(pid, &st, 0) < 0)
-        return -1;
+    for (;;) {
+        if (interrupted) {
+            stop_group(pid);
+            return -1;
+        }
+        if (waitpid(pid, &st, 0) == pid)
+            break;
+        if (errno != EINTR)
+            return -1;
+    }
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
@@ -643,7 +775,10 @@ static int compile_program(const char *dir, const char *prefix, const char *prog
     argv[argc++] = "-lm";
     argv[argc] = NULL;
     int rc = run_command(argv);
-    if (rc != 0)
+    if (rc != 0 && interrupted)
+        fprintf(stderr, "sremc: interrupted by %s: stopped %s\n",
+                interrupted == SIGINT ? "SIGINT" : interrupted == SIGTERM ? "SIGTERM" : "SIGHUP", argv[0]);
+    else if (rc != 0)
         fprintf(stderr, "sremc: %s failed (exit status %d) compiling the generated program\n", argv[0], rc);
     if (rc != 0 && ext && opts->nextra == 0)
         fprintf(stderr, "sremc: note: '%s' declares extern '%s': give its C implementation as an operand, "
@@ -758,6 +893,7 @@ static int run_emit(const Options *opts, bool build)
     } else {
         const char *tmp = getenv("TMPDIR");
         char dir[1024];
+        catch_stop_signals();
         snprintf(dir, sizeof dir, "%s/sremc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
         if (!mkdtemp(dir)) {
             fprintf(stderr, "sremc: cannot make a temporary directory: %s\n", strerror(errno));
@@ -785,6 +921,7 @@ static int run_emit(const Options *opts, bool build)
             else
                 remove_tree(dir, files, 3);
         }
+        die_if_interrupted();
     }
     free(ctext);
     free(htext);

@@ -1,0 +1,57 @@
+#!/bin/sh
+# check_build_signal.sh SREMC: a `sremc build` stopped by SIGTERM or SIGINT
+# (a timeout, ^C) stops its C compiler, every process of it, and removes
+# its temporary directory (issue 13, item 7). The C compiler is a stand-in
+# script that starts a long child (as gcc starts cc1) and waits, so the
+# test is quick and needs no large input.
+set -u
+SREMC=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+
+cat > "$work/cc" <<'CC'
+#!/bin/sh
+sleep 300 &
+echo $! > "$STANDIN_PIDS/cc1"
+echo $$ > "$STANDIN_PIDS/driver"
+wait
+CC
+chmod +x "$work/cc"
+
+for sig in TERM INT; do
+    pids="$work/pids.$sig"; tmp="$work/tmp.$sig"
+    mkdir -p "$pids" "$tmp"
+    STANDIN_PIDS=$pids TMPDIR=$tmp CC="$work/cc" "$SREMC" build samples/fire.srem -o "$work/prog" \
+        2> "$work/err.$sig" &
+    sremc=$!
+    # wait (at most 10 s) until the stand-in compiler runs
+    n=0
+    while [ ! -s "$pids/cc1" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+    if [ ! -s "$pids/cc1" ]; then
+        echo "build-signal: SIG$sig: the C compiler never started"; fail=1
+        kill -KILL "$sremc" 2>/dev/null; wait "$sremc" 2>/dev/null
+        continue
+    fi
+    kill -"$sig" "$sremc"
+    wait "$sremc" 2>/dev/null; rc=$?
+    cc1=$(cat "$pids/cc1"); driver=$(cat "$pids/driver")
+    # the group gets SIGTERM at once: allow a moment for it to go
+    n=0
+    while { kill -0 "$cc1" 2>/dev/null || kill -0 "$driver" 2>/dev/null; } && [ $n -lt 100 ]; do
+        sleep 0.05; n=$((n + 1))
+    done
+    for p in "$cc1" "$driver"; do
+        if kill -0 "$p" 2>/dev/null; then
+            echo "build-signal: SIG$sig: process $p of the C compiler still runs"; fail=1
+            kill -KILL "$p" 2>/dev/null
+        fi
+    done
+    left=$(ls -A "$tmp")
+    [ -z "$left" ] || { echo "build-signal: SIG$sig: left in TMPDIR: $left"; fail=1; }
+    [ "$rc" -gt 128 ] || { echo "build-signal: SIG$sig: exit status $rc, expected death by the signal (> 128)"; fail=1; }
+    grep -q "interrupted by SIG$sig" "$work/err.$sig" ||
+        { echo "build-signal: SIG$sig: no 'interrupted' message:"; cat "$work/err.$sig"; fail=1; }
+done
+[ $fail = 0 ] && echo "build-signal: 2 passed, 0 failed" || echo "build-signal: FAILED"
+exit $fail
