@@ -57,7 +57,7 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
     fprintf(ty, "} %s_p%d_st;\n\n", P, i);
 
     fprintf(out, "/* Chain layout: %d atoms, one tag each (chain.h); no automaton state. */\n", n);
-    char name[160];
+    char name[CG_NAME_MAX];
     for (int r = 0; r < n; r++)
         if (c->links[r].cond) {
             snprintf(name, sizeof name, "%s_p%d_c%d", P, i, r);

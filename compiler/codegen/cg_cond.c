@@ -20,8 +20,25 @@ typedef struct Cond {
     RegMode     mode;
     const int  *regmap;
     int         ntemp;
-    bool        used_reg[64];
+    bool       *used_reg;   /* [nregs]: the registers the condition reads */
+    int         nregs;
 } Cond;
+
+/* Marks register r read, growing the set: a pattern has as many
+ * registers as it labels, so no fixed bound applies here. */
+static void note_reg(Cond *c, int r)
+{
+    if (r >= c->nregs) {
+        int n = r + 1 > 2 * c->nregs ? r + 1 : 2 * c->nregs;
+        bool *u = realloc(c->used_reg, (size_t)n * sizeof *u);
+        if (!u)
+            abort();
+        memset(u + c->nregs, 0, (size_t)(n - c->nregs) * sizeof *u);
+        c->used_reg = u;
+        c->nregs = n;
+    }
+    c->used_reg[r] = true;
+}
 
 typedef struct CVal {
     int  id;
@@ -155,8 +172,7 @@ static CVal cond_term(Cond *c, const AstExpr *e)
             fputs("0;\n", out);
             return v;
         }
-        if (e->reg < 64)
-            c->used_reg[e->reg] = true;
+        note_reg(c, e->reg);
         fprintf(out, "    if (!r%d)\n        u = 1;\n", e->reg);
         v = new_val(c, e->attr->kind == ATTR_FLOAT);
         char base[32];
@@ -245,7 +261,7 @@ void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *ar
 {
     Buf body;
     cg_buf_open(&body);
-    Cond c = {body.f, P, NULL, mode, regmap, 0, {false}};
+    Cond c = {body.f, P, NULL, mode, regmap, 0, NULL, 0};
     CVal v = {0, false};
     if (cond)
         v = cond_term(&c, cond);
@@ -253,7 +269,7 @@ void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *ar
     fprintf(out, "/* ");
     cg_put_expr_comment(out, cond);
     fprintf(out, " */\nstatic int %s(const %s_event *e, %s)\n{\n    int u = 0;\n", fname, P, arg);
-    for (int r = 0; r < 64; r++) {
+    for (int r = 0; r < c.nregs; r++) {
         if (!c.used_reg[r])
             continue;
         int slot = reg_slot(&c, r);
@@ -273,4 +289,5 @@ void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *ar
     else
         fputs("    return !u;\n}\n\n", out);
     free(body.text);
+    free(c.used_reg);
 }

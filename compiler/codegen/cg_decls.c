@@ -90,7 +90,7 @@ static void emit_episode_mask(Cg *g, int j, const AstEpisode *ep)
                 break;
             }
         if (same[m] == m) {
-            char fname[160];
+            char fname[CG_NAME_MAX];
             snprintf(fname, sizeof fname, "%s_e%d_x%d", P, j, m);
             fprintf(out, "/* element %d */\n", m + 1);
             cg_emit_cond_fn(out, P, fname, "const void *s", ep->elements[m]->cond, REG_NONE, NULL, 1);
@@ -206,6 +206,9 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
     }
 }
 
+_Static_assert(EXPLORE_MAX_LENGTH == SREMRT_EXPLORE_MAX_M && EXPLORE_MAX_VALUES == SREMRT_EXPLORE_MAX_VALUES,
+               "the checker's explore limits are the runtime's");
+
 /* The explore clause of pattern i (LANGUAGE.md 5): its configuration and
  * the shared trie; one counting state per partition (slot of the
  * pattern's keymap). Push code goes after the pattern's own step, so a
@@ -247,6 +250,13 @@ void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
                                 SREMRT_EXPLORE_DEFAULT, g->o->caps.explore_cap};
     for (int k = 0; k < m && k < SREMRT_EXPLORE_MAX_M; k++)
         g->explore_seq[k] = p->body->kids[k]->value_index;
+    /* the checker bounds the sequence and the enum; this catches the rest
+     * (--explore-cap) before it builds a program whose init fails */
+    const char *why = sremrt_explore_check(&xc);
+    if (why) {
+        diag_error(g->diag, p->explore.loc, "the explore clause of pattern '%s' cannot run: %s", p->name, why);
+        return;
+    }
     sremrt_explore ex;
     sremrt_alloc heap = sremrt_alloc_malloc();
     size_t state = 0;

@@ -421,7 +421,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
                  * small automata (fire's 768-state dsra took 7x longer to
                  * compile at -O2 threaded) */
                 g.threaded = ndecls == 1 && !p->partition_attr && !p->explore.present &&
-                             plan->min->nstates <= 256;
+                             plan->min->nstates <= CG_THREADED_MAX_STATES;
                 cg_emit_dsra(&g, i, plan);
             }
             if (plan->strategy == STRATEGY_TDFA)
@@ -469,7 +469,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     if (o->runtime_bytes)
         *o->runtime_bytes = g.rt_bytes;
     if (ok && diag->nerrors == 0) {
-        char guard[160], strategies[64], maxruns[32], srcc[160];
+        char guard[CG_NAME_MAX], strategies[64], maxruns[32], srcc[CG_NAME_MAX];
         snprintf(guard, sizeof guard, "%s_H_GENERATED", o->prefix);
         for (char *s = guard; *s; s++)
             *s = (char)toupper((unsigned char)*s);
@@ -508,7 +508,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
         /* push: the batched push_many costs more per call than the
          * per-event loop; elsewhere push_many is that loop (or the
          * threaded run), and calling it keeps one inlined copy */
-        char push_one[160];
+        char push_one[CG_NAME_MAX];
         snprintf(push_one, sizeof push_one, "%s_%s", o->prefix, batched ? "push_each" : "push_many");
         Hole holes[] = {
             {"PREFIX", o->prefix},        {"GUARD", guard},

@@ -38,6 +38,11 @@ typedef enum RegMode {
  * CG_BATCH_BLOCK uint16_t (2 KiB at most, small enough for firmware). */
 enum { CG_BATCH_MAX = 16, CG_BATCH_BLOCK = 64 };
 
+/* Most states of a tree automaton whose push_many is threaded (one
+ * prologue per state): fire's 768-state dsra took 7x longer to compile
+ * at -O2 threaded. */
+enum { CG_THREADED_MAX_STATES = 256 };
+
 typedef struct Cg {
     const Ast       *ast;
     const CgOptions *o;

@@ -246,7 +246,7 @@ void cg_emit_tdfa_table(Cg *g, int i, const Plan *plan, const Table *t, const in
     int S = t->slots;
     bool tagged = d->tagged;
     TableCtx x = {d, t, atom_bit};
-    char name[160];
+    char name[CG_NAME_MAX];
 
     cg_emit_state_struct(g, i, d, p, S, 0);
 

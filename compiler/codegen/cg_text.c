@@ -112,7 +112,7 @@ void cg_prefix_from_path(const char *path, char *buf, size_t size)
     }
     if (n == 0 || isdigit((unsigned char)base[0]) || base[0] == '_')
         buf[k++] = 'm', buf[k++] = '_';
-    for (size_t i = 0; i < n && k + 1 < size; i++)
+    for (size_t i = 0; i < n && k + 1 < size && k < CG_MAX_PREFIX; i++)
         buf[k++] = isalnum((unsigned char)base[i]) ? base[i] : '_';
     buf[k] = '\0';
 }
@@ -124,7 +124,7 @@ bool cg_valid_prefix(const char *p)
     for (const char *s = p; *s; s++)
         if (!isalnum((unsigned char)*s) && *s != '_')
             return false;
-    return strlen(p) < 64;
+    return strlen(p) <= CG_MAX_PREFIX;
 }
 
 /* ---- templates -------------------------------------------------------------------- */

@@ -106,7 +106,7 @@ void cg_emit_dsra(Cg *g, int i, const Plan *plan)
         for (int n = 0; n < d->states[q].nnodes; n++)
             if (d->states[q].nodes[n].atom >= 0)
                 used[d->states[q].nodes[n].atom] = true;
-    char fname[128], arg[128];
+    char fname[CG_NAME_MAX], arg[CG_NAME_MAX];
     snprintf(arg, sizeof arg, "const %s_p%d_st *s", P, i);
     for (int a = 0; a < d->mt->natoms; a++) {
         if (!used[a])
