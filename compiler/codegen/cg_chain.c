@@ -73,11 +73,15 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
         cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
         fputs(";\n", out);
     }
+    bool reads = false;   /* some atom reads the event (else e goes unused) */
     for (int r = 0; r < n; r++) {
         fprintf(out, "    int c%d = ", r);
         put_link(g, i, c, r, out);
         fputs(";\n", out);
+        reads |= c->links[r].cond != NULL;
     }
+    if (!reads && !time)
+        fputs("    (void)e;\n", out);
     for (int r = 0; r + 1 < n; r++) {
         fprintf(out, "    int64_t l%d = s->l[%d];\n", r, r);
         if (time)

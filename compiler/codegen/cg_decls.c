@@ -111,21 +111,37 @@ static void emit_episode_mask(Cg *g, int j, const AstEpisode *ep)
         free(text[m]);
 }
 
+/* Push code: counter c of episode j sees the event at position pos (an
+ * index of its substream), and an episode record for the partition key. */
+static void put_episode_push(Cg *g, int j, const AstEpisode *ep, const char *pos, const char *key, int level)
+{
+    Buf *pu = &g->sec[CG_PUSH];
+    cg_begin(pu, level);
+    fprintf(pu->f, "if (c->cfg.k && sremrt_episode_push(c, %s, ", pos);
+    put_ts(g, pu->f);
+    fprintf(pu->f, ", %s_e%d_mask(e)) > 0)", g->P, j);
+    cg_end(pu);
+    cg_begin(pu, level + 1);
+    fprintf(pu->f, "%s_episode(m, c, ", g->P);
+    cg_put_c_string(pu->f, ep->name);
+    fprintf(pu->f, ", e, %s, %" PRId64 ");", key, ep->has_alert ? ep->alert_threshold : 0);
+    cg_end(pu);
+}
+
 /* The counter(s) of episode j: mask, configuration, matcher fields, and
  * the init, push, finish and free code. */
 void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
 {
     const char *P = g->P;
-    FILE *out = g->code.f, *f = g->fields.f, *in = g->init.f, *pu = g->push.f, *fr = g->freec.f,
-         *fi = g->finish.f;
+    FILE *out = g->code.f;
     bool part = ep->partition_attr != NULL;
     bool distinct = ep->hdr.freq_given && ep->hdr.freq == FREQ_DISTINCT;
     bool excl = episode_exclusive(g, ep);
     bool time = ep->hdr.window.kind == WIN_TIME;
 
-    fprintf(out, "/* ---- episode %s (e%d): %d elements, frequency %s, within %" PRId64 " %s", ep->name, j,
-            ep->nelements, distinct ? "distinct" : "nonoverlapped", ep->hdr.window.value,
-            time ? "timestamp units" : "events");
+    fprintf(out, "/* ---- episode %s (e%d): %d elements, frequency %s, ", ep->name, j, ep->nelements,
+            distinct ? "distinct" : "nonoverlapped");
+    cg_put_window(out, &ep->hdr.window);
     if (part)
         fprintf(out, ", partition by %s", ep->partition_attr->name);
     fprintf(out, "; elements %s ---- */\n\n",
@@ -155,54 +171,56 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
         cg_arena_runtime(g, "episode", ep->name, 1, counter);
     }
 
-    char call[256];
-    snprintf(call, sizeof call, "%s_episode(m, c, ", P);
+    Buf *f = &g->sec[CG_FIELDS], *in = &g->sec[CG_INIT], *fr = &g->sec[CG_FREE], *pu = &g->sec[CG_PUSH],
+        *fi = &g->sec[CG_FINISH];
     if (part) {
         int a = ep->partition_attr->index;
-        fprintf(f, "    sremrt_keymap e%d_keys;   /* episode %s: partition key -> slot */\n", j, ep->name);
-        fprintf(f, "    sremrt_episode *e%d;   /* [max_keys]; k = 0 until a key's first event */\n", j);
-        fprintf(in, "    if (sremrt_keymap_init(&m->e%d_keys, m->cfg.max_keys, &m->cfg.alloc) != 0)\n"
-                    "        return -1;\n"
-                    "    m->e%d = sremrt_alloc_get(&m->cfg.alloc, (size_t)m->cfg.max_keys * sizeof *m->e%d, 0);\n"
-                    "    if (!m->e%d)\n        return -1;\n",
-                j, j, j, j);
-        fprintf(fr, "    if (m->e%d)\n        for (int32_t i = 0; i < m->e%d_keys.count; i++)\n"
-                    "            sremrt_episode_free(&m->e%d[i]);\n"
-                    "    sremrt_alloc_free(&m->cfg.alloc, m->e%d, (size_t)m->cfg.max_keys * sizeof *m->e%d);\n"
-                    "    m->e%d = NULL;\n    sremrt_keymap_free(&m->e%d_keys);\n",
-                j, j, j, j, j, j, j);
-        char cg_keys[32];
-        snprintf(cg_keys, sizeof cg_keys, "e%d_keys", j);
-        cg_put_key_slot(g, "episode", ep->name, ep->partition_attr, cg_keys);
-        fprintf(pu, "            sremrt_episode *c = &m->e%d[slot];\n"
-                    "            if (inserted && %s_e%d_start(c, &m->cfg) != 0)\n"
-                    "                m->stats.overflow[SREMRT_OVF_MEMORY]++;\n"
-                    "            if (c->cfg.k && sremrt_episode_push(c, (int64_t)c->events + 1, ",
-                j, P, j);
-        put_ts(g, pu);
-        fprintf(pu, ", %s_e%d_mask(e)) > 0)\n                %s", P, j, call);
-        cg_put_c_string(pu, ep->name);
-        fprintf(pu, ", e, &%s_attrs[%d], key, %" PRId64 ");\n        }\n    }\n", P, a,
-                ep->has_alert ? ep->alert_threshold : 0);
-        fprintf(fi, "    for (int32_t i = 0; m->e%d && i < m->e%d_keys.count; i++)\n"
-                    "        if (m->e%d[i].cfg.k)\n            %s_episode_summary(m, &m->e%d[i], ",
-                j, j, j, P, j);
-        cg_put_c_string(fi, ep->name);
-        fprintf(fi, ", &%s_attrs[%d], sremrt_keymap_key(&m->e%d_keys, i));\n", P, a, j);
+        cg_line(f, 0, "sremrt_keymap e%d_keys;   /* episode %s: partition key -> slot */", j, ep->name);
+        cg_line(f, 0, "sremrt_episode *e%d;   /* [max_keys]; k = 0 until a key's first event */", j);
+        cg_line(in, 0, "if (sremrt_keymap_init(&m->e%d_keys, m->cfg.max_keys, &m->cfg.alloc) != 0)", j);
+        cg_line(in, 1, "return -1;");
+        cg_line(in, 0, "m->e%d = sremrt_alloc_get(&m->cfg.alloc, (size_t)m->cfg.max_keys * sizeof *m->e%d, 0);", j, j);
+        cg_line(in, 0, "if (!m->e%d)", j);
+        cg_line(in, 1, "return -1;");
+        cg_line(fr, 0, "if (m->e%d)", j);
+        cg_line(fr, 1, "for (int32_t i = 0; i < m->e%d_keys.count; i++)", j);
+        cg_line(fr, 2, "sremrt_episode_free(&m->e%d[i]);", j);
+        cg_line(fr, 0, "sremrt_alloc_free(&m->cfg.alloc, m->e%d, (size_t)m->cfg.max_keys * sizeof *m->e%d);", j, j);
+        cg_line(fr, 0, "m->e%d = NULL;", j);
+        cg_line(fr, 0, "sremrt_keymap_free(&m->e%d_keys);", j);
+        char keys[32];
+        snprintf(keys, sizeof keys, "e%d_keys", j);
+        cg_put_key_slot(g, "episode", ep->name, ep->partition_attr, keys);
+        cg_line(pu, 2, "sremrt_episode *c = &m->e%d[slot];", j);
+        cg_line(pu, 2, "if (inserted && %s_e%d_start(c, &m->cfg) != 0)", P, j);
+        cg_line(pu, 3, "m->stats.overflow[SREMRT_OVF_MEMORY]++;");
+        char key[CG_NAME_MAX + 32];
+        snprintf(key, sizeof key, "&%s_attrs[%d], key", P, a);
+        put_episode_push(g, j, ep, "(int64_t)c->events + 1", key, 2);
+        cg_line(pu, 1, "}");
+        cg_line(pu, 0, "}");
+        cg_line(fi, 0, "for (int32_t i = 0; m->e%d && i < m->e%d_keys.count; i++)", j, j);
+        cg_line(fi, 1, "if (m->e%d[i].cfg.k)", j);
+        cg_begin(fi, 2);
+        fprintf(fi->f, "%s_episode_summary(m, &m->e%d[i], ", P, j);
+        cg_put_c_string(fi->f, ep->name);
+        fprintf(fi->f, ", &%s_attrs[%d], sremrt_keymap_key(&m->e%d_keys, i));", P, a, j);
+        cg_end(fi);
     } else {
-        fprintf(f, "    sremrt_episode e%d;   /* episode %s */\n", j, ep->name);
-        fprintf(in, "    if (%s_e%d_start(&m->e%d, &m->cfg) != 0)\n        return -1;\n", P, j, j);
-        fprintf(fr, "    sremrt_episode_free(&m->e%d);\n", j);
-        fprintf(pu, "    { /* episode %s */\n        sremrt_episode *c = &m->e%d;\n"
-                    "        if (c->cfg.k && sremrt_episode_push(c, m->index, ",
-                ep->name, j);
-        put_ts(g, pu);
-        fprintf(pu, ", %s_e%d_mask(e)) > 0)\n            %s", P, j, call);
-        cg_put_c_string(pu, ep->name);
-        fprintf(pu, ", e, NULL, 0, %" PRId64 ");\n    }\n", ep->has_alert ? ep->alert_threshold : 0);
-        fprintf(fi, "    if (m->e%d.cfg.k)\n        %s_episode_summary(m, &m->e%d, ", j, P, j);
-        cg_put_c_string(fi, ep->name);
-        fputs(", NULL, 0);\n", fi);
+        cg_line(f, 0, "sremrt_episode e%d;   /* episode %s */", j, ep->name);
+        cg_line(in, 0, "if (%s_e%d_start(&m->e%d, &m->cfg) != 0)", P, j, j);
+        cg_line(in, 1, "return -1;");
+        cg_line(fr, 0, "sremrt_episode_free(&m->e%d);", j);
+        cg_line(pu, 0, "{ /* episode %s */", ep->name);
+        cg_line(pu, 1, "sremrt_episode *c = &m->e%d;", j);
+        put_episode_push(g, j, ep, "m->index", "NULL, 0", 1);
+        cg_line(pu, 0, "}");
+        cg_line(fi, 0, "if (m->e%d.cfg.k)", j);
+        cg_begin(fi, 1);
+        fprintf(fi->f, "%s_episode_summary(m, &m->e%d, ", P, j);
+        cg_put_c_string(fi->f, ep->name);
+        fputs(", NULL, 0);", fi->f);
+        cg_end(fi);
     }
 }
 
@@ -216,14 +234,13 @@ _Static_assert(EXPLORE_MAX_LENGTH == SREMRT_EXPLORE_MAX_M && EXPLORE_MAX_VALUES 
 void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
 {
     const char *P = g->P;
-    FILE *out = g->code.f, *f = g->fields.f, *in = g->init.f, *fr = g->freec.f, *fi = g->finish.f,
-         *tr = g->trie.f;
+    FILE *out = g->code.f;
     const AstAttr *ta = p->explore_attr;
     int m = p->body->nkids;
-    fprintf(out, "/* explore: the event type is %s; candidates:%s%s, confidence %.17g */\n"
-                 "static const int32_t %s_p%d_seq[%d] = {",
-            ta->name, p->explore.extensions ? " extensions" : "", p->explore.variations ? " variations" : "",
-            p->explore.threshold, P, i, m);
+    fprintf(out, "/* explore: the event type is %s; candidates:%s%s, confidence ", ta->name,
+            p->explore.extensions ? " extensions" : "", p->explore.variations ? " variations" : "");
+    cg_put_number(out, &p->explore.confidence);
+    fprintf(out, " */\nstatic const int32_t %s_p%d_seq[%d] = {", P, i, m);
     for (int k = 0; k < m; k++)
         fprintf(out, "%s%d", k ? ", " : "", p->body->kids[k]->value_index);
     const char *win = p->hdr.window.kind == WIN_TIME     ? "SREMRT_EXPLORE_TIME"
@@ -271,39 +288,52 @@ void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
     } else {
         cg_arena_runtime(g, "explore window", p->name, 1, state);
     }
-    fprintf(f, "    sremrt_explore p%d_ex;   /* pattern %s: explore clause, one trie */\n", i, p->name);
-    fprintf(in, "    if (%s_p%d_explore_start(&m->p%d_ex, &m->cfg) != 0)\n        return -1;\n", P, i, i);
+    Buf *f = &g->sec[CG_FIELDS], *in = &g->sec[CG_INIT], *fr = &g->sec[CG_FREE], *fi = &g->sec[CG_FINISH],
+        *tr = &g->sec[CG_TRIE];
+    cg_line(f, 0, "sremrt_explore p%d_ex;   /* pattern %s: explore clause, one trie */", i, p->name);
+    cg_line(in, 0, "if (%s_p%d_explore_start(&m->p%d_ex, &m->cfg) != 0)", P, i, i);
+    cg_line(in, 1, "return -1;");
     if (p->partition_attr) {
-        fprintf(f, "    sremrt_explore_part *p%d_xp;   /* [max_keys]: counting state per partition */\n", i);
-        fprintf(in, "    m->p%d_xp = sremrt_alloc_get(&m->cfg.alloc, (size_t)m->cfg.max_keys * sizeof *m->p%d_xp, 0);\n"
-                    "    if (!m->p%d_xp)\n        return -1;\n",
-                i, i, i);
-        fprintf(fr, "    if (m->p%d_xp)\n        for (int32_t i = 0; i < m->p%d_keys.count; i++)\n"
-                    "            sremrt_explore_part_free(&m->p%d_xp[i]);\n"
-                    "    sremrt_alloc_free(&m->cfg.alloc, m->p%d_xp, (size_t)m->cfg.max_keys * sizeof *m->p%d_xp);\n"
-                    "    m->p%d_xp = NULL;\n",
-                i, i, i, i, i, i);
+        cg_line(f, 0, "sremrt_explore_part *p%d_xp;   /* [max_keys]: counting state per partition */", i);
+        cg_line(in, 0, "m->p%d_xp = sremrt_alloc_get(&m->cfg.alloc, (size_t)m->cfg.max_keys * sizeof *m->p%d_xp, 0);",
+                i, i);
+        cg_line(in, 0, "if (!m->p%d_xp)", i);
+        cg_line(in, 1, "return -1;");
+        cg_line(fr, 0, "if (m->p%d_xp)", i);
+        cg_line(fr, 1, "for (int32_t i = 0; i < m->p%d_keys.count; i++)", i);
+        cg_line(fr, 2, "sremrt_explore_part_free(&m->p%d_xp[i]);", i);
+        cg_line(fr, 0, "sremrt_alloc_free(&m->cfg.alloc, m->p%d_xp, (size_t)m->cfg.max_keys * sizeof *m->p%d_xp);",
+                i, i);
+        cg_line(fr, 0, "m->p%d_xp = NULL;", i);
     } else {
-        fprintf(f, "    sremrt_explore_part p%d_xp;\n", i);
-        fprintf(in, "    if (sremrt_explore_part_init(&m->p%d_ex, &m->p%d_xp, &m->cfg.alloc) != 0)\n"
-                    "        return -1;\n", i, i);
-        fprintf(fr, "    sremrt_explore_part_free(&m->p%d_xp);\n", i);
+        cg_line(f, 0, "sremrt_explore_part p%d_xp;", i);
+        cg_line(in, 0, "if (sremrt_explore_part_init(&m->p%d_ex, &m->p%d_xp, &m->cfg.alloc) != 0)", i, i);
+        cg_line(in, 1, "return -1;");
+        cg_line(fr, 0, "sremrt_explore_part_free(&m->p%d_xp);", i);
     }
-    fprintf(fr, "    sremrt_explore_free(&m->p%d_ex);\n", i);
-    fprintf(fi, "    %s_explore_summary(m, &m->p%d_ex, ", P, i);
-    cg_put_c_string(fi, p->name);
-    fprintf(fi, ", %s_%d_values);\n", P, ta->index);
-    fprintf(tr, "    %s_trie_one(s, &m->p%d_ex, ", P, i);
-    cg_put_c_string(tr, p->name);
-    fprintf(tr, ", %s_%d_values, %d, dot);\n", P, ta->index, ta->nvalues);
+    cg_line(fr, 0, "sremrt_explore_free(&m->p%d_ex);", i);
+    cg_begin(fi, 0);
+    fprintf(fi->f, "%s_explore_summary(m, &m->p%d_ex, ", P, i);
+    cg_put_c_string(fi->f, p->name);
+    fprintf(fi->f, ", %s_%d_values);", P, ta->index);
+    cg_end(fi);
+    cg_begin(tr, 0);
+    fprintf(tr->f, "%s_trie_one(s, &m->p%d_ex, ", P, i);
+    cg_put_c_string(tr->f, p->name);
+    fprintf(tr->f, ", %s_%d_values, %d, dot);", P, ta->index, ta->nvalues);
+    cg_end(tr);
 }
 
-/* Push code of pattern i's explore clause for the event, into state st. */
-void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, const char *indent)
+/* Push code of pattern i's explore clause for the event, into state st,
+ * at nesting level. */
+void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int level)
 {
-    fprintf(g->push.f, "%s%s_explore(m, &m->p%d_ex, %s, ", indent, g->P, i, st);
-    cg_put_c_string(g->push.f, p->name);
-    fprintf(g->push.f, ", e, e->");
-    cg_put_field(g->push.f, p->explore_attr);
-    fprintf(g->push.f, ", %s_%d_values);\n", g->P, p->explore_attr->index);
+    Buf *pu = &g->sec[CG_PUSH];
+    cg_begin(pu, level);
+    fprintf(pu->f, "%s_explore(m, &m->p%d_ex, %s, ", g->P, i, st);
+    cg_put_c_string(pu->f, p->name);
+    fputs(", e, e->", pu->f);
+    cg_put_field(pu->f, p->explore_attr);
+    fprintf(pu->f, ", %s_%d_values);", g->P, p->explore_attr->index);
+    cg_end(pu);
 }

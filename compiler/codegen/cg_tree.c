@@ -53,15 +53,6 @@ void cg_put_positions(FILE *out, const Sra *nfa, const int *members, int n)
     free(seen);
 }
 
-void cg_window_text(const AstPattern *p, FILE *out)
-{
-    if (p->hdr.window.kind == WIN_EVENTS)
-        fprintf(out, "within %" PRId64 " events", p->hdr.window.value);
-    else if (p->hdr.window.kind == WIN_TIME)
-        fprintf(out, "within %" PRId64 " timestamp units", p->hdr.window.value);
-    else
-        fputs("no window", out);
-}
 
 static void emit_dsra_step(Cg *g, int i, const Plan *plan, bool run);
 
