@@ -57,12 +57,14 @@ static bool episode_exclusive(Cg *g, const AstEpisode *ep)
  * condition is one function, called once. */
 static void emit_episode_mask(Cg *g, int j, const AstEpisode *ep)
 {
-    FILE *out = g->code.f;
+    Buf *code = &g->sec[CG_CODE];
+    FILE *out = code->f;
     const char *P = g->P;
     const AstAttr *attr = episode_table_attr(ep);
     if (attr) {
-        fprintf(out, "/* element bits by value of %s */\nstatic const uint32_t %s_e%d_tab[%d] = {", attr->name,
-                P, j, attr->nvalues);
+        cg_line(code, 0, "/* element bits by value of %s */", attr->name);
+        cg_begin(code, 0);
+        fprintf(out, "static const uint32_t %s_e%d_tab[%d] = {", P, j, attr->nvalues);
         for (int v = 0; v < attr->nvalues; v++) {
             uint32_t bits = 0;
             for (int m = 0; m < ep->nelements; m++)
@@ -70,10 +72,19 @@ static void emit_episode_mask(Cg *g, int j, const AstEpisode *ep)
                     bits |= 1u << m;
             fprintf(out, "%s0x%" PRIx32 "u", v ? ", " : "", bits);
         }
-        fprintf(out, "};\n\nstatic uint32_t %s_e%d_mask(const %s_event *e)\n{\n"
-                     "    uint32_t v = (uint32_t)e->", P, j, P);
+        fputs("};", out);
+        cg_end(code);
+        cg_blank(code);
+        cg_line(code, 0, "static uint32_t %s_e%d_mask(const %s_event *e)", P, j, P);
+        cg_line(code, 0, "{");
+        cg_begin(code, 1);
+        fputs("uint32_t v = (uint32_t)e->", out);
         cg_put_field(out, attr);
-        fprintf(out, ";\n    return v < %du ? %s_e%d_tab[v] : 0;\n}\n\n", attr->nvalues, P, j);
+        fputs(";", out);
+        cg_end(code);
+        cg_line(code, 1, "return v < %du ? %s_e%d_tab[v] : 0;", attr->nvalues, P, j);
+        cg_line(code, 0, "}");
+        cg_blank(code);
         return;
     }
     int same[EPISODE_MAX_ELEMENTS];     /* first element with the same condition text */
@@ -96,7 +107,9 @@ static void emit_episode_mask(Cg *g, int j, const AstEpisode *ep)
             cg_emit_cond_fn(out, P, fname, "const void *s", ep->elements[m]->cond, REG_NONE, NULL, 1);
         }
     }
-    fprintf(out, "static uint32_t %s_e%d_mask(const %s_event *e)\n{\n    uint32_t mask = 0;\n", P, j, P);
+    cg_line(code, 0, "static uint32_t %s_e%d_mask(const %s_event *e)", P, j, P);
+    cg_line(code, 0, "{");
+    cg_line(code, 1, "uint32_t mask = 0;");
     for (int m = 0; m < ep->nelements; m++) {
         if (same[m] != m)
             continue;
@@ -104,9 +117,12 @@ static void emit_episode_mask(Cg *g, int j, const AstEpisode *ep)
         for (int n = m; n < ep->nelements; n++)
             if (same[n] == m)
                 bits |= 1u << n;
-        fprintf(out, "    if (%s_e%d_x%d(e, NULL))\n        mask |= 0x%" PRIx32 "u;\n", P, j, m, bits);
+        cg_line(code, 1, "if (%s_e%d_x%d(e, NULL))", P, j, m);
+        cg_line(code, 2, "mask |= 0x%" PRIx32 "u;", bits);
     }
-    fputs("    return mask;\n}\n\n", out);
+    cg_line(code, 1, "return mask;");
+    cg_line(code, 0, "}");
+    cg_blank(code);
     for (int m = 0; m < ep->nelements; m++)
         free(text[m]);
 }
@@ -147,16 +163,25 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
     fprintf(out, "; elements %s ---- */\n\n",
             excl ? "pairwise exclusive (proved)" : "may overlap (one event can satisfy two)");
     emit_episode_mask(g, j, ep);
-    fprintf(out, "static int %s_e%d_start(sremrt_episode *c, const %s_config *cfg)\n{\n"
-                 "    sremrt_episode_config ec;\n    memset(&ec, 0, sizeof ec);\n"
-                 "    ec.k = %d;\n    ec.freq = %s;\n    ec.window = %s;\n    ec.width = %" PRId64 ";\n"
-                 "    ec.flags = %s;\n    ec.list_cap = cfg->occmap_cap;\n    ec.budget = cfg->distinct_budget;\n"
-                 "    if (sremrt_episode_init(c, &ec, &cfg->alloc) != 0) {\n"
-                 "        memset(c, 0, sizeof *c);   /* k = 0: not counting */\n        return -1;\n    }\n"
-                 "    return 0;\n}\n\n",
-            P, j, P, ep->nelements, distinct ? "SREMRT_EPISODE_DISTINCT" : "SREMRT_EPISODE_NONOVERLAPPED",
-            time ? "SREMRT_EPISODE_TIME" : "SREMRT_EPISODE_EVENTS", ep->hdr.window.value,
-            excl ? "SREMRT_EPISODE_EXCLUSIVE" : "0");
+    Buf *code = &g->sec[CG_CODE];
+    cg_line(code, 0, "static int %s_e%d_start(sremrt_episode *c, const %s_config *cfg)", P, j, P);
+    cg_line(code, 0, "{");
+    cg_line(code, 1, "sremrt_episode_config ec;");
+    cg_line(code, 1, "memset(&ec, 0, sizeof ec);");
+    cg_line(code, 1, "ec.k = %d;", ep->nelements);
+    cg_line(code, 1, "ec.freq = %s;", distinct ? "SREMRT_EPISODE_DISTINCT" : "SREMRT_EPISODE_NONOVERLAPPED");
+    cg_line(code, 1, "ec.window = %s;", time ? "SREMRT_EPISODE_TIME" : "SREMRT_EPISODE_EVENTS");
+    cg_line(code, 1, "ec.width = %" PRId64 ";", ep->hdr.window.value);
+    cg_line(code, 1, "ec.flags = %s;", excl ? "SREMRT_EPISODE_EXCLUSIVE" : "0");
+    cg_line(code, 1, "ec.list_cap = cfg->occmap_cap;");
+    cg_line(code, 1, "ec.budget = cfg->distinct_budget;");
+    cg_line(code, 1, "if (sremrt_episode_init(c, &ec, &cfg->alloc) != 0) {");
+    cg_line(code, 2, "memset(c, 0, sizeof *c);   /* k = 0: not counting */");
+    cg_line(code, 2, "return -1;");
+    cg_line(code, 1, "}");
+    cg_line(code, 1, "return 0;");
+    cg_line(code, 0, "}");
+    cg_blank(code);
 
     sremrt_episode_config ec = {ep->nelements, distinct ? SREMRT_EPISODE_DISTINCT : SREMRT_EPISODE_NONOVERLAPPED,
                                 time ? SREMRT_EPISODE_TIME : SREMRT_EPISODE_EVENTS, ep->hdr.window.value,
@@ -246,17 +271,27 @@ void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
     const char *win = p->hdr.window.kind == WIN_TIME     ? "SREMRT_EXPLORE_TIME"
                       : p->hdr.window.kind == WIN_EVENTS ? "SREMRT_EXPLORE_EVENTS"
                                                          : "SREMRT_EXPLORE_UNBOUNDED";
-    fprintf(out, "};\n\nstatic int %s_p%d_explore_start(sremrt_explore *ex, const %s_config *cfg)\n{\n"
-                 "    sremrt_explore_config xc;\n    memset(&xc, 0, sizeof xc);\n"
-                 "    xc.pattern = %s_p%d_seq;\n    xc.m = %d;\n    xc.nvalues = %d;\n    xc.policy = %s;\n"
-                 "    xc.window = %s;\n    xc.width = %" PRId64 ";\n    xc.extensions = %d;\n"
-                 "    xc.variations = %d;\n    xc.confidence = %.17g;\n"
-                 "    xc.algo = (sremrt_explore_algo)cfg->explore_algo;\n    xc.capacity = cfg->explore_cap;\n"
-                 "    return sremrt_explore_init(ex, &xc, &cfg->alloc);\n}\n\n",
-            P, i, P, P, i, m, ta->nvalues,
-            p->hdr.policy == POLICY_STAM ? "SREMRT_EXPLORE_STAM" : "SREMRT_EXPLORE_STNM", win,
-            p->hdr.window.kind == WIN_NONE ? (int64_t)1 : p->hdr.window.value, p->explore.extensions ? 1 : 0,
-            p->explore.variations ? 1 : 0, p->explore.threshold);
+    fputs("};\n", out);
+    Buf *code = &g->sec[CG_CODE];
+    cg_blank(code);
+    cg_line(code, 0, "static int %s_p%d_explore_start(sremrt_explore *ex, const %s_config *cfg)", P, i, P);
+    cg_line(code, 0, "{");
+    cg_line(code, 1, "sremrt_explore_config xc;");
+    cg_line(code, 1, "memset(&xc, 0, sizeof xc);");
+    cg_line(code, 1, "xc.pattern = %s_p%d_seq;", P, i);
+    cg_line(code, 1, "xc.m = %d;", m);
+    cg_line(code, 1, "xc.nvalues = %d;", ta->nvalues);
+    cg_line(code, 1, "xc.policy = %s;", p->hdr.policy == POLICY_STAM ? "SREMRT_EXPLORE_STAM" : "SREMRT_EXPLORE_STNM");
+    cg_line(code, 1, "xc.window = %s;", win);
+    cg_line(code, 1, "xc.width = %" PRId64 ";", p->hdr.window.kind == WIN_NONE ? (int64_t)1 : p->hdr.window.value);
+    cg_line(code, 1, "xc.extensions = %d;", p->explore.extensions ? 1 : 0);
+    cg_line(code, 1, "xc.variations = %d;", p->explore.variations ? 1 : 0);
+    cg_line(code, 1, "xc.confidence = %.17g;", p->explore.threshold);
+    cg_line(code, 1, "xc.algo = (sremrt_explore_algo)cfg->explore_algo;");
+    cg_line(code, 1, "xc.capacity = cfg->explore_cap;");
+    cg_line(code, 1, "return sremrt_explore_init(ex, &xc, &cfg->alloc);");
+    cg_line(code, 0, "}");
+    cg_blank(code);
     sremrt_explore_config xc = {g->explore_seq, m, ta->nvalues,
                                 p->hdr.policy == POLICY_STAM ? SREMRT_EXPLORE_STAM : SREMRT_EXPLORE_STNM,
                                 p->hdr.window.kind == WIN_TIME     ? SREMRT_EXPLORE_TIME

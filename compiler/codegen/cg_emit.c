@@ -305,7 +305,9 @@ static void emit_enum_values(Cg *g, FILE *out)
     free(first);
 }
 
-static void emit_schema(Cg *g, FILE *fields, FILE *desc, FILE *same)
+/* The event struct's members, the schema descriptor and same_event's
+ * body (a memcmp per attribute: registers hold whole events). */
+static void emit_schema(Cg *g, Buf *fields, Buf *desc, Buf *same)
 {
     const AstSchema *s = g->schema;
     const char *P = g->P;
@@ -316,62 +318,75 @@ static void emit_schema(Cg *g, FILE *fields, FILE *desc, FILE *same)
                                        "timestamp"};
     for (int a = 0; a < s->nattrs; a++) {
         const AstAttr *at = &s->attrs[a];
-        fprintf(fields, "%s ", ctype[at->kind]);
-        cg_put_field(fields, at);
-        fprintf(fields, ";   /* %s */\n", what[at->kind]);
+        cg_begin(fields, 0);
+        fprintf(fields->f, "%s ", ctype[at->kind]);
+        cg_put_field(fields->f, at);
+        fprintf(fields->f, ";   /* %s */", what[at->kind]);
+        cg_end(fields);
         if (at->kind == ATTR_ENUM) {
-            fprintf(desc, "static const char *const %s_%d_values[] = {", P, a);
+            cg_begin(desc, 0);
+            fprintf(desc->f, "static const char *const %s_%d_values[] = {", P, a);
             for (int v = 0; v < at->nvalues; v++) {
-                fputs(v ? ", " : "", desc);
-                cg_put_c_string(desc, at->values[v].name);
+                fputs(v ? ", " : "", desc->f);
+                cg_put_c_string(desc->f, at->values[v].name);
             }
-            fputs("};\n", desc);
+            fputs("};", desc->f);
+            cg_end(desc);
         }
-        fprintf(same, "if (memcmp(&a->");
-        cg_put_field(same, at);
-        fputs(", &b->", same);
-        cg_put_field(same, at);
-        fputs(", sizeof a->", same);
-        cg_put_field(same, at);
-        fputs(") != 0)\n    return 0;\n", same);
+        cg_begin(same, 0);
+        fputs("if (memcmp(&a->", same->f);
+        cg_put_field(same->f, at);
+        fputs(", &b->", same->f);
+        cg_put_field(same->f, at);
+        fputs(", sizeof a->", same->f);
+        cg_put_field(same->f, at);
+        fputs(") != 0)", same->f);
+        cg_end(same);
+        cg_line(same, 1, "return 0;");
     }
-    fputs("return 1;\n", same);
-    fprintf(desc, "static const sremrt_attr %s_attrs[] = {\n", P);
+    cg_line(same, 0, "return 1;");
+    cg_line(desc, 0, "static const sremrt_attr %s_attrs[] = {", P);
     for (int a = 0; a < s->nattrs; a++) {
         const AstAttr *at = &s->attrs[a];
-        fputs("    {", desc);
-        cg_put_c_string(desc, at->name);
-        fprintf(desc, ", %s, offsetof(%s_event, ", rtype[at->kind], P);
-        cg_put_field(desc, at);
+        cg_begin(desc, 1);
+        fputs("{", desc->f);
+        cg_put_c_string(desc->f, at->name);
+        fprintf(desc->f, ", %s, offsetof(%s_event, ", rtype[at->kind], P);
+        cg_put_field(desc->f, at);
         if (at->kind == ATTR_ENUM)
-            fprintf(desc, "), %d, %s_%d_values},\n", at->nvalues, P, a);
+            fprintf(desc->f, "), %d, %s_%d_values},", at->nvalues, P, a);
         else
-            fputs("), 0, NULL},\n", desc);
+            fputs("), 0, NULL},", desc->f);
+        cg_end(desc);
     }
-    fprintf(desc, "};\nconst sremrt_schema %s_schema = {", P);
-    cg_put_c_string(desc, s->name);
-    fprintf(desc, ", %d, %s_attrs, %d, sizeof(%s_event)};", s->nattrs, P, s->ts_attr, P);
+    cg_line(desc, 0, "};");
+    cg_begin(desc, 0);
+    fprintf(desc->f, "const sremrt_schema %s_schema = {", P);
+    cg_put_c_string(desc->f, s->name);
+    fprintf(desc->f, ", %d, %s_attrs, %d, sizeof(%s_event)};", s->nattrs, P, s->ts_attr, P);
+    cg_end(desc);
 }
 
+/* Prototypes of the extern predicates. */
 static void emit_externs(Cg *g)
 {
-    FILE *out = g->externs.f;
+    Buf *out = &g->sec[CG_EXTERNS];
+    static const char *const ty[] = {"int", "bool", "int64_t", "double", "int", "int"};
     bool any = false;
     for (int i = 0; i < g->ast->ndecls; i++) {
         if (g->ast->decls[i].kind != DECL_EXTERN)
             continue;
         const AstExtern *x = g->ast->decls[i].u.ext;
-        static const char *const ty[] = {"int", "bool", "int64_t", "double", "int", "int"};
         if (!any)
-            fputs("/* Extern predicates the user links in (LANGUAGE.md 3.4). */\n", out);
+            cg_line(out, 0, "/* Extern predicates the user links in (LANGUAGE.md 3.4). */");
         any = true;
-        fprintf(out, "extern %s %s(", ty[x->ret], x->name);
+        cg_begin(out, 0);
+        fprintf(out->f, "extern %s %s(", ty[x->ret], x->name);
         for (int k = 0; k < x->nparams; k++)
-            fprintf(out, "%s%s", k ? ", " : "", ty[x->params[k]]);
-        fputs(x->nparams ? ");\n" : "void);\n", out);
+            fprintf(out->f, "%s%s", k ? ", " : "", ty[x->params[k]]);
+        fputs(x->nparams ? ");" : "void);", out->f);
+        cg_end(out);
     }
-    if (any)
-        fputc('\n', out);
 }
 
 /* What pattern and episode declarations have in common here. */
@@ -427,18 +442,15 @@ static bool find_schema(Cg *g)
  * else in the .c. */
 static void put_matcher_struct(Cg *g, Buf *b)
 {
-    const char *P = g->P;
-    FILE *out = b->f;
-    fprintf(out, "struct %s_matcher {\n"
-                 "    %s_config cfg;     /* as given to init, defaults filled in */\n"
-                 "    sremrt_stats stats;        /* events, rejected, overflows */\n"
-                 "    sremrt_tsorder order;      /* the timestamp-goes-backwards rule */\n"
-                 "    int64_t index;             /* global index of the last accepted event */\n"
-                 "    char error[96];            /* why the last push was rejected */\n"
-                 "    int finished;              /* finish ran: summaries given, stats added */\n",
-            P, P);
+    cg_line(b, 0, "struct %s_matcher {", g->P);
+    cg_line(b, 1, "%s_config cfg;   /* as given to init, defaults filled in */", g->P);
+    cg_line(b, 1, "sremrt_stats stats;   /* events, rejected, overflows */");
+    cg_line(b, 1, "sremrt_tsorder order;   /* the timestamp-goes-backwards rule */");
+    cg_line(b, 1, "int64_t index;   /* global index of the last accepted event */");
+    cg_line(b, 1, "char error[96];   /* why the last push was rejected */");
+    cg_line(b, 1, "int finished;   /* finish ran: summaries given, stats added */");
     cg_block(b, 1, g->fields.text);
-    fputs("};\n", out);
+    cg_line(b, 0, "};");
 }
 
 /* --freestanding: the capacities and NAME_ARENA_BYTES, in the header. */
@@ -528,7 +540,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
     const CgOptions *o = g->o;
     Buf t[DT_COUNT];
     cg_bufs_open(t, DT_COUNT);
-    emit_schema(g, t[DT_FIELDS].f, t[DT_DESC].f, t[DT_SAME].f);
+    emit_schema(g, &t[DT_FIELDS], &t[DT_DESC], &t[DT_SAME]);
     emit_enum_values(g, t[DT_ENUMS].f);
     if (g->schema->ts_attr >= 0)
         cg_put_field(t[DT_TS_FIELD].f, &g->schema->attrs[g->schema->ts_attr]);

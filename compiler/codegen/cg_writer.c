@@ -89,12 +89,11 @@ void cg_line(Buf *b, int level, const char *fmt, ...)
     vfprintf(m, fmt, ap);
     va_end(ap);
     fclose(m);
-    if (len == 0)
-        fputc('\n', b->f);
-    else
-        cg_block(b, level, text);
+    cg_block(b, level, text);
     free(text);
 }
+
+void cg_blank(Buf *b) { fputc('\n', b->f); }
 
 void cg_begin(Buf *b, int level) { indent(b->f, level); }
 

@@ -47,6 +47,8 @@ void        cg_bufs_free(Buf *b, int n);
 /* One line at nesting level (4 spaces each), printf-style; a '\n' inside
  * starts another line at the same level. */
 void cg_line(Buf *b, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* An empty line. */
+void cg_blank(Buf *b);
 /* The start of a line (its indentation) and its end, for lines that
  * helpers such as cg_put_c_string fill in between (write to b->f). */
 void cg_begin(Buf *b, int level);
