@@ -454,24 +454,26 @@ static void put_matcher_struct(Cg *g, Buf *b)
 }
 
 /* --freestanding: the capacities and NAME_ARENA_BYTES, in the header. */
-static void put_arena_macros(Cg *g, FILE *out)
+static void put_arena_macros(Cg *g, Buf *b)
 {
     const char *P = g->P;
     const CgCaps *c = &g->o->caps;
-    fprintf(out, "\n/* The capacities this matcher was generated for (sremc --freestanding\n"
-                 " * --max-cg_keys ... ; 0: the runtime's default), NAME_config_default's values. */\n"
-                 "#define %s_MAX_KEYS %d\n#define %s_MAX_RUNS %d\n#define %s_DISTINCT_BUDGET %d\n"
-                 "#define %s_OCCMAP_CAP %d\n#define %s_EXPLORE_CAP %d\n\n",
-            P, c->max_keys, P, g->o->strategy.max_runs, P, c->distinct_budget, P, c->occmap_cap, P,
-            c->explore_cap);
-    fprintf(out, "/* Bytes %s_init and the first event of every partition key take from\n"
-                 " * cfg.alloc at those capacities: give it an arena this large, e.g.\n"
-                 " *     static unsigned char mem[%s_ARENA_BYTES];\n"
-                 " *     sremrt_arena_init(&ar, mem, sizeof mem); cfg.alloc = sremrt_arena_hook(&ar);\n"
-                 " * Runtime structures are sized as on the host sremc ran on (8-byte pointers:\n"
-                 " * an upper bound for 32-bit targets); matcher states by your compiler. */\n"
-                 "#define %s_ARENA_BYTES ((size_t)8   /* never an empty array */%s)\n",
-            P, P, P, g->heap.text);
+    cg_blank(b);
+    cg_line(b, 0, "/* The capacities this matcher was generated for (sremc --freestanding");
+    cg_line(b, 0, " * --max-keys ... ; 0: the runtime's default), NAME_config_default's values. */");
+    cg_line(b, 0, "#define %s_MAX_KEYS %d", P, c->max_keys);
+    cg_line(b, 0, "#define %s_MAX_RUNS %d", P, g->o->strategy.max_runs);
+    cg_line(b, 0, "#define %s_DISTINCT_BUDGET %d", P, c->distinct_budget);
+    cg_line(b, 0, "#define %s_OCCMAP_CAP %d", P, c->occmap_cap);
+    cg_line(b, 0, "#define %s_EXPLORE_CAP %d", P, c->explore_cap);
+    cg_blank(b);
+    cg_line(b, 0, "/* Bytes %s_init and the first event of every partition key take from", P);
+    cg_line(b, 0, " * cfg.alloc at those capacities: give it an arena this large, e.g.");
+    cg_line(b, 0, " *     static unsigned char mem[%s_ARENA_BYTES];", P);
+    cg_line(b, 0, " *     sremrt_arena_init(&ar, mem, sizeof mem); cfg.alloc = sremrt_arena_hook(&ar);");
+    cg_line(b, 0, " * Runtime structures are sized as on the host sremc ran on (8-byte pointers:");
+    cg_line(b, 0, " * an upper bound for 32-bit targets); matcher states by your compiler. */");
+    cg_line(b, 0, "#define %s_ARENA_BYTES ((size_t)8   /* never an empty array */%s)", P, g->heap.text);
 }
 
 /* What the template keeps: the runtime parts a file uses and the helpers
@@ -550,7 +552,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         fprintf(types->f, "%s\n\n", g->types.text);
     put_matcher_struct(g, types);
     if (o->freestanding)
-        put_arena_macros(g, types->f);
+        put_arena_macros(g, types);
     cg_bufs_close(t, DT_COUNT);
 
     char guard[CG_NAME_MAX], strategies[64], srcc[CG_NAME_MAX], push_one[CG_NAME_MAX];
