@@ -239,6 +239,10 @@ typedef struct AstPattern {
 
 /* Elements of one episode: bits of the runtime's element mask. */
 #define EPISODE_MAX_ELEMENTS 32
+/* An explored sequence and its enum: the runtime's trie keys
+ * (SREMRT_EXPLORE_MAX_M, SREMRT_EXPLORE_MAX_VALUES; codegen asserts they agree). */
+#define EXPLORE_MAX_LENGTH 64
+#define EXPLORE_MAX_VALUES 65536
 
 typedef struct AstEpisode {
     const char       *name;

@@ -1545,6 +1545,16 @@ static void check_explore(Checker *c, AstPattern *p)
             return;
         }
     }
+    if (n > EXPLORE_MAX_LENGTH) {
+        diag_error(c->diag, items[EXPLORE_MAX_LENGTH]->loc,
+                   "explore takes a sequence of at most %d values; this one has %d", EXPLORE_MAX_LENGTH, n);
+        return;
+    }
+    if (et->nvalues > EXPLORE_MAX_VALUES) {
+        diag_error(c->diag, x->loc, "explore takes an enum of at most %d values; '%s' has %d", EXPLORE_MAX_VALUES,
+                   et->name, et->nvalues);
+        return;
+    }
     p->explore_attr = et;
     for (int v = 0; v < et->nvalues; v++) {
         bool used = false;

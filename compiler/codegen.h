@@ -46,8 +46,16 @@ typedef struct CgOptions {
                                    explore state) at the capacities, on this host */
 } CgOptions;
 
+/* Longest prefix: generated names add a suffix of at most CG_MAX_SUFFIX
+ * characters ("_p12_t3_n4", "_matcher_init"), and C99 promises 63
+ * significant characters of an internal identifier. */
+#define CG_MAX_PREFIX 63
+#define CG_MAX_SUFFIX 64
+/* A buffer for one generated name: prefix, suffix and the NUL. */
+#define CG_NAME_MAX (CG_MAX_PREFIX + CG_MAX_SUFFIX + 1)
+
 /* A valid C identifier from a file name ("fire-2.srem" -> "fire_2"), in
- * buf (size bytes). */
+ * buf (size bytes), cut to CG_MAX_PREFIX characters. */
 void cg_prefix_from_path(const char *path, char *buf, size_t size);
 bool cg_valid_prefix(const char *prefix);
 

@@ -841,8 +841,13 @@ static int run_emit(const Options *opts, bool build)
         over_max("--distinct-budget", caps.distinct_budget, SREMRT_EPISODE_MAX_BUDGET) ||
         over_max("--occmap-cap", caps.occmap_cap, SREMRT_EPISODE_MAX_CAP))
         return EXIT_USAGE;
-    char prefix[128];
+    char prefix[CG_MAX_PREFIX + 1];
     if (opts->prefix) {
+        if (strlen(opts->prefix) > CG_MAX_PREFIX) {
+            char fmt[64];
+            snprintf(fmt, sizeof fmt, "--prefix '%%s' is longer than %d characters", CG_MAX_PREFIX);
+            return usage_error(fmt, opts->prefix);
+        }
         if (!cg_valid_prefix(opts->prefix))
             return usage_error("--prefix '%s' is not a C identifier (letters, digits, '_'; a letter first)",
                                opts->prefix);

@@ -1,3 +1,8 @@
+@@# main.c.tpl: the main that `sremc build` adds, NAME_main.c (cg_emit_main in
+@@# compiler/codegen/cg_emit.c fills it; syntax: templates/README.md). Holes:
+@@#   PREFIX   the matcher's prefix;  HEADER: its .h
+@@#   SOURCE   the .srem file's name, fit for a C string and a comment
+@@#   VERSION  sremc's version (--version of the program)
 /* @@PREFIX@@_main.c: the program `sremc build` wraps around @@HEADER@@:
  * events from CSV or binary input -> records (LANGUAGE.md section 6). */
 #include <errno.h>

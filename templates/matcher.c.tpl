@@ -1,3 +1,25 @@
+@@# matcher.c.tpl: the generated NAME.c (compiler/codegen/cg_emit.c fills it).
+@@# Syntax (templates/README.md): @@NAME@@ a hole; "@@IF NAME@@" .. "@@END NAME@@"
+@@# keep their lines when hole NAME is not empty ("!NAME": when it is); lines
+@@# like these are notes, left out. A hole alone on its line is a block: each
+@@# of its lines gets the hole's indentation.
+@@# Inline holes:
+@@#   PREFIX       the C prefix of every external name (--prefix, or the file's)
+@@#   SOURCE_C     this file's name; SOURCE: the .srem file; HEADER: the .h
+@@#   STRATEGIES   the strategies of the file's patterns ("tdfa dsra")
+@@#   SCHEMA       the schema's name
+@@#   TS_FIELD     the event's timestamp field (HAS_TS only)
+@@#   MAX_KEYS, MAX_RUNS, DISTINCT_BUDGET, OCCMAP_CAP, EXPLORE_CAP
+@@#                the config's defaults (the options of the same names)
+@@#   PUSH_ONE     what push calls: push_each or push_many
+@@# Conditions ("1" or empty):
+@@#   HAS_TS       the schema has a timestamp
+@@#   HAS_EPISODES, HAS_EXPLORE, HAS_KEYMAP
+@@#                an episode, an explore clause, a partitioned declaration
+@@#   USES_KEYS    something formats or maps partition keys (sremrt/keymap.h)
+@@#   USES_WRAP, USES_DIV, USES_MOD, USES_MAX, USES_SAME_EVENT, USES_MATCH,
+@@#   USES_ABOUT   the generated code calls PREFIX_wrap, ... (so it is defined)
+@@#   USES_HELPERS one of wrap, div, mod, max and same_event
 /* @@SOURCE_C@@: the matcher sremc generated from @@SOURCE@@ (do not edit):
  * one step function per pattern (@@STRATEGIES@@), driven by @@PREFIX@@_push. */
 #include "@@HEADER@@"
@@ -7,19 +29,29 @@
 #include <string.h>
 
 #include "sremrt/abi.h"
+@@IF HAS_EPISODES@@
 #include "sremrt/episode.h"
+@@END HAS_EPISODES@@
+@@IF HAS_EXPLORE@@
 #include "sremrt/explore.h"
+@@END HAS_EXPLORE@@
+@@IF USES_KEYS@@
 #include "sremrt/keymap.h"
+@@END USES_KEYS@@
 #include "sremrt/tsorder.h"
 
 SREMRT_ABI_REQUIRE(@@PREFIX@@, 3);
 
 /* ======== schema descriptor =============================================== */
 
+@@# SCHEMA_DESC: the enum value names, PREFIX_attrs and PREFIX_schema
 @@SCHEMA_DESC@@
 
+@@IF USES_HELPERS@@
 /* ======== condition semantics (LANGUAGE.md 3.2) ============================= */
 
+@@END USES_HELPERS@@
+@@IF USES_WRAP@@
 /* Integers wrap modulo 2^64: arithmetic is done in uint64_t and read back
  * as two's complement without implementation-defined conversions. */
 static inline int64_t @@PREFIX@@_wrap(uint64_t u)
@@ -29,6 +61,8 @@ static inline int64_t @@PREFIX@@_wrap(uint64_t u)
     return (int64_t)(u - (uint64_t)INT64_MAX - 1) + INT64_MIN;
 }
 
+@@END USES_WRAP@@
+@@IF USES_DIV@@
 /* A zero divisor makes the whole condition false (*undef); INT64_MIN / -1
  * wraps to INT64_MIN and INT64_MIN % -1 is 0 instead of trapping. */
 static inline int64_t @@PREFIX@@_div(int64_t a, int64_t b, int *undef)
@@ -42,6 +76,9 @@ static inline int64_t @@PREFIX@@_div(int64_t a, int64_t b, int *undef)
     return a / b;
 }
 
+@@END USES_DIV@@
+@@IF USES_MOD@@
+/* As @@PREFIX@@_div: a zero divisor is undefined; INT64_MIN % -1 is 0. */
 static inline int64_t @@PREFIX@@_mod(int64_t a, int64_t b, int *undef)
 {
     if (b == 0) {
@@ -53,18 +90,33 @@ static inline int64_t @@PREFIX@@_mod(int64_t a, int64_t b, int *undef)
     return a % b;
 }
 
+@@END USES_MOD@@
+@@IF USES_MAX@@
 static inline int64_t @@PREFIX@@_max(int64_t a, int64_t b) { return a > b ? a : b; }
 
+@@END USES_MAX@@
+@@IF USES_SAME_EVENT@@
 /* Register contents are equal when every attribute is bitwise equal. */
 static inline int @@PREFIX@@_same_event(const @@PREFIX@@_event *a, const @@PREFIX@@_event *b)
 {
-@@SAME_EVENT@@
+@@# SAME_EVENT: one memcmp per attribute
+    @@SAME_EVENT@@
 }
 
+@@END USES_SAME_EVENT@@
+@@IF EXTERNS@@
+@@# EXTERNS: the prototypes of the extern predicates
 @@EXTERNS@@
+
+@@END EXTERNS@@
+@@IF TYPES_C@@
+@@# TYPES_C: the matcher struct and the state types (here unless --freestanding)
 @@TYPES_C@@
+
+@@END TYPES_C@@
 /* ======== patterns ========================================================== */
 
+@@# PATTERN_CODE: per declaration its state type, conditions and step function
 @@PATTERN_CODE@@
 /* ======== the matcher ======================================================= */
 
@@ -77,24 +129,36 @@ void @@PREFIX@@_config_default(@@PREFIX@@_config *cfg)
     cfg->max_runs = @@MAX_RUNS@@;
     cfg->distinct_budget = @@DISTINCT_BUDGET@@;
     cfg->occmap_cap = @@OCCMAP_CAP@@;
+@@IF HAS_EXPLORE@@
     cfg->explore_algo = SREMRT_EXPLORE_DEFAULT;
+@@END HAS_EXPLORE@@
     cfg->explore_cap = @@EXPLORE_CAP@@;
 #ifndef SREMRT_FREESTANDING
     cfg->alloc = sremrt_alloc_malloc();
 #endif
 }
 
+@@IF USES_ABOUT@@
 /* Sets the fields every record about the event just pushed carries. */
 static void @@PREFIX@@_about(const @@PREFIX@@_matcher *m, const @@PREFIX@@_event *e, sremrt_record *r)
 {
     r->index = m->index;
-    r->has_ts = @@PREFIX@@_schema.ts_attr >= 0;
-    r->ts = @@EVENT_TS@@;
+@@IF HAS_TS@@
+    r->has_ts = 1;
+    r->ts = (int64_t)e->@@TS_FIELD@@;
+@@END HAS_TS@@
+@@IF !HAS_TS@@
+    r->has_ts = 0;   /* schema @@SCHEMA@@ has no timestamp */
+    r->ts = 0;
+    (void)e;
+@@END !HAS_TS@@
 }
 
+@@END USES_ABOUT@@
+@@IF USES_MATCH@@
 /* Emits one match record for the event just pushed. */
 static void @@PREFIX@@_match(@@PREFIX@@_matcher *m, const char *name, const @@PREFIX@@_event *e,
-                             const sremrt_attr *key_attr, int64_t key)
+        const sremrt_attr *key_attr, int64_t key)
 {
     char key_text[128];
     sremrt_record r;
@@ -111,11 +175,12 @@ static void @@PREFIX@@_match(@@PREFIX@@_matcher *m, const char *name, const @@PR
     m->cfg.record(m->cfg.user, &r);
 }
 
+@@END USES_MATCH@@
+@@IF HAS_EPISODES@@
 /* An episode's frequency grew on the event just pushed: its episode
  * record, and its alert record when the frequency just reached alert. */
 static void @@PREFIX@@_episode(@@PREFIX@@_matcher *m, const sremrt_episode *c, const char *name,
-                               const @@PREFIX@@_event *e, const sremrt_attr *key_attr, int64_t key,
-                               int64_t alert)
+        const @@PREFIX@@_event *e, const sremrt_attr *key_attr, int64_t key, int64_t alert)
 {
     char key_text[128];
     sremrt_record r;
@@ -136,7 +201,7 @@ static void @@PREFIX@@_episode(@@PREFIX@@_matcher *m, const sremrt_episode *c, c
 
 /* End of input: an episode counter's summary record and its overflows. */
 static void @@PREFIX@@_episode_summary(@@PREFIX@@_matcher *m, const sremrt_episode *c, const char *name,
-                                       const sremrt_attr *key_attr, int64_t key)
+        const sremrt_attr *key_attr, int64_t key)
 {
     char key_text[128];
     sremrt_record r;
@@ -152,16 +217,22 @@ static void @@PREFIX@@_episode_summary(@@PREFIX@@_matcher *m, const sremrt_episo
     m->cfg.record(m->cfg.user, &r);
 }
 
+@@END HAS_EPISODES@@
+@@IF HAS_EXPLORE@@
 /* An explore clause sees the event (of type `type`): count, then the
  * suggest records due. */
 static void @@PREFIX@@_explore(@@PREFIX@@_matcher *m, sremrt_explore *ex, sremrt_explore_part *st,
-                               const char *name, const @@PREFIX@@_event *e, int32_t type,
-                               const char *const *names)
+        const char *name, const @@PREFIX@@_event *e, int32_t type, const char *const *names)
 {
     sremrt_explore_step step;
     const char *seq[SREMRT_EXPLORE_MAX_M + 1];
     sremrt_record r;
-    int32_t n = sremrt_explore_push(ex, st, @@EVENT_TS@@, type, &step);
+@@IF HAS_TS@@
+    int32_t n = sremrt_explore_push(ex, st, (int64_t)e->@@TS_FIELD@@, type, &step);
+@@END HAS_TS@@
+@@IF !HAS_TS@@
+    int32_t n = sremrt_explore_push(ex, st, 0, type, &step);   /* no timestamp: count windows */
+@@END !HAS_TS@@
     for (int32_t k = 0; k < n && m->cfg.record; k++) {
         sremrt_explore_suggest_record(ex, &step.suggest[k], name, names, seq, SREMRT_EXPLORE_MAX_M + 1, &r);
         @@PREFIX@@_about(m, e, &r);
@@ -171,7 +242,7 @@ static void @@PREFIX@@_explore(@@PREFIX@@_matcher *m, sremrt_explore *ex, sremrt
 
 /* End of input: an explore clause's summary record and its overflows. */
 static void @@PREFIX@@_explore_summary(@@PREFIX@@_matcher *m, const sremrt_explore *ex, const char *name,
-                                       const char *const *names)
+        const char *const *names)
 {
     sremrt_explore_summary store;
     sremrt_record r;
@@ -184,7 +255,7 @@ static void @@PREFIX@@_explore_summary(@@PREFIX@@_matcher *m, const sremrt_explo
 
 /* One explore clause's trie, as text (with the best candidates) or dot. */
 static void @@PREFIX@@_trie_one(sremrt_sink *s, const sremrt_explore *ex, const char *name,
-                                const char *const *names, int32_t nnames, int dot)
+        const char *const *names, int32_t nnames, int dot)
 {
     if (dot) {
         sremrt_ptrie_emit_dot(s, &ex->trie, name, names, nnames);
@@ -194,6 +265,7 @@ static void @@PREFIX@@_trie_one(sremrt_sink *s, const sremrt_explore *ex, const 
     sremrt_ptrie_emit_text(s, &ex->trie, names, nnames);
 }
 
+@@END HAS_EXPLORE@@
 int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
 {
     memset(m, 0, sizeof *m);
@@ -219,19 +291,8 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
     sremrt_tsorder_init(&m->order);
     if (sremrt_abi_check(3) != 0)
         return -1;
-    /* helpers a given set of patterns may leave unused */
-    (void)@@PREFIX@@_wrap;
-    (void)@@PREFIX@@_div;
-    (void)@@PREFIX@@_mod;
-    (void)@@PREFIX@@_max;
-    (void)@@PREFIX@@_same_event;
-    (void)@@PREFIX@@_match;
-    (void)@@PREFIX@@_episode;
-    (void)@@PREFIX@@_episode_summary;
-    (void)@@PREFIX@@_explore;
-    (void)@@PREFIX@@_explore_summary;
-    (void)@@PREFIX@@_trie_one;
-@@INIT_CODE@@
+@@# INIT_CODE: each declaration's allocations and runtime set-up, in order
+    @@INIT_CODE@@
     return 0;
 }
 
@@ -239,20 +300,34 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
  * and @@PREFIX@@_error says why), else 0 and e's timestamp is the last. */
 static inline int @@PREFIX@@_rejected(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e)
 {
-@@TS_CHECK@@
-    (void)m;
+@@IF HAS_TS@@
+    if (m->order.seen && e->@@TS_FIELD@@ < m->order.last) {
+        sremrt_tsorder_accept(&m->order, e->@@TS_FIELD@@, m->error, sizeof m->error);
+        m->stats.rejected++;
+        return 1;
+    }
+    m->order.last = e->@@TS_FIELD@@;
+    m->order.seen = 1;
+@@END HAS_TS@@
+@@IF !HAS_TS@@
+    (void)m;   /* schema @@SCHEMA@@ has no timestamp: no event is rejected */
     (void)e;
+@@END !HAS_TS@@
     return 0;
 }
 
+@@# RUN_CODE: a one-pattern file's threaded run function (tree layout), or empty
 @@RUN_CODE@@
 /* Events one at a time: push, and push_many where it has no faster way. */
 static inline size_t @@PREFIX@@_push_each(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *events, size_t n)
 {
     size_t k;
+@@IF MANY_IN@@
     /* The states of small table-driven patterns live in locals for the
      * loop (registers: no store-to-load round trip per event). */
-@@MANY_IN@@
+@@# MANY_IN: copies of the patterns' states into locals (MANY_OUT: back)
+    @@MANY_IN@@
+@@END MANY_IN@@
     for (k = 0; k < n; k++) {
         const @@PREFIX@@_event *e = &events[k];
         if (@@PREFIX@@_rejected(m, e))
@@ -260,14 +335,16 @@ static inline size_t @@PREFIX@@_push_each(@@PREFIX@@_matcher *m, const @@PREFIX@
         m->stats.events++;
         m->index++;
         /* Patterns in declaration order: records of one event come in that order. */
-@@PUSH_CODE@@
+@@# PUSH_CODE: each declaration's step on e and the records it makes
+        @@PUSH_CODE@@
     }
-@@MANY_OUT@@
+    @@MANY_OUT@@
     return k;
 }
 
 size_t @@PREFIX@@_push_many(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *events, size_t n)
 {
+@@# MANY_FAST: a faster whole-array loop (batched or threaded) that returns, or empty
 @@MANY_FAST@@
     return @@PREFIX@@_push_each(m, events, n);
 }
@@ -283,15 +360,21 @@ void @@PREFIX@@_finish(@@PREFIX@@_matcher *m)
         return;
     m->finished = 1;
     /* Summaries in declaration order; partitions in order of first event. */
-@@FINISH_CODE@@
+@@# FINISH_CODE: each episode's and explore clause's summaries
+    @@FINISH_CODE@@
 }
 
 void @@PREFIX@@_trie_emit(const @@PREFIX@@_matcher *m, sremrt_sink *s, int dot)
 {
-@@TRIE_CODE@@
-    (void)m;
+@@IF HAS_EXPLORE@@
+@@# TRIE_CODE: PREFIX_trie_one of each explore clause
+    @@TRIE_CODE@@
+@@END HAS_EXPLORE@@
+@@IF !HAS_EXPLORE@@
+    (void)m;   /* no explore clause: no trie */
     (void)s;
     (void)dot;
+@@END !HAS_EXPLORE@@
 }
 
 #ifndef SREMRT_FREESTANDING
@@ -308,8 +391,13 @@ int @@PREFIX@@_trie_dot(const @@PREFIX@@_matcher *m, FILE *out)
 
 void @@PREFIX@@_free(@@PREFIX@@_matcher *m)
 {
-@@FREE_CODE@@
-    (void)m;
+@@IF FREE_CODE@@
+@@# FREE_CODE: what each declaration's init allocated, given back
+    @@FREE_CODE@@
+@@END FREE_CODE@@
+@@IF !FREE_CODE@@
+    (void)m;   /* nothing allocated */
+@@END !FREE_CODE@@
 }
 
 const sremrt_stats *@@PREFIX@@_stats(const @@PREFIX@@_matcher *m) { return &m->stats; }

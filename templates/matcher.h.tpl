@@ -1,16 +1,38 @@
+@@# matcher.h.tpl: the generated NAME.h (compiler/codegen/cg_emit.c fills it;
+@@# the syntax and the holes they share: matcher.c.tpl). Its own holes:
+@@#   GUARD         the include guard
+@@#   FREESTANDING  (a condition) --freestanding: no stdio, no malloc
+@@#   EVENT_FIELDS  one member per schema attribute
+@@#   ENUM_VALUES   one constant per value of an enum attribute
+@@#   TYPES_H       --freestanding: the matcher struct and the state types
 /* @@HEADER@@: the matcher sremc generated from @@SOURCE@@ (do not edit).
  * Events go in through @@PREFIX@@_push; records come out through the
  * config's callback. C99; every external name starts with @@PREFIX@@_. */
 #ifndef @@GUARD@@
 #define @@GUARD@@
-@@FREESTANDING@@
+@@IF FREESTANDING@@
+
+/* --freestanding: no stdio, no malloc (runtime headers leave them out). */
+#ifndef SREMRT_FREESTANDING
+#define SREMRT_FREESTANDING 1
+#endif
+@@END FREESTANDING@@
+
 #include <stddef.h>
 #include <stdint.h>
 
 #include "sremrt/alloc.h"
+@@IF TYPES_H@@
+@@IF HAS_EPISODES@@
 #include "sremrt/episode.h"
+@@END HAS_EPISODES@@
+@@IF HAS_EXPLORE@@
 #include "sremrt/explore.h"
+@@END HAS_EXPLORE@@
+@@IF HAS_KEYMAP@@
 #include "sremrt/keymap.h"
+@@END HAS_KEYMAP@@
+@@END TYPES_H@@
 #include "sremrt/out.h"
 #include "sremrt/schema.h"
 #include "sremrt/sink.h"
@@ -19,8 +41,13 @@
 
 /* One event of schema @@SCHEMA@@, laid out as @@PREFIX@@_schema describes. */
 typedef struct @@PREFIX@@_event {
-@@EVENT_FIELDS@@
+    @@EVENT_FIELDS@@
 } @@PREFIX@@_event;
+@@IF ENUM_VALUES@@
+
+/* The values of the enum attributes, as @@PREFIX@@_event holds them. */
+@@ENUM_VALUES@@
+@@END ENUM_VALUES@@
 
 /* The descriptor the runtime's readers use to fill @@PREFIX@@_event. */
 extern const sremrt_schema @@PREFIX@@_schema;

@@ -46,13 +46,16 @@ void cg_arena_keymap(Cg *g, const char *what, const char *name)
 
 /* Push code: the event's partition key and its slot in m->KEYS, opening
  * the `else` branch taken when the table had room (a full table is
- * counted); the caller writes the branch and closes both blocks. */
-void cg_put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *attr, const char *cg_keys)
+ * counted); the caller writes the branch (at level 2) and closes both
+ * blocks. */
+void cg_put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *attr, const char *keys)
 {
-    FILE *pu = g->push.f;
-    fprintf(pu, "    { /* %s %s, partition by %s */\n", what, name, attr->name);
-    fprintf(pu, "        int64_t key = sremrt_attr_int(&%s_attrs[%d], e);\n        int inserted = 0;\n"
-                "        int32_t slot = sremrt_keymap_get(&m->%s, key, &inserted);\n"
-                "        if (slot < 0) {\n            m->stats.overflow[SREMRT_OVF_PARTITIONS]++;\n        } else {\n",
-            g->P, attr->index, cg_keys);
+    Buf *pu = &g->sec[CG_PUSH];
+    cg_line(pu, 0, "{ /* %s %s, partition by %s */", what, name, attr->name);
+    cg_line(pu, 1, "int64_t key = sremrt_attr_int(&%s_attrs[%d], e);", g->P, attr->index);
+    cg_line(pu, 1, "int inserted = 0;");
+    cg_line(pu, 1, "int32_t slot = sremrt_keymap_get(&m->%s, key, &inserted);", keys);
+    cg_line(pu, 1, "if (slot < 0) {");
+    cg_line(pu, 2, "m->stats.overflow[SREMRT_OVF_PARTITIONS]++;");
+    cg_line(pu, 1, "} else {");
 }

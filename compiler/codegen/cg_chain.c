@@ -57,7 +57,7 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
     fprintf(ty, "} %s_p%d_st;\n\n", P, i);
 
     fprintf(out, "/* Chain layout: %d atoms, one tag each (chain.h); no automaton state. */\n", n);
-    char name[160];
+    char name[CG_NAME_MAX];
     for (int r = 0; r < n; r++)
         if (c->links[r].cond) {
             snprintf(name, sizeof name, "%s_p%d_c%d", P, i, r);
@@ -73,11 +73,15 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
         cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
         fputs(";\n", out);
     }
+    bool reads = false;   /* some atom reads the event (else e goes unused) */
     for (int r = 0; r < n; r++) {
         fprintf(out, "    int c%d = ", r);
         put_link(g, i, c, r, out);
         fputs(";\n", out);
+        reads |= c->links[r].cond != NULL;
     }
+    if (!reads && !time)
+        fputs("    (void)e;\n", out);
     for (int r = 0; r + 1 < n; r++) {
         fprintf(out, "    int64_t l%d = s->l[%d];\n", r, r);
         if (time)

@@ -20,8 +20,26 @@ typedef struct Cond {
     RegMode     mode;
     const int  *regmap;
     int         ntemp;
-    bool        used_reg[64];
+    bool       *used_reg;   /* [nregs]: the registers the condition reads */
+    int         nregs;
+    bool        reads_event;   /* the condition reads an attribute of e */
 } Cond;
+
+/* Marks register r read, growing the set: a pattern has as many
+ * registers as it labels, so no fixed bound applies here. */
+static void note_reg(Cond *c, int r)
+{
+    if (r >= c->nregs) {
+        int n = r + 1 > 2 * c->nregs ? r + 1 : 2 * c->nregs;
+        bool *u = realloc(c->used_reg, (size_t)n * sizeof *u);
+        if (!u)
+            abort();
+        memset(u + c->nregs, 0, (size_t)(n - c->nregs) * sizeof *u);
+        c->used_reg = u;
+        c->nregs = n;
+    }
+    c->used_reg[r] = true;
+}
 
 typedef struct CVal {
     int  id;
@@ -142,6 +160,7 @@ static CVal cond_term(Cond *c, const AstExpr *e)
         return v;
     }
     case EX_ATTR:
+        c->reads_event = true;
         v = new_val(c, e->attr->kind == ATTR_FLOAT);
         put_load(out, e->attr, "e->");
         fputs(";\n", out);
@@ -155,8 +174,7 @@ static CVal cond_term(Cond *c, const AstExpr *e)
             fputs("0;\n", out);
             return v;
         }
-        if (e->reg < 64)
-            c->used_reg[e->reg] = true;
+        note_reg(c, e->reg);
         fprintf(out, "    if (!r%d)\n        u = 1;\n", e->reg);
         v = new_val(c, e->attr->kind == ATTR_FLOAT);
         char base[32];
@@ -168,7 +186,13 @@ static CVal cond_term(Cond *c, const AstExpr *e)
     }
     case EX_ENUMVAL:
         v = new_val(c, false);
-        fprintf(out, "%d;\n", e->enum_value);
+        fprintf(out, "%d;", e->enum_value);
+        if (e->type.enum_attr && e->enum_value >= 0 && e->enum_value < e->type.enum_attr->nvalues) {
+            fputs("   /* ", out);   /* the value's name, as the source wrote it */
+            cg_put_comment_text(out, e->type.enum_attr->values[e->enum_value].name);
+            fputs(" */", out);
+        }
+        fputc('\n', out);
         return v;
     case EX_CALL:
         return cond_call(c, e);
@@ -245,7 +269,7 @@ void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *ar
 {
     Buf body;
     cg_buf_open(&body);
-    Cond c = {body.f, P, NULL, mode, regmap, 0, {false}};
+    Cond c = {body.f, P, NULL, mode, regmap, 0, NULL, 0, false};
     CVal v = {0, false};
     if (cond)
         v = cond_term(&c, cond);
@@ -253,7 +277,7 @@ void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *ar
     fprintf(out, "/* ");
     cg_put_expr_comment(out, cond);
     fprintf(out, " */\nstatic int %s(const %s_event *e, %s)\n{\n    int u = 0;\n", fname, P, arg);
-    for (int r = 0; r < 64; r++) {
+    for (int r = 0; r < c.nregs; r++) {
         if (!c.used_reg[r])
             continue;
         int slot = reg_slot(&c, r);
@@ -267,10 +291,18 @@ void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *ar
     fprintf(out, "%s", body.text);
     if (body.len)
         fputc('\n', out);
-    fprintf(out, "    (void)e;\n    (void)%s;\n", mode == REG_RUN ? "run" : "s");
+    /* what the condition leaves unread (the signature is every condition's) */
+    bool any_reg = false;
+    for (int r = 0; r < c.nregs; r++)
+        any_reg |= c.used_reg[r] && reg_slot(&c, r) >= 0;
+    if (!c.reads_event)
+        fputs("    (void)e;\n", out);
+    if (!any_reg)
+        fprintf(out, "    (void)%s;\n", mode == REG_RUN ? "run" : "s");
     if (cond)
         fprintf(out, "    return !u && t%d != 0;\n}\n\n", v.id);
     else
         fputs("    return !u;\n}\n\n", out);
     free(body.text);
+    free(c.used_reg);
 }

@@ -57,12 +57,14 @@ static bool episode_exclusive(Cg *g, const AstEpisode *ep)
  * condition is one function, called once. */
 static void emit_episode_mask(Cg *g, int j, const AstEpisode *ep)
 {
-    FILE *out = g->code.f;
+    Buf *code = &g->sec[CG_CODE];
+    FILE *out = code->f;
     const char *P = g->P;
     const AstAttr *attr = episode_table_attr(ep);
     if (attr) {
-        fprintf(out, "/* element bits by value of %s */\nstatic const uint32_t %s_e%d_tab[%d] = {", attr->name,
-                P, j, attr->nvalues);
+        cg_line(code, 0, "/* element bits by value of %s */", attr->name);
+        cg_begin(code, 0);
+        fprintf(out, "static const uint32_t %s_e%d_tab[%d] = {", P, j, attr->nvalues);
         for (int v = 0; v < attr->nvalues; v++) {
             uint32_t bits = 0;
             for (int m = 0; m < ep->nelements; m++)
@@ -70,10 +72,19 @@ static void emit_episode_mask(Cg *g, int j, const AstEpisode *ep)
                     bits |= 1u << m;
             fprintf(out, "%s0x%" PRIx32 "u", v ? ", " : "", bits);
         }
-        fprintf(out, "};\n\nstatic uint32_t %s_e%d_mask(const %s_event *e)\n{\n"
-                     "    uint32_t v = (uint32_t)e->", P, j, P);
+        fputs("};", out);
+        cg_end(code);
+        cg_blank(code);
+        cg_line(code, 0, "static uint32_t %s_e%d_mask(const %s_event *e)", P, j, P);
+        cg_line(code, 0, "{");
+        cg_begin(code, 1);
+        fputs("uint32_t v = (uint32_t)e->", out);
         cg_put_field(out, attr);
-        fprintf(out, ";\n    return v < %du ? %s_e%d_tab[v] : 0;\n}\n\n", attr->nvalues, P, j);
+        fputs(";", out);
+        cg_end(code);
+        cg_line(code, 1, "return v < %du ? %s_e%d_tab[v] : 0;", attr->nvalues, P, j);
+        cg_line(code, 0, "}");
+        cg_blank(code);
         return;
     }
     int same[EPISODE_MAX_ELEMENTS];     /* first element with the same condition text */
@@ -90,13 +101,15 @@ static void emit_episode_mask(Cg *g, int j, const AstEpisode *ep)
                 break;
             }
         if (same[m] == m) {
-            char fname[160];
+            char fname[CG_NAME_MAX];
             snprintf(fname, sizeof fname, "%s_e%d_x%d", P, j, m);
             fprintf(out, "/* element %d */\n", m + 1);
             cg_emit_cond_fn(out, P, fname, "const void *s", ep->elements[m]->cond, REG_NONE, NULL, 1);
         }
     }
-    fprintf(out, "static uint32_t %s_e%d_mask(const %s_event *e)\n{\n    uint32_t mask = 0;\n", P, j, P);
+    cg_line(code, 0, "static uint32_t %s_e%d_mask(const %s_event *e)", P, j, P);
+    cg_line(code, 0, "{");
+    cg_line(code, 1, "uint32_t mask = 0;");
     for (int m = 0; m < ep->nelements; m++) {
         if (same[m] != m)
             continue;
@@ -104,11 +117,31 @@ static void emit_episode_mask(Cg *g, int j, const AstEpisode *ep)
         for (int n = m; n < ep->nelements; n++)
             if (same[n] == m)
                 bits |= 1u << n;
-        fprintf(out, "    if (%s_e%d_x%d(e, NULL))\n        mask |= 0x%" PRIx32 "u;\n", P, j, m, bits);
+        cg_line(code, 1, "if (%s_e%d_x%d(e, NULL))", P, j, m);
+        cg_line(code, 2, "mask |= 0x%" PRIx32 "u;", bits);
     }
-    fputs("    return mask;\n}\n\n", out);
+    cg_line(code, 1, "return mask;");
+    cg_line(code, 0, "}");
+    cg_blank(code);
     for (int m = 0; m < ep->nelements; m++)
         free(text[m]);
+}
+
+/* Push code: counter c of episode j sees the event at position pos (an
+ * index of its substream), and an episode record for the partition key. */
+static void put_episode_push(Cg *g, int j, const AstEpisode *ep, const char *pos, const char *key, int level)
+{
+    Buf *pu = &g->sec[CG_PUSH];
+    cg_begin(pu, level);
+    fprintf(pu->f, "if (c->cfg.k && sremrt_episode_push(c, %s, ", pos);
+    put_ts(g, pu->f);
+    fprintf(pu->f, ", %s_e%d_mask(e)) > 0)", g->P, j);
+    cg_end(pu);
+    cg_begin(pu, level + 1);
+    fprintf(pu->f, "%s_episode(m, c, ", g->P);
+    cg_put_c_string(pu->f, ep->name);
+    fprintf(pu->f, ", e, %s, %" PRId64 ");", key, ep->has_alert ? ep->alert_threshold : 0);
+    cg_end(pu);
 }
 
 /* The counter(s) of episode j: mask, configuration, matcher fields, and
@@ -116,31 +149,39 @@ static void emit_episode_mask(Cg *g, int j, const AstEpisode *ep)
 void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
 {
     const char *P = g->P;
-    FILE *out = g->code.f, *f = g->fields.f, *in = g->init.f, *pu = g->push.f, *fr = g->freec.f,
-         *fi = g->finish.f;
+    FILE *out = g->code.f;
     bool part = ep->partition_attr != NULL;
     bool distinct = ep->hdr.freq_given && ep->hdr.freq == FREQ_DISTINCT;
     bool excl = episode_exclusive(g, ep);
     bool time = ep->hdr.window.kind == WIN_TIME;
 
-    fprintf(out, "/* ---- episode %s (e%d): %d elements, frequency %s, within %" PRId64 " %s", ep->name, j,
-            ep->nelements, distinct ? "distinct" : "nonoverlapped", ep->hdr.window.value,
-            time ? "timestamp units" : "events");
+    fprintf(out, "/* ---- episode %s (e%d): %d elements, frequency %s, ", ep->name, j, ep->nelements,
+            distinct ? "distinct" : "nonoverlapped");
+    cg_put_window(out, &ep->hdr.window);
     if (part)
         fprintf(out, ", partition by %s", ep->partition_attr->name);
     fprintf(out, "; elements %s ---- */\n\n",
             excl ? "pairwise exclusive (proved)" : "may overlap (one event can satisfy two)");
     emit_episode_mask(g, j, ep);
-    fprintf(out, "static int %s_e%d_start(sremrt_episode *c, const %s_config *cfg)\n{\n"
-                 "    sremrt_episode_config ec;\n    memset(&ec, 0, sizeof ec);\n"
-                 "    ec.k = %d;\n    ec.freq = %s;\n    ec.window = %s;\n    ec.width = %" PRId64 ";\n"
-                 "    ec.flags = %s;\n    ec.list_cap = cfg->occmap_cap;\n    ec.budget = cfg->distinct_budget;\n"
-                 "    if (sremrt_episode_init(c, &ec, &cfg->alloc) != 0) {\n"
-                 "        memset(c, 0, sizeof *c);   /* k = 0: not counting */\n        return -1;\n    }\n"
-                 "    return 0;\n}\n\n",
-            P, j, P, ep->nelements, distinct ? "SREMRT_EPISODE_DISTINCT" : "SREMRT_EPISODE_NONOVERLAPPED",
-            time ? "SREMRT_EPISODE_TIME" : "SREMRT_EPISODE_EVENTS", ep->hdr.window.value,
-            excl ? "SREMRT_EPISODE_EXCLUSIVE" : "0");
+    Buf *code = &g->sec[CG_CODE];
+    cg_line(code, 0, "static int %s_e%d_start(sremrt_episode *c, const %s_config *cfg)", P, j, P);
+    cg_line(code, 0, "{");
+    cg_line(code, 1, "sremrt_episode_config ec;");
+    cg_line(code, 1, "memset(&ec, 0, sizeof ec);");
+    cg_line(code, 1, "ec.k = %d;", ep->nelements);
+    cg_line(code, 1, "ec.freq = %s;", distinct ? "SREMRT_EPISODE_DISTINCT" : "SREMRT_EPISODE_NONOVERLAPPED");
+    cg_line(code, 1, "ec.window = %s;", time ? "SREMRT_EPISODE_TIME" : "SREMRT_EPISODE_EVENTS");
+    cg_line(code, 1, "ec.width = %" PRId64 ";", ep->hdr.window.value);
+    cg_line(code, 1, "ec.flags = %s;", excl ? "SREMRT_EPISODE_EXCLUSIVE" : "0");
+    cg_line(code, 1, "ec.list_cap = cfg->occmap_cap;");
+    cg_line(code, 1, "ec.budget = cfg->distinct_budget;");
+    cg_line(code, 1, "if (sremrt_episode_init(c, &ec, &cfg->alloc) != 0) {");
+    cg_line(code, 2, "memset(c, 0, sizeof *c);   /* k = 0: not counting */");
+    cg_line(code, 2, "return -1;");
+    cg_line(code, 1, "}");
+    cg_line(code, 1, "return 0;");
+    cg_line(code, 0, "}");
+    cg_blank(code);
 
     sremrt_episode_config ec = {ep->nelements, distinct ? SREMRT_EPISODE_DISTINCT : SREMRT_EPISODE_NONOVERLAPPED,
                                 time ? SREMRT_EPISODE_TIME : SREMRT_EPISODE_EVENTS, ep->hdr.window.value,
@@ -155,56 +196,61 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
         cg_arena_runtime(g, "episode", ep->name, 1, counter);
     }
 
-    char call[256];
-    snprintf(call, sizeof call, "%s_episode(m, c, ", P);
+    Buf *f = &g->sec[CG_FIELDS], *in = &g->sec[CG_INIT], *fr = &g->sec[CG_FREE], *pu = &g->sec[CG_PUSH],
+        *fi = &g->sec[CG_FINISH];
     if (part) {
         int a = ep->partition_attr->index;
-        fprintf(f, "    sremrt_keymap e%d_keys;   /* episode %s: partition key -> slot */\n", j, ep->name);
-        fprintf(f, "    sremrt_episode *e%d;   /* [max_keys]; k = 0 until a key's first event */\n", j);
-        fprintf(in, "    if (sremrt_keymap_init(&m->e%d_keys, m->cfg.max_keys, &m->cfg.alloc) != 0)\n"
-                    "        return -1;\n"
-                    "    m->e%d = sremrt_alloc_get(&m->cfg.alloc, (size_t)m->cfg.max_keys * sizeof *m->e%d, 0);\n"
-                    "    if (!m->e%d)\n        return -1;\n",
-                j, j, j, j);
-        fprintf(fr, "    if (m->e%d)\n        for (int32_t i = 0; i < m->e%d_keys.count; i++)\n"
-                    "            sremrt_episode_free(&m->e%d[i]);\n"
-                    "    sremrt_alloc_free(&m->cfg.alloc, m->e%d, (size_t)m->cfg.max_keys * sizeof *m->e%d);\n"
-                    "    m->e%d = NULL;\n    sremrt_keymap_free(&m->e%d_keys);\n",
-                j, j, j, j, j, j, j);
-        char cg_keys[32];
-        snprintf(cg_keys, sizeof cg_keys, "e%d_keys", j);
-        cg_put_key_slot(g, "episode", ep->name, ep->partition_attr, cg_keys);
-        fprintf(pu, "            sremrt_episode *c = &m->e%d[slot];\n"
-                    "            if (inserted && %s_e%d_start(c, &m->cfg) != 0)\n"
-                    "                m->stats.overflow[SREMRT_OVF_MEMORY]++;\n"
-                    "            if (c->cfg.k && sremrt_episode_push(c, (int64_t)c->events + 1, ",
-                j, P, j);
-        put_ts(g, pu);
-        fprintf(pu, ", %s_e%d_mask(e)) > 0)\n                %s", P, j, call);
-        cg_put_c_string(pu, ep->name);
-        fprintf(pu, ", e, &%s_attrs[%d], key, %" PRId64 ");\n        }\n    }\n", P, a,
-                ep->has_alert ? ep->alert_threshold : 0);
-        fprintf(fi, "    for (int32_t i = 0; m->e%d && i < m->e%d_keys.count; i++)\n"
-                    "        if (m->e%d[i].cfg.k)\n            %s_episode_summary(m, &m->e%d[i], ",
-                j, j, j, P, j);
-        cg_put_c_string(fi, ep->name);
-        fprintf(fi, ", &%s_attrs[%d], sremrt_keymap_key(&m->e%d_keys, i));\n", P, a, j);
+        cg_line(f, 0, "sremrt_keymap e%d_keys;   /* episode %s: partition key -> slot */", j, ep->name);
+        cg_line(f, 0, "sremrt_episode *e%d;   /* [max_keys]; k = 0 until a key's first event */", j);
+        cg_line(in, 0, "if (sremrt_keymap_init(&m->e%d_keys, m->cfg.max_keys, &m->cfg.alloc) != 0)", j);
+        cg_line(in, 1, "return -1;");
+        cg_line(in, 0, "m->e%d = sremrt_alloc_get(&m->cfg.alloc, (size_t)m->cfg.max_keys * sizeof *m->e%d, 0);", j, j);
+        cg_line(in, 0, "if (!m->e%d)", j);
+        cg_line(in, 1, "return -1;");
+        cg_line(fr, 0, "if (m->e%d)", j);
+        cg_line(fr, 1, "for (int32_t i = 0; i < m->e%d_keys.count; i++)", j);
+        cg_line(fr, 2, "sremrt_episode_free(&m->e%d[i]);", j);
+        cg_line(fr, 0, "sremrt_alloc_free(&m->cfg.alloc, m->e%d, (size_t)m->cfg.max_keys * sizeof *m->e%d);", j, j);
+        cg_line(fr, 0, "m->e%d = NULL;", j);
+        cg_line(fr, 0, "sremrt_keymap_free(&m->e%d_keys);", j);
+        char keys[32];
+        snprintf(keys, sizeof keys, "e%d_keys", j);
+        cg_put_key_slot(g, "episode", ep->name, ep->partition_attr, keys);
+        cg_line(pu, 2, "sremrt_episode *c = &m->e%d[slot];", j);
+        cg_line(pu, 2, "if (inserted && %s_e%d_start(c, &m->cfg) != 0)", P, j);
+        cg_line(pu, 3, "m->stats.overflow[SREMRT_OVF_MEMORY]++;");
+        char key[CG_NAME_MAX + 32];
+        snprintf(key, sizeof key, "&%s_attrs[%d], key", P, a);
+        put_episode_push(g, j, ep, "(int64_t)c->events + 1", key, 2);
+        cg_line(pu, 1, "}");
+        cg_line(pu, 0, "}");
+        cg_line(fi, 0, "for (int32_t i = 0; m->e%d && i < m->e%d_keys.count; i++)", j, j);
+        cg_line(fi, 1, "if (m->e%d[i].cfg.k)", j);
+        cg_begin(fi, 2);
+        fprintf(fi->f, "%s_episode_summary(m, &m->e%d[i], ", P, j);
+        cg_put_c_string(fi->f, ep->name);
+        fprintf(fi->f, ", &%s_attrs[%d], sremrt_keymap_key(&m->e%d_keys, i));", P, a, j);
+        cg_end(fi);
     } else {
-        fprintf(f, "    sremrt_episode e%d;   /* episode %s */\n", j, ep->name);
-        fprintf(in, "    if (%s_e%d_start(&m->e%d, &m->cfg) != 0)\n        return -1;\n", P, j, j);
-        fprintf(fr, "    sremrt_episode_free(&m->e%d);\n", j);
-        fprintf(pu, "    { /* episode %s */\n        sremrt_episode *c = &m->e%d;\n"
-                    "        if (c->cfg.k && sremrt_episode_push(c, m->index, ",
-                ep->name, j);
-        put_ts(g, pu);
-        fprintf(pu, ", %s_e%d_mask(e)) > 0)\n            %s", P, j, call);
-        cg_put_c_string(pu, ep->name);
-        fprintf(pu, ", e, NULL, 0, %" PRId64 ");\n    }\n", ep->has_alert ? ep->alert_threshold : 0);
-        fprintf(fi, "    if (m->e%d.cfg.k)\n        %s_episode_summary(m, &m->e%d, ", j, P, j);
-        cg_put_c_string(fi, ep->name);
-        fputs(", NULL, 0);\n", fi);
+        cg_line(f, 0, "sremrt_episode e%d;   /* episode %s */", j, ep->name);
+        cg_line(in, 0, "if (%s_e%d_start(&m->e%d, &m->cfg) != 0)", P, j, j);
+        cg_line(in, 1, "return -1;");
+        cg_line(fr, 0, "sremrt_episode_free(&m->e%d);", j);
+        cg_line(pu, 0, "{ /* episode %s */", ep->name);
+        cg_line(pu, 1, "sremrt_episode *c = &m->e%d;", j);
+        put_episode_push(g, j, ep, "m->index", "NULL, 0", 1);
+        cg_line(pu, 0, "}");
+        cg_line(fi, 0, "if (m->e%d.cfg.k)", j);
+        cg_begin(fi, 1);
+        fprintf(fi->f, "%s_episode_summary(m, &m->e%d, ", P, j);
+        cg_put_c_string(fi->f, ep->name);
+        fputs(", NULL, 0);", fi->f);
+        cg_end(fi);
     }
 }
+
+_Static_assert(EXPLORE_MAX_LENGTH == SREMRT_EXPLORE_MAX_M && EXPLORE_MAX_VALUES == SREMRT_EXPLORE_MAX_VALUES,
+               "the checker's explore limits are the runtime's");
 
 /* The explore clause of pattern i (LANGUAGE.md 5): its configuration and
  * the shared trie; one counting state per partition (slot of the
@@ -213,30 +259,39 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
 void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
 {
     const char *P = g->P;
-    FILE *out = g->code.f, *f = g->fields.f, *in = g->init.f, *fr = g->freec.f, *fi = g->finish.f,
-         *tr = g->trie.f;
+    FILE *out = g->code.f;
     const AstAttr *ta = p->explore_attr;
     int m = p->body->nkids;
-    fprintf(out, "/* explore: the event type is %s; candidates:%s%s, confidence %.17g */\n"
-                 "static const int32_t %s_p%d_seq[%d] = {",
-            ta->name, p->explore.extensions ? " extensions" : "", p->explore.variations ? " variations" : "",
-            p->explore.threshold, P, i, m);
+    fprintf(out, "/* explore: the event type is %s; candidates:%s%s, confidence ", ta->name,
+            p->explore.extensions ? " extensions" : "", p->explore.variations ? " variations" : "");
+    cg_put_number(out, &p->explore.confidence);
+    fprintf(out, " */\nstatic const int32_t %s_p%d_seq[%d] = {", P, i, m);
     for (int k = 0; k < m; k++)
         fprintf(out, "%s%d", k ? ", " : "", p->body->kids[k]->value_index);
     const char *win = p->hdr.window.kind == WIN_TIME     ? "SREMRT_EXPLORE_TIME"
                       : p->hdr.window.kind == WIN_EVENTS ? "SREMRT_EXPLORE_EVENTS"
                                                          : "SREMRT_EXPLORE_UNBOUNDED";
-    fprintf(out, "};\n\nstatic int %s_p%d_explore_start(sremrt_explore *ex, const %s_config *cfg)\n{\n"
-                 "    sremrt_explore_config xc;\n    memset(&xc, 0, sizeof xc);\n"
-                 "    xc.pattern = %s_p%d_seq;\n    xc.m = %d;\n    xc.nvalues = %d;\n    xc.policy = %s;\n"
-                 "    xc.window = %s;\n    xc.width = %" PRId64 ";\n    xc.extensions = %d;\n"
-                 "    xc.variations = %d;\n    xc.confidence = %.17g;\n"
-                 "    xc.algo = (sremrt_explore_algo)cfg->explore_algo;\n    xc.capacity = cfg->explore_cap;\n"
-                 "    return sremrt_explore_init(ex, &xc, &cfg->alloc);\n}\n\n",
-            P, i, P, P, i, m, ta->nvalues,
-            p->hdr.policy == POLICY_STAM ? "SREMRT_EXPLORE_STAM" : "SREMRT_EXPLORE_STNM", win,
-            p->hdr.window.kind == WIN_NONE ? (int64_t)1 : p->hdr.window.value, p->explore.extensions ? 1 : 0,
-            p->explore.variations ? 1 : 0, p->explore.threshold);
+    fputs("};\n", out);
+    Buf *code = &g->sec[CG_CODE];
+    cg_blank(code);
+    cg_line(code, 0, "static int %s_p%d_explore_start(sremrt_explore *ex, const %s_config *cfg)", P, i, P);
+    cg_line(code, 0, "{");
+    cg_line(code, 1, "sremrt_explore_config xc;");
+    cg_line(code, 1, "memset(&xc, 0, sizeof xc);");
+    cg_line(code, 1, "xc.pattern = %s_p%d_seq;", P, i);
+    cg_line(code, 1, "xc.m = %d;", m);
+    cg_line(code, 1, "xc.nvalues = %d;", ta->nvalues);
+    cg_line(code, 1, "xc.policy = %s;", p->hdr.policy == POLICY_STAM ? "SREMRT_EXPLORE_STAM" : "SREMRT_EXPLORE_STNM");
+    cg_line(code, 1, "xc.window = %s;", win);
+    cg_line(code, 1, "xc.width = %" PRId64 ";", p->hdr.window.kind == WIN_NONE ? (int64_t)1 : p->hdr.window.value);
+    cg_line(code, 1, "xc.extensions = %d;", p->explore.extensions ? 1 : 0);
+    cg_line(code, 1, "xc.variations = %d;", p->explore.variations ? 1 : 0);
+    cg_line(code, 1, "xc.confidence = %.17g;", p->explore.threshold);
+    cg_line(code, 1, "xc.algo = (sremrt_explore_algo)cfg->explore_algo;");
+    cg_line(code, 1, "xc.capacity = cfg->explore_cap;");
+    cg_line(code, 1, "return sremrt_explore_init(ex, &xc, &cfg->alloc);");
+    cg_line(code, 0, "}");
+    cg_blank(code);
     sremrt_explore_config xc = {g->explore_seq, m, ta->nvalues,
                                 p->hdr.policy == POLICY_STAM ? SREMRT_EXPLORE_STAM : SREMRT_EXPLORE_STNM,
                                 p->hdr.window.kind == WIN_TIME     ? SREMRT_EXPLORE_TIME
@@ -247,6 +302,13 @@ void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
                                 SREMRT_EXPLORE_DEFAULT, g->o->caps.explore_cap};
     for (int k = 0; k < m && k < SREMRT_EXPLORE_MAX_M; k++)
         g->explore_seq[k] = p->body->kids[k]->value_index;
+    /* the checker bounds the sequence and the enum; this catches the rest
+     * (--explore-cap) before it builds a program whose init fails */
+    const char *why = sremrt_explore_check(&xc);
+    if (why) {
+        diag_error(g->diag, p->explore.loc, "the explore clause of pattern '%s' cannot run: %s", p->name, why);
+        return;
+    }
     sremrt_explore ex;
     sremrt_alloc heap = sremrt_alloc_malloc();
     size_t state = 0;
@@ -261,39 +323,52 @@ void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
     } else {
         cg_arena_runtime(g, "explore window", p->name, 1, state);
     }
-    fprintf(f, "    sremrt_explore p%d_ex;   /* pattern %s: explore clause, one trie */\n", i, p->name);
-    fprintf(in, "    if (%s_p%d_explore_start(&m->p%d_ex, &m->cfg) != 0)\n        return -1;\n", P, i, i);
+    Buf *f = &g->sec[CG_FIELDS], *in = &g->sec[CG_INIT], *fr = &g->sec[CG_FREE], *fi = &g->sec[CG_FINISH],
+        *tr = &g->sec[CG_TRIE];
+    cg_line(f, 0, "sremrt_explore p%d_ex;   /* pattern %s: explore clause, one trie */", i, p->name);
+    cg_line(in, 0, "if (%s_p%d_explore_start(&m->p%d_ex, &m->cfg) != 0)", P, i, i);
+    cg_line(in, 1, "return -1;");
     if (p->partition_attr) {
-        fprintf(f, "    sremrt_explore_part *p%d_xp;   /* [max_keys]: counting state per partition */\n", i);
-        fprintf(in, "    m->p%d_xp = sremrt_alloc_get(&m->cfg.alloc, (size_t)m->cfg.max_keys * sizeof *m->p%d_xp, 0);\n"
-                    "    if (!m->p%d_xp)\n        return -1;\n",
-                i, i, i);
-        fprintf(fr, "    if (m->p%d_xp)\n        for (int32_t i = 0; i < m->p%d_keys.count; i++)\n"
-                    "            sremrt_explore_part_free(&m->p%d_xp[i]);\n"
-                    "    sremrt_alloc_free(&m->cfg.alloc, m->p%d_xp, (size_t)m->cfg.max_keys * sizeof *m->p%d_xp);\n"
-                    "    m->p%d_xp = NULL;\n",
-                i, i, i, i, i, i);
+        cg_line(f, 0, "sremrt_explore_part *p%d_xp;   /* [max_keys]: counting state per partition */", i);
+        cg_line(in, 0, "m->p%d_xp = sremrt_alloc_get(&m->cfg.alloc, (size_t)m->cfg.max_keys * sizeof *m->p%d_xp, 0);",
+                i, i);
+        cg_line(in, 0, "if (!m->p%d_xp)", i);
+        cg_line(in, 1, "return -1;");
+        cg_line(fr, 0, "if (m->p%d_xp)", i);
+        cg_line(fr, 1, "for (int32_t i = 0; i < m->p%d_keys.count; i++)", i);
+        cg_line(fr, 2, "sremrt_explore_part_free(&m->p%d_xp[i]);", i);
+        cg_line(fr, 0, "sremrt_alloc_free(&m->cfg.alloc, m->p%d_xp, (size_t)m->cfg.max_keys * sizeof *m->p%d_xp);",
+                i, i);
+        cg_line(fr, 0, "m->p%d_xp = NULL;", i);
     } else {
-        fprintf(f, "    sremrt_explore_part p%d_xp;\n", i);
-        fprintf(in, "    if (sremrt_explore_part_init(&m->p%d_ex, &m->p%d_xp, &m->cfg.alloc) != 0)\n"
-                    "        return -1;\n", i, i);
-        fprintf(fr, "    sremrt_explore_part_free(&m->p%d_xp);\n", i);
+        cg_line(f, 0, "sremrt_explore_part p%d_xp;", i);
+        cg_line(in, 0, "if (sremrt_explore_part_init(&m->p%d_ex, &m->p%d_xp, &m->cfg.alloc) != 0)", i, i);
+        cg_line(in, 1, "return -1;");
+        cg_line(fr, 0, "sremrt_explore_part_free(&m->p%d_xp);", i);
     }
-    fprintf(fr, "    sremrt_explore_free(&m->p%d_ex);\n", i);
-    fprintf(fi, "    %s_explore_summary(m, &m->p%d_ex, ", P, i);
-    cg_put_c_string(fi, p->name);
-    fprintf(fi, ", %s_%d_values);\n", P, ta->index);
-    fprintf(tr, "    %s_trie_one(s, &m->p%d_ex, ", P, i);
-    cg_put_c_string(tr, p->name);
-    fprintf(tr, ", %s_%d_values, %d, dot);\n", P, ta->index, ta->nvalues);
+    cg_line(fr, 0, "sremrt_explore_free(&m->p%d_ex);", i);
+    cg_begin(fi, 0);
+    fprintf(fi->f, "%s_explore_summary(m, &m->p%d_ex, ", P, i);
+    cg_put_c_string(fi->f, p->name);
+    fprintf(fi->f, ", %s_%d_values);", P, ta->index);
+    cg_end(fi);
+    cg_begin(tr, 0);
+    fprintf(tr->f, "%s_trie_one(s, &m->p%d_ex, ", P, i);
+    cg_put_c_string(tr->f, p->name);
+    fprintf(tr->f, ", %s_%d_values, %d, dot);", P, ta->index, ta->nvalues);
+    cg_end(tr);
 }
 
-/* Push code of pattern i's explore clause for the event, into state st. */
-void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, const char *indent)
+/* Push code of pattern i's explore clause for the event, into state st,
+ * at nesting level. */
+void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int level)
 {
-    fprintf(g->push.f, "%s%s_explore(m, &m->p%d_ex, %s, ", indent, g->P, i, st);
-    cg_put_c_string(g->push.f, p->name);
-    fprintf(g->push.f, ", e, e->");
-    cg_put_field(g->push.f, p->explore_attr);
-    fprintf(g->push.f, ", %s_%d_values);\n", g->P, p->explore_attr->index);
+    Buf *pu = &g->sec[CG_PUSH];
+    cg_begin(pu, level);
+    fprintf(pu->f, "%s_explore(m, &m->p%d_ex, %s, ", g->P, i, st);
+    cg_put_c_string(pu->f, p->name);
+    fputs(", e, e->", pu->f);
+    cg_put_field(pu->f, p->explore_attr);
+    fprintf(pu->f, ", %s_%d_values);", g->P, p->explore_attr->index);
+    cg_end(pu);
 }

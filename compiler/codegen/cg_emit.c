@@ -7,8 +7,24 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The detection of pattern i's step on the event (state st, at nesting
+ * level), and the match record it makes. */
+static void put_step(Cg *g, int i, const AstPattern *p, const char *st, const char *step_args, const char *key,
+                     int level, bool else_if)
+{
+    Buf *pu = &g->sec[CG_PUSH];
+    cg_line(pu, level, "%sif (%s_p%d_step(%s, e%s)) /* pattern %s */", else_if ? "else " : "", g->P, i, st, step_args,
+            p->name);
+    cg_begin(pu, level + 1);
+    fprintf(pu->f, "%s_match(m, ", g->P);
+    cg_put_c_string(pu->f, p->name);
+    fprintf(pu->f, ", e, %s);", key);
+    cg_end(pu);
+}
 
 /* Matcher fields, init, push and free code of pattern i. */
 static void emit_driver(Cg *g, int i, const Plan *plan)
@@ -18,7 +34,7 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
     bool runs = plan->strategy == STRATEGY_RUNS;
     bool part = p->partition_attr != NULL;
     const char *step_args = runs ? ", m->cfg.max_runs, &m->stats.overflow[SREMRT_OVF_RUNS]" : "";
-    FILE *f = g->fields.f, *in = g->init.f, *pu = g->push.f, *fr = g->freec.f;
+    Buf *f = &g->sec[CG_FIELDS], *in = &g->sec[CG_INIT], *pu = &g->sec[CG_PUSH], *fr = &g->sec[CG_FREE];
 
     if (part || runs)
         g->no_batch = true;
@@ -33,54 +49,53 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
                    P, i);
     }
     if (part) {
-        fprintf(f, "    sremrt_keymap p%d_keys;   /* pattern %s: partition key -> slot */\n", i, p->name);
-        fprintf(f, "    %s_p%d_st *p%d;   /* [max_keys] */\n", P, i, i);
-        fprintf(in, "    if (sremrt_keymap_init(&m->p%d_keys, m->cfg.max_keys, &m->cfg.alloc) != 0)\n"
-                    "        return -1;\n"
-                    "    m->p%d = sremrt_alloc_get(&m->cfg.alloc, (size_t)m->cfg.max_keys * sizeof *m->p%d, 0);\n"
-                    "    if (!m->p%d)\n        return -1;\n",
-                i, i, i, i);
-        if (runs)
-            fprintf(fr, "    if (m->p%d)\n        for (int32_t i = 0; i < m->p%d_keys.count; i++)\n"
-                        "            %s_p%d_release(&m->p%d[i], &m->cfg.alloc, m->cfg.max_runs);\n",
-                    i, i, P, i, i);
-        fprintf(fr, "    sremrt_alloc_free(&m->cfg.alloc, m->p%d, (size_t)m->cfg.max_keys * sizeof *m->p%d);\n"
-                    "    m->p%d = NULL;\n    sremrt_keymap_free(&m->p%d_keys);\n",
-                i, i, i, i);
-        char cg_keys[32];
-        snprintf(cg_keys, sizeof cg_keys, "p%d_keys", i);
-        cg_put_key_slot(g, "pattern", p->name, p->partition_attr, cg_keys);
-        fprintf(pu, "            %s_p%d_st *s = &m->p%d[slot];\n            if (inserted)\n"
-                    "                memset(s, 0, sizeof *s);\n",
-                P, i, i);
-        if (runs)
-            fprintf(pu, "            if (!s->cur && %s_p%d_alloc(s, &m->cfg.alloc, m->cfg.max_runs) != 0)\n"
-                        "                m->stats.overflow[SREMRT_OVF_MEMORY]++;\n            else\n    ",
-                    P, i);
-        fprintf(pu, "            if (%s_p%d_step(s, e%s))\n"
-                    "                %s_match(m, ", P, i, step_args, P);
-        cg_put_c_string(pu, p->name);
-        fprintf(pu, ", e, &%s_attrs[%d], key);\n", P, p->partition_attr->index);
+        cg_line(f, 0, "sremrt_keymap p%d_keys;   /* pattern %s: partition key -> slot */", i, p->name);
+        cg_line(f, 0, "%s_p%d_st *p%d;   /* [max_keys] */", P, i, i);
+        cg_line(in, 0, "if (sremrt_keymap_init(&m->p%d_keys, m->cfg.max_keys, &m->cfg.alloc) != 0)", i);
+        cg_line(in, 1, "return -1;");
+        cg_line(in, 0, "m->p%d = sremrt_alloc_get(&m->cfg.alloc, (size_t)m->cfg.max_keys * sizeof *m->p%d, 0);", i, i);
+        cg_line(in, 0, "if (!m->p%d)", i);
+        cg_line(in, 1, "return -1;");
+        if (runs) {
+            cg_line(fr, 0, "if (m->p%d)", i);
+            cg_line(fr, 1, "for (int32_t i = 0; i < m->p%d_keys.count; i++)", i);
+            cg_line(fr, 2, "%s_p%d_release(&m->p%d[i], &m->cfg.alloc, m->cfg.max_runs);", P, i, i);
+        }
+        cg_line(fr, 0, "sremrt_alloc_free(&m->cfg.alloc, m->p%d, (size_t)m->cfg.max_keys * sizeof *m->p%d);", i, i);
+        cg_line(fr, 0, "m->p%d = NULL;", i);
+        cg_line(fr, 0, "sremrt_keymap_free(&m->p%d_keys);", i);
+        char keys[32], key[CG_NAME_MAX + 32];
+        snprintf(keys, sizeof keys, "p%d_keys", i);
+        cg_put_key_slot(g, "pattern", p->name, p->partition_attr, keys);
+        cg_line(pu, 2, "%s_p%d_st *s = &m->p%d[slot];", P, i, i);
+        cg_line(pu, 2, "if (inserted)");
+        cg_line(pu, 3, "memset(s, 0, sizeof *s);");
+        snprintf(key, sizeof key, "&%s_attrs[%d], key", P, p->partition_attr->index);
+        if (runs) {
+            cg_line(pu, 2, "if (!s->cur && %s_p%d_alloc(s, &m->cfg.alloc, m->cfg.max_runs) != 0)", P, i);
+            cg_line(pu, 3, "m->stats.overflow[SREMRT_OVF_MEMORY]++;");
+        }
+        put_step(g, i, p, "s", step_args, key, 2, runs);
         if (p->explore.present) {
-            fprintf(pu, "            if (inserted && sremrt_explore_part_init(&m->p%d_ex, &m->p%d_xp[slot], "
-                        "&m->cfg.alloc) != 0)\n"
-                        "                m->stats.overflow[SREMRT_OVF_MEMORY]++;\n"
-                        "            if (m->p%d_xp[slot].mem)\n",
-                    i, i, i);
+            cg_line(pu, 2, "if (inserted && sremrt_explore_part_init(&m->p%d_ex, &m->p%d_xp[slot], &m->cfg.alloc) != 0)",
+                    i, i);
+            cg_line(pu, 3, "m->stats.overflow[SREMRT_OVF_MEMORY]++;");
+            cg_line(pu, 2, "if (m->p%d_xp[slot].mem)", i);
             char st[64];
             snprintf(st, sizeof st, "&m->p%d_xp[slot]", i);
-            cg_put_explore_push(g, i, p, st, "                ");
+            cg_put_explore_push(g, i, p, st, 3);
         }
-        fputs("        }\n    }\n", pu);
+        cg_line(pu, 1, "}");
+        cg_line(pu, 0, "}");
     } else {
-        fprintf(f, "    %s_p%d_st p%d;   /* pattern %s */\n", P, i, i, p->name);
+        cg_line(f, 0, "%s_p%d_st p%d;   /* pattern %s */", P, i, i, p->name);
         if (runs) {
-            fprintf(in, "    if (%s_p%d_alloc(&m->p%d, &m->cfg.alloc, m->cfg.max_runs) != 0)\n        return -1;\n",
-                    P, i, i);
-            fprintf(fr, "    %s_p%d_release(&m->p%d, &m->cfg.alloc, m->cfg.max_runs);\n", P, i, i);
+            cg_line(in, 0, "if (%s_p%d_alloc(&m->p%d, &m->cfg.alloc, m->cfg.max_runs) != 0)", P, i, i);
+            cg_line(in, 1, "return -1;");
+            cg_line(fr, 0, "%s_p%d_release(&m->p%d, &m->cfg.alloc, m->cfg.max_runs);", P, i, i);
         }
         if (g->threaded) {   /* push_many is the pattern's run function */
-            fprintf(g->many_fast.f, "    return %s_p%d_run(m, &m->p%d, events, n);\n", P, i, i);
+            cg_line(&g->sec[CG_MANY_FAST], 1, "return %s_p%d_run(m, &m->p%d, events, n);", P, i, i);
             return;
         }
         if (g->local_state && !p->explore.present && g->nbatch < CG_BATCH_MAX) {
@@ -92,17 +107,14 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
         char st[32];
         snprintf(st, sizeof st, g->local_state ? "&st%d" : "&m->p%d", i);
         if (g->local_state) {
-            fprintf(g->many_in.f, "    %s_p%d_st st%d = m->p%d;\n", P, i, i, i);
-            fprintf(g->many_out.f, "    m->p%d = st%d;\n", i, i);
+            cg_line(&g->sec[CG_MANY_IN], 0, "%s_p%d_st st%d = m->p%d;", P, i, i, i);
+            cg_line(&g->sec[CG_MANY_OUT], 0, "m->p%d = st%d;", i, i);
         }
-        fprintf(pu, "    if (%s_p%d_step(%s, e%s)) /* pattern %s */\n        %s_match(m, ", P, i, st,
-                step_args, p->name, P);
-        cg_put_c_string(pu, p->name);
-        fputs(", e, NULL, 0);\n", pu);
+        put_step(g, i, p, st, step_args, "NULL, 0", 0, false);
         if (p->explore.present) {
-            char st[64];
-            snprintf(st, sizeof st, "&m->p%d_xp", i);
-            cg_put_explore_push(g, i, p, st, "    ");
+            char xst[64];
+            snprintf(xst, sizeof xst, "&m->p%d_xp", i);
+            cg_put_explore_push(g, i, p, xst, 0);
         }
     }
     if (p->explore.present)
@@ -128,7 +140,8 @@ static void emit_batched(Cg *g)
         fputs(b ? ", " : "", out);
         cg_put_c_string(out, g->batch_name[b]);
     }
-    fprintf(out, "};\n%s\n", g->many_in.text);
+    fputs("};\n", out);
+    cg_block(&g->sec[CG_MANY_FAST], 1, g->sec[CG_MANY_IN].text);
     fprintf(out, "    size_t k, done = 0;\n"
                  "    while (done < n) {\n"
                  "        uint16_t hit[%d];\n"
@@ -170,11 +183,131 @@ static void emit_batched(Cg *g)
                  "        m->stats.events = count + k;\n"
                  "        done += k;\n"
                  "        if (k < c)\n            break;\n"
-                 "    }\n%s\n    return done;\n",
-            g->many_out.text);
+                 "    }\n");
+    cg_block(&g->sec[CG_MANY_FAST], 1, g->sec[CG_MANY_OUT].text);
+    fputs("    return done;\n", out);
 }
 
-static void emit_schema(Cg *g, FILE *fields, FILE *desc, FILE *same)
+/* One enum value's constant. */
+typedef struct EnumName {
+    char *name;      /* PREFIX_ATTR_VALUE, malloc'd; NULL: left out */
+    int   attr, value;
+} EnumName;
+
+static int cmp_enum_name(const void *a, const void *b)
+{
+    const EnumName *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x->attr != y->attr ? x->attr - y->attr : x->value - y->value;
+}
+
+/* PREFIX_ATTR_VALUE in capitals, each character outside [A-Za-z0-9_] as
+ * '_' ("DTS fault" -> DTS_FAULT); suffix: a number to add, or -1. */
+static char *enum_name(const char *P, const char *attr, const char *value, int suffix)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        abort();
+    fprintf(f, "%s_%s_%s", P, attr, value);
+    if (suffix >= 0)
+        fprintf(f, "_%d", suffix);
+    fclose(f);
+    for (char *c = text; *c; c++)
+        *c = isalnum((unsigned char)*c) ? (char)toupper((unsigned char)*c) : '_';
+    return text;
+}
+
+/* Marks (sets to NULL) every name that an earlier one, or the guard,
+ * already takes; names sorted. */
+static void drop_taken(EnumName *v, int n, const char *guard)
+{
+    for (int k = 0; k < n; k++)
+        if (v[k].name && ((k > 0 && v[k - 1].name && strcmp(v[k - 1].name, v[k].name) == 0) ||
+                          strcmp(v[k].name, guard) == 0)) {
+            free(v[k].name);
+            v[k].name = NULL;
+        }
+}
+
+/* The header's enum constants, so a caller filling PREFIX_event need not
+ * hard-code value indices: one anonymous enum per enum attribute. Two
+ * values whose names meet in capitals: the later one gets its index; a
+ * name still taken is left out, with a comment. */
+static void emit_enum_values(Cg *g, FILE *out)
+{
+    const AstSchema *s = g->schema;
+    int n = 0;
+    for (int a = 0; a < s->nattrs; a++)
+        n += s->attrs[a].kind == ATTR_ENUM ? s->attrs[a].nvalues : 0;
+    if (n == 0)
+        return;
+    char guard[CG_NAME_MAX + 16];
+    snprintf(guard, sizeof guard, "%s_H_GENERATED", g->P);
+    for (char *c = guard; *c; c++)
+        *c = (char)toupper((unsigned char)*c);
+    EnumName *v = calloc((size_t)n, sizeof *v);
+    if (!v)
+        abort();
+    int k = 0;
+    for (int a = 0; a < s->nattrs; a++)
+        for (int x = 0; s->attrs[a].kind == ATTR_ENUM && x < s->attrs[a].nvalues; x++)
+            v[k++] = (EnumName){enum_name(g->P, s->attrs[a].name, s->attrs[a].values[x].name, -1), a, x};
+    qsort(v, (size_t)n, sizeof *v, cmp_enum_name);
+    for (k = 0; k < n; k++)   /* a repeat gets its index */
+        if (k > 0 && strcmp(v[k - 1].name, v[k].name) == 0) {
+            free(v[k].name);
+            v[k].name = enum_name(g->P, s->attrs[v[k].attr].name, s->attrs[v[k].attr].values[v[k].value].name,
+                                  v[k].value);
+        }
+    qsort(v, (size_t)n, sizeof *v, cmp_enum_name);
+    drop_taken(v, n, guard);
+    /* back to schema order */
+    const char **name = calloc((size_t)n, sizeof *name);
+    int *first = calloc((size_t)s->nattrs + 1, sizeof *first);
+    if (!name || !first)
+        abort();
+    for (int a = 0, at = 0; a < s->nattrs; a++) {
+        first[a] = at;
+        at += s->attrs[a].kind == ATTR_ENUM ? s->attrs[a].nvalues : 0;
+    }
+    for (k = 0; k < n; k++)
+        name[first[v[k].attr] + v[k].value] = v[k].name;
+    bool any = false;
+    for (int a = 0; a < s->nattrs; a++) {
+        const AstAttr *at = &s->attrs[a];
+        int kept = 0;
+        for (int x = 0; at->kind == ATTR_ENUM && x < at->nvalues; x++)
+            kept += name[first[a] + x] != NULL;
+        if (kept == 0)
+            continue;
+        fprintf(out, "%senum {   /* %s_event.", any ? "\n" : "", g->P);
+        cg_put_comment_text(out, at->name);
+        fputs(" */\n", out);
+        any = true;
+        for (int x = 0; x < at->nvalues; x++) {
+            const char *c = name[first[a] + x];
+            if (c) {
+                fprintf(out, "    %s = %d,\n", c, x);
+            } else {
+                fputs("    /* ", out);
+                cg_put_comment_text(out, at->values[x].name);
+                fprintf(out, " = %d: no constant, its name is taken */\n", x);
+            }
+        }
+        fputs("};\n", out);
+    }
+    for (k = 0; k < n; k++)
+        free(v[k].name);
+    free(v);
+    free(name);
+    free(first);
+}
+
+/* The event struct's members, the schema descriptor and same_event's
+ * body (a memcmp per attribute: registers hold whole events). */
+static void emit_schema(Cg *g, Buf *fields, Buf *desc, Buf *same)
 {
     const AstSchema *s = g->schema;
     const char *P = g->P;
@@ -185,80 +318,75 @@ static void emit_schema(Cg *g, FILE *fields, FILE *desc, FILE *same)
                                        "timestamp"};
     for (int a = 0; a < s->nattrs; a++) {
         const AstAttr *at = &s->attrs[a];
-        fprintf(fields, "    %s ", ctype[at->kind]);
-        cg_put_field(fields, at);
-        fprintf(fields, ";   /* %s */\n", what[at->kind]);
+        cg_begin(fields, 0);
+        fprintf(fields->f, "%s ", ctype[at->kind]);
+        cg_put_field(fields->f, at);
+        fprintf(fields->f, ";   /* %s */", what[at->kind]);
+        cg_end(fields);
         if (at->kind == ATTR_ENUM) {
-            fprintf(desc, "static const char *const %s_%d_values[] = {", P, a);
+            cg_begin(desc, 0);
+            fprintf(desc->f, "static const char *const %s_%d_values[] = {", P, a);
             for (int v = 0; v < at->nvalues; v++) {
-                fputs(v ? ", " : "", desc);
-                cg_put_c_string(desc, at->values[v].name);
+                fputs(v ? ", " : "", desc->f);
+                cg_put_c_string(desc->f, at->values[v].name);
             }
-            fputs("};\n", desc);
+            fputs("};", desc->f);
+            cg_end(desc);
         }
-        fprintf(same, "    if (memcmp(&a->");
-        cg_put_field(same, at);
-        fputs(", &b->", same);
-        cg_put_field(same, at);
-        fputs(", sizeof a->", same);
-        cg_put_field(same, at);
-        fputs(") != 0)\n        return 0;\n", same);
+        cg_begin(same, 0);
+        fputs("if (memcmp(&a->", same->f);
+        cg_put_field(same->f, at);
+        fputs(", &b->", same->f);
+        cg_put_field(same->f, at);
+        fputs(", sizeof a->", same->f);
+        cg_put_field(same->f, at);
+        fputs(") != 0)", same->f);
+        cg_end(same);
+        cg_line(same, 1, "return 0;");
     }
-    fputs("    return 1;\n", same);
-    fprintf(desc, "static const sremrt_attr %s_attrs[] = {\n", P);
+    cg_line(same, 0, "return 1;");
+    cg_line(desc, 0, "static const sremrt_attr %s_attrs[] = {", P);
     for (int a = 0; a < s->nattrs; a++) {
         const AstAttr *at = &s->attrs[a];
-        fputs("    {", desc);
-        cg_put_c_string(desc, at->name);
-        fprintf(desc, ", %s, offsetof(%s_event, ", rtype[at->kind], P);
-        cg_put_field(desc, at);
+        cg_begin(desc, 1);
+        fputs("{", desc->f);
+        cg_put_c_string(desc->f, at->name);
+        fprintf(desc->f, ", %s, offsetof(%s_event, ", rtype[at->kind], P);
+        cg_put_field(desc->f, at);
         if (at->kind == ATTR_ENUM)
-            fprintf(desc, "), %d, %s_%d_values},\n", at->nvalues, P, a);
+            fprintf(desc->f, "), %d, %s_%d_values},", at->nvalues, P, a);
         else
-            fputs("), 0, NULL},\n", desc);
+            fputs("), 0, NULL},", desc->f);
+        cg_end(desc);
     }
-    fprintf(desc, "};\nconst sremrt_schema %s_schema = {", P);
-    cg_put_c_string(desc, s->name);
-    fprintf(desc, ", %d, %s_attrs, %d, sizeof(%s_event)};", s->nattrs, P, s->ts_attr, P);
+    cg_line(desc, 0, "};");
+    cg_begin(desc, 0);
+    fprintf(desc->f, "const sremrt_schema %s_schema = {", P);
+    cg_put_c_string(desc->f, s->name);
+    fprintf(desc->f, ", %d, %s_attrs, %d, sizeof(%s_event)};", s->nattrs, P, s->ts_attr, P);
+    cg_end(desc);
 }
 
-/* The timestamp rule of LANGUAGE.md 2, inline: push reads the field
- * directly (a generic field read cost a third of a tdfa's time). */
-static void emit_ts_check(Cg *g, FILE *out)
-{
-    const AstSchema *s = g->schema;
-    if (s->ts_attr < 0)
-        return;
-    const AstAttr *ts = &s->attrs[s->ts_attr];
-    fputs("    if (m->order.seen && e->", out);
-    cg_put_field(out, ts);
-    fputs(" < m->order.last) {\n        sremrt_tsorder_accept(&m->order, e->", out);
-    cg_put_field(out, ts);
-    fputs(", m->error, sizeof m->error);\n        m->stats.rejected++;\n        return 1;\n    }\n"
-          "    m->order.last = e->", out);
-    cg_put_field(out, ts);
-    fputs(";\n    m->order.seen = 1;\n", out);
-}
-
+/* Prototypes of the extern predicates. */
 static void emit_externs(Cg *g)
 {
-    FILE *out = g->externs.f;
+    Buf *out = &g->sec[CG_EXTERNS];
+    static const char *const ty[] = {"int", "bool", "int64_t", "double", "int", "int"};
     bool any = false;
     for (int i = 0; i < g->ast->ndecls; i++) {
         if (g->ast->decls[i].kind != DECL_EXTERN)
             continue;
         const AstExtern *x = g->ast->decls[i].u.ext;
-        static const char *const ty[] = {"int", "bool", "int64_t", "double", "int", "int"};
         if (!any)
-            fputs("/* Extern predicates the user links in (LANGUAGE.md 3.4). */\n", out);
+            cg_line(out, 0, "/* Extern predicates the user links in (LANGUAGE.md 3.4). */");
         any = true;
-        fprintf(out, "extern %s %s(", ty[x->ret], x->name);
+        cg_begin(out, 0);
+        fprintf(out->f, "extern %s %s(", ty[x->ret], x->name);
         for (int k = 0; k < x->nparams; k++)
-            fprintf(out, "%s%s", k ? ", " : "", ty[x->params[k]]);
-        fputs(x->nparams ? ");\n" : "void);\n", out);
+            fprintf(out->f, "%s%s", k ? ", " : "", ty[x->params[k]]);
+        fputs(x->nparams ? ");" : "void);", out->f);
+        cg_end(out);
     }
-    if (any)
-        fputc('\n', out);
 }
 
 /* What pattern and episode declarations have in common here. */
@@ -312,39 +440,198 @@ static bool find_schema(Cg *g)
 /* The matcher struct: what every matcher has, then each declaration's
  * fields; in the header of --freestanding code (with the state types),
  * else in the .c. */
-static void put_matcher_struct(Cg *g, FILE *out)
+static void put_matcher_struct(Cg *g, Buf *b)
 {
-    const char *P = g->P;
-    fprintf(out, "struct %s_matcher {\n"
-                 "    %s_config cfg;     /* as given to init, defaults filled in */\n"
-                 "    sremrt_stats stats;        /* events, rejected, overflows */\n"
-                 "    sremrt_tsorder order;      /* the timestamp-goes-backwards rule */\n"
-                 "    int64_t index;             /* global index of the last accepted event */\n"
-                 "    char error[96];            /* why the last push was rejected */\n"
-                 "    int finished;              /* finish ran: summaries given, stats added */\n"
-                 "%s};\n",
-            P, P, g->fields.text);
+    cg_line(b, 0, "struct %s_matcher {", g->P);
+    cg_line(b, 1, "%s_config cfg;   /* as given to init, defaults filled in */", g->P);
+    cg_line(b, 1, "sremrt_stats stats;   /* events, rejected, overflows */");
+    cg_line(b, 1, "sremrt_tsorder order;   /* the timestamp-goes-backwards rule */");
+    cg_line(b, 1, "int64_t index;   /* global index of the last accepted event */");
+    cg_line(b, 1, "char error[96];   /* why the last push was rejected */");
+    cg_line(b, 1, "int finished;   /* finish ran: summaries given, stats added */");
+    cg_block(b, 1, g->fields.text);
+    cg_line(b, 0, "};");
 }
 
 /* --freestanding: the capacities and NAME_ARENA_BYTES, in the header. */
-static void put_arena_macros(Cg *g, FILE *out)
+static void put_arena_macros(Cg *g, Buf *b)
 {
     const char *P = g->P;
     const CgCaps *c = &g->o->caps;
-    fprintf(out, "\n/* The capacities this matcher was generated for (sremc --freestanding\n"
-                 " * --max-cg_keys ... ; 0: the runtime's default), NAME_config_default's values. */\n"
-                 "#define %s_MAX_KEYS %d\n#define %s_MAX_RUNS %d\n#define %s_DISTINCT_BUDGET %d\n"
-                 "#define %s_OCCMAP_CAP %d\n#define %s_EXPLORE_CAP %d\n\n",
-            P, c->max_keys, P, g->o->strategy.max_runs, P, c->distinct_budget, P, c->occmap_cap, P,
-            c->explore_cap);
-    fprintf(out, "/* Bytes %s_init and the first event of every partition key take from\n"
-                 " * cfg.alloc at those capacities: give it an arena this large, e.g.\n"
-                 " *     static unsigned char mem[%s_ARENA_BYTES];\n"
-                 " *     sremrt_arena_init(&ar, mem, sizeof mem); cfg.alloc = sremrt_arena_hook(&ar);\n"
-                 " * Runtime structures are sized as on the host sremc ran on (8-byte pointers:\n"
-                 " * an upper bound for 32-bit targets); matcher states by your compiler. */\n"
-                 "#define %s_ARENA_BYTES ((size_t)8   /* never an empty array */%s)\n",
-            P, P, P, g->heap.text);
+    cg_blank(b);
+    cg_line(b, 0, "/* The capacities this matcher was generated for (sremc --freestanding");
+    cg_line(b, 0, " * --max-keys ... ; 0: the runtime's default), NAME_config_default's values. */");
+    cg_line(b, 0, "#define %s_MAX_KEYS %d", P, c->max_keys);
+    cg_line(b, 0, "#define %s_MAX_RUNS %d", P, g->o->strategy.max_runs);
+    cg_line(b, 0, "#define %s_DISTINCT_BUDGET %d", P, c->distinct_budget);
+    cg_line(b, 0, "#define %s_OCCMAP_CAP %d", P, c->occmap_cap);
+    cg_line(b, 0, "#define %s_EXPLORE_CAP %d", P, c->explore_cap);
+    cg_blank(b);
+    cg_line(b, 0, "/* Bytes %s_init and the first event of every partition key take from", P);
+    cg_line(b, 0, " * cfg.alloc at those capacities: give it an arena this large, e.g.");
+    cg_line(b, 0, " *     static unsigned char mem[%s_ARENA_BYTES];", P);
+    cg_line(b, 0, " *     sremrt_arena_init(&ar, mem, sizeof mem); cfg.alloc = sremrt_arena_hook(&ar);");
+    cg_line(b, 0, " * Runtime structures are sized as on the host sremc ran on (8-byte pointers:");
+    cg_line(b, 0, " * an upper bound for 32-bit targets); matcher states by your compiler. */");
+    cg_line(b, 0, "#define %s_ARENA_BYTES ((size_t)8   /* never an empty array */%s)", P, g->heap.text);
+}
+
+/* What the template keeps: the runtime parts a file uses and the helpers
+ * its generated code calls (unused static functions would warn). */
+typedef struct Flags {
+    bool episodes, explore, keymap;
+    bool wrap, div, mod, max, same_event, match;
+} Flags;
+
+static const char *yes(bool b) { return b ? "1" : ""; }
+
+/* Whether the generated text calls PREFIX_name. */
+static bool calls(const Cg *g, const char *name)
+{
+    const char *texts[] = {g->code.text, g->push.text, g->init.text,  g->freec.text,     g->finish.text,
+                           g->trie.text, g->run.text,  g->many_fast.text, g->many_in.text, g->many_out.text};
+    char needle[CG_NAME_MAX + 2];
+    snprintf(needle, sizeof needle, "%s_%s(", g->P, name);
+    for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++)
+        if (texts[k] && strstr(texts[k], needle))
+            return true;
+    return false;
+}
+
+static void find_flags(const Cg *g, Flags *f)
+{
+    memset(f, 0, sizeof *f);
+    for (int k = 0; k < g->ast->ndecls; k++) {
+        const AstDecl *d = &g->ast->decls[k];
+        if (d->kind == DECL_EPISODE) {
+            f->episodes = true;
+            f->keymap |= d->u.episode->partition_attr != NULL;
+        } else if (d->kind == DECL_PATTERN) {
+            f->explore |= d->u.pattern->explore.present;
+            f->keymap |= d->u.pattern->partition_attr != NULL;
+        }
+    }
+    f->wrap = calls(g, "wrap");
+    f->div = calls(g, "div");
+    f->mod = calls(g, "mod");
+    f->max = calls(g, "max");
+    f->same_event = calls(g, "same_event");
+    f->match = calls(g, "match");
+}
+
+/* Text the driver writes itself, after the declarations: holes too. */
+typedef enum DriverText {
+    DT_FIELDS,     /* EVENT_FIELDS */
+    DT_DESC,       /* SCHEMA_DESC */
+    DT_SAME,       /* SAME_EVENT */
+    DT_ENUMS,      /* ENUM_VALUES */
+    DT_TS_FIELD,   /* TS_FIELD */
+    DT_SOURCE,     /* SOURCE: the .srem file's name, fit for a comment */
+    DT_TYPES,      /* TYPES_H or TYPES_C: the state types and the matcher struct */
+    DT_COUNT
+} DriverText;
+
+_Static_assert(offsetof(Cg, many_fast) == offsetof(Cg, sec) + CG_MANY_FAST * sizeof(Buf) &&
+                   offsetof(Cg, types) == offsetof(Cg, sec) + CG_TYPES * sizeof(Buf),
+               "Cg's named sections are its sec[] in CgSec order");
+
+/* Both matcher templates, every hole filled: the sections (cg_writer.h),
+ * the driver's own texts, the options and the conditions. */
+static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
+{
+    const CgOptions *o = g->o;
+    Buf t[DT_COUNT];
+    cg_bufs_open(t, DT_COUNT);
+    emit_schema(g, &t[DT_FIELDS], &t[DT_DESC], &t[DT_SAME]);
+    emit_enum_values(g, t[DT_ENUMS].f);
+    if (g->schema->ts_attr >= 0)
+        cg_put_field(t[DT_TS_FIELD].f, &g->schema->attrs[g->schema->ts_attr]);
+    cg_put_comment_text(t[DT_SOURCE].f, o->source);
+    Buf *types = &t[DT_TYPES];
+    if (g->types.len)
+        fprintf(types->f, "%s\n\n", g->types.text);
+    put_matcher_struct(g, types);
+    if (o->freestanding)
+        put_arena_macros(g, types);
+    cg_bufs_close(t, DT_COUNT);
+
+    char guard[CG_NAME_MAX], strategies[64], srcc[CG_NAME_MAX], push_one[CG_NAME_MAX];
+    char maxruns[32], maxkeys[32], budget[32], occcap[32], xcap[32];
+    snprintf(guard, sizeof guard, "%s_H_GENERATED", o->prefix);
+    for (char *s = guard; *s; s++)
+        *s = (char)toupper((unsigned char)*s);
+    snprintf(strategies, sizeof strategies, "%s%s%s", g->has_tdfa ? "tdfa " : "", g->has_dsra ? "dsra " : "",
+             g->has_runs ? "runs " : "");
+    size_t n = strlen(strategies);
+    if (n)
+        strategies[n - 1] = '\0';
+    else
+        snprintf(strategies, sizeof strategies, "no patterns");
+    snprintf(srcc, sizeof srcc, "%s.c", o->prefix);
+    /* push: the batched push_many costs more per call than the per-event
+     * loop; elsewhere push_many is that loop (or the threaded run), and
+     * calling it keeps one inlined copy */
+    snprintf(push_one, sizeof push_one, "%s_%s", o->prefix, batched ? "push_each" : "push_many");
+    snprintf(maxruns, sizeof maxruns, "%d", o->strategy.max_runs);
+    snprintf(maxkeys, sizeof maxkeys, "%d", o->caps.max_keys);
+    snprintf(budget, sizeof budget, "%d", o->caps.distinct_budget);
+    snprintf(occcap, sizeof occcap, "%d", o->caps.occmap_cap);
+    snprintf(xcap, sizeof xcap, "%d", o->caps.explore_cap);
+    Flags fl;
+    find_flags(g, &fl);
+    Hole holes[CG_NSECTIONS + 48];
+    int nh = 0;
+    for (int k = 0; k < CG_NSECTIONS; k++)
+        if (cg_sec_hole((CgSec)k))
+            holes[nh++] = (Hole){cg_sec_hole((CgSec)k), g->sec[k].text};
+    const Hole more[] = {
+        {"PREFIX", o->prefix},
+        {"GUARD", guard},
+        {"SOURCE", t[DT_SOURCE].text},
+        {"SOURCE_C", srcc},
+        {"HEADER", o->header},
+        {"SCHEMA", g->schema->name},
+        {"STRATEGIES", strategies},
+        {"PUSH_ONE", push_one},
+        {"EVENT_FIELDS", t[DT_FIELDS].text},
+        {"SCHEMA_DESC", t[DT_DESC].text},
+        {"SAME_EVENT", t[DT_SAME].text},
+        {"ENUM_VALUES", t[DT_ENUMS].text},
+        {"TS_FIELD", t[DT_TS_FIELD].text},
+        {"TYPES_H", o->freestanding ? t[DT_TYPES].text : ""},
+        {"TYPES_C", o->freestanding ? "" : t[DT_TYPES].text},
+        {"MAX_RUNS", maxruns},
+        {"MAX_KEYS", maxkeys},
+        {"DISTINCT_BUDGET", budget},
+        {"OCCMAP_CAP", occcap},
+        {"EXPLORE_CAP", xcap},
+        /* conditions */
+        {"FREESTANDING", yes(o->freestanding)},
+        {"HAS_TS", yes(g->schema->ts_attr >= 0)},
+        {"HAS_EPISODES", yes(fl.episodes)},
+        {"HAS_EXPLORE", yes(fl.explore)},
+        {"HAS_KEYMAP", yes(fl.keymap)},
+        {"USES_KEYS", yes(fl.match || fl.episodes || fl.keymap)},
+        {"USES_WRAP", yes(fl.wrap || fl.div)},
+        {"USES_DIV", yes(fl.div)},
+        {"USES_MOD", yes(fl.mod)},
+        {"USES_MAX", yes(fl.max)},
+        {"USES_SAME_EVENT", yes(fl.same_event)},
+        {"USES_MATCH", yes(fl.match)},
+        {"USES_ABOUT", yes(fl.match || fl.episodes || fl.explore)},
+        {"USES_HELPERS", yes(fl.wrap || fl.div || fl.mod || fl.max || fl.same_event)},
+    };
+    _Static_assert(sizeof more / sizeof more[0] <= 48, "holes[] has room for more[]");
+    for (size_t k = 0; k < sizeof more / sizeof more[0]; k++)
+        holes[nh++] = more[k];
+    char *ht = cg_load_template(o, "matcher.h.tpl", g->diag);
+    char *ct = cg_load_template(o, "matcher.c.tpl", g->diag);
+    bool ok = ht && ct && cg_fill(ht, "matcher.h.tpl", holes, nh, g->diag, h) &&
+              cg_fill(ct, "matcher.c.tpl", holes, nh, g->diag, c);
+    free(ht);
+    free(ct);
+    cg_bufs_free(t, DT_COUNT);
+    return ok;
 }
 
 bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *arena, Diag *diag, FILE *c,
@@ -353,20 +640,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     Cg g = {.ast = ast, .o = o, .arena = arena, .diag = diag, .P = o->prefix};
     if (!find_schema(&g))
         return false;
-    cg_buf_open(&g.code);
-    cg_buf_open(&g.fields);
-    cg_buf_open(&g.init);
-    cg_buf_open(&g.push);
-    cg_buf_open(&g.freec);
-    cg_buf_open(&g.externs);
-    cg_buf_open(&g.finish);
-    cg_buf_open(&g.trie);
-    cg_buf_open(&g.types);
-    cg_buf_open(&g.heap);
-    cg_buf_open(&g.many_in);
-    cg_buf_open(&g.many_out);
-    cg_buf_open(&g.run);
-    cg_buf_open(&g.many_fast);
+    cg_bufs_open(g.sec, CG_NSECTIONS);
     int i = 0, j = 0, ndecls = 0;
     bool ok = true;
     for (int k = 0; k < ast->ndecls; k++)
@@ -385,7 +659,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
         FILE *out = g.code.f;
         fprintf(out, "/* ---- pattern %s (p%d): strategy %s (%s), ", p->name, i,
                 strategy_name(plan->strategy), plan->reason);
-        cg_window_text(p, out);
+        cg_put_window(out, &p->hdr.window);
         if (p->partition_attr)
             fprintf(out, ", partition by %s", p->partition_attr->name);
         if (plan->min)
@@ -421,7 +695,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
                  * small automata (fire's 768-state dsra took 7x longer to
                  * compile at -O2 threaded) */
                 g.threaded = ndecls == 1 && !p->partition_attr && !p->explore.present &&
-                             plan->min->nstates <= 256;
+                             plan->min->nstates <= CG_THREADED_MAX_STATES;
                 cg_emit_dsra(&g, i, plan);
             }
             if (plan->strategy == STRATEGY_TDFA)
@@ -435,132 +709,21 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
         i++;
     }
     bool batched = !g.no_batch && g.nbatch > 0 && g.nbatch == ndecls;
-    Buf fields, desc, same, tscheck;
-    cg_buf_open(&tscheck);
-    emit_ts_check(&g, tscheck.f);
-    cg_buf_close(&tscheck);
-    cg_buf_open(&fields);
-    cg_buf_open(&desc);
-    cg_buf_open(&same);
-    emit_schema(&g, fields.f, desc.f, same.f);
     emit_externs(&g);
-    cg_buf_close(&fields);
-    cg_buf_close(&desc);
-    cg_buf_close(&same);
-    cg_buf_close(&g.code);
-    cg_buf_close(&g.fields);
-    cg_buf_close(&g.init);
-    cg_buf_close(&g.push);
-    cg_buf_close(&g.freec);
-    cg_buf_close(&g.externs);
-    cg_buf_close(&g.finish);
-    cg_buf_close(&g.trie);
-    cg_buf_close(&g.heap);
-    cg_buf_close(&g.many_in);
-    cg_buf_close(&g.many_out);
-    if (batched)   /* takes the state copies of many_in and many_out */
+    /* every section but the last, many_fast, which a batched push_many
+       writes from many_in's and many_out's closed texts */
+    _Static_assert(CG_MANY_FAST == CG_NSECTIONS - 1, "many_fast is the last section");
+    cg_bufs_close(g.sec, CG_MANY_FAST);
+    if (batched)
         emit_batched(&g);
-    cg_buf_close(&g.run);
     cg_buf_close(&g.many_fast);
-    put_matcher_struct(&g, g.types.f);
-    if (o->freestanding)
-        put_arena_macros(&g, g.types.f);
-    cg_buf_close(&g.types);
     if (o->runtime_bytes)
         *o->runtime_bytes = g.rt_bytes;
-    if (ok && diag->nerrors == 0) {
-        char guard[160], strategies[64], maxruns[32], srcc[160];
-        snprintf(guard, sizeof guard, "%s_H_GENERATED", o->prefix);
-        for (char *s = guard; *s; s++)
-            *s = (char)toupper((unsigned char)*s);
-        snprintf(strategies, sizeof strategies, "%s%s%s", g.has_tdfa ? "tdfa " : "",
-                 g.has_dsra ? "dsra " : "", g.has_runs ? "runs " : "");
-        size_t n = strlen(strategies);
-        if (n)
-            strategies[n - 1] = '\0';
-        else
-            snprintf(strategies, sizeof strategies, "no patterns");
-        snprintf(maxruns, sizeof maxruns, "%d", o->strategy.max_runs);
-        snprintf(srcc, sizeof srcc, "%s.c", o->prefix);
-        char *src_comment = NULL;
-        size_t src_len = 0;
-        FILE *sc = open_memstream(&src_comment, &src_len);
-        cg_put_comment_text(sc, o->source);
-        fclose(sc);
-        char maxkeys[32], budget[32], occcap[32], xcap[32];
-        snprintf(maxkeys, sizeof maxkeys, "%d", o->caps.max_keys);
-        snprintf(budget, sizeof budget, "%d", o->caps.distinct_budget);
-        snprintf(occcap, sizeof occcap, "%d", o->caps.occmap_cap);
-        snprintf(xcap, sizeof xcap, "%d", o->caps.explore_cap);
-        const char *fs = o->freestanding ? "\n/* --freestanding: no stdio, no malloc (runtime headers leave them out). */\n"
-                                           "#ifndef SREMRT_FREESTANDING\n#define SREMRT_FREESTANDING 1\n#endif\n"
-                                         : "";
-        /* the event's timestamp, read directly (records, explore) */
-        Buf event_ts;
-        cg_buf_open(&event_ts);
-        if (g.schema->ts_attr >= 0) {
-            fputs("(int64_t)e->", event_ts.f);
-            cg_put_field(event_ts.f, &g.schema->attrs[g.schema->ts_attr]);
-        } else {
-            fputs("0", event_ts.f);
-        }
-        cg_buf_close(&event_ts);
-        /* push: the batched push_many costs more per call than the
-         * per-event loop; elsewhere push_many is that loop (or the
-         * threaded run), and calling it keeps one inlined copy */
-        char push_one[160];
-        snprintf(push_one, sizeof push_one, "%s_%s", o->prefix, batched ? "push_each" : "push_many");
-        Hole holes[] = {
-            {"PREFIX", o->prefix},        {"GUARD", guard},
-            {"EVENT_TS", event_ts.text},
-            {"SOURCE", src_comment},      {"SOURCE_C", srcc},
-            {"HEADER", o->header},        {"SCHEMA", g.schema->name},
-            {"EVENT_FIELDS", fields.text}, {"SCHEMA_DESC", desc.text},
-            {"SAME_EVENT", same.text},    {"EXTERNS", g.externs.text},
-            {"PATTERN_CODE", g.code.text},
-            {"INIT_CODE", g.init.text},   {"PUSH_CODE", g.push.text},
-            {"FREE_CODE", g.freec.text},  {"MAX_RUNS", maxruns},
-            {"STRATEGIES", strategies},   {"TS_CHECK", tscheck.text},
-            {"FINISH_CODE", g.finish.text}, {"TRIE_CODE", g.trie.text},
-            {"TYPES_H", o->freestanding ? g.types.text : ""},
-            {"TYPES_C", o->freestanding ? "" : g.types.text},
-            {"FREESTANDING", fs},         {"MAX_KEYS", maxkeys},
-            {"DISTINCT_BUDGET", budget},  {"OCCMAP_CAP", occcap},
-            {"EXPLORE_CAP", xcap},        {"MANY_IN", g.many_in.text},
-            {"MANY_OUT", g.many_out.text},     {"RUN_CODE", g.run.text},
-            {"PUSH_ONE", push_one},
-            {"MANY_FAST", g.many_fast.text},
-        };
-        int nh = (int)(sizeof holes / sizeof holes[0]);
-        char *ht = cg_load_template(o, "matcher.h.tpl", diag);
-        char *ct = cg_load_template(o, "matcher.c.tpl", diag);
-        ok = ht && ct && cg_fill(ht, "matcher.h.tpl", holes, nh, diag, h) &&
-             cg_fill(ct, "matcher.c.tpl", holes, nh, diag, c);
-        free(ht);
-        free(ct);
-        free(src_comment);
-        free(event_ts.text);
-    } else {
+    if (ok && diag->nerrors == 0)
+        ok = fill_templates(&g, batched, c, h);
+    else
         ok = false;
-    }
-    free(fields.text);
-    free(tscheck.text);
-    free(desc.text);
-    free(same.text);
-    free(g.code.text);
-    free(g.fields.text);
-    free(g.init.text);
-    free(g.push.text);
-    free(g.freec.text);
-    free(g.externs.text);
-    free(g.finish.text);
-    free(g.trie.text);
-    free(g.types.text);
-    free(g.heap.text);
-    free(g.many_in.text);
-    free(g.many_out.text);
-    free(g.run.text);
-    free(g.many_fast.text);
+    cg_bufs_free(g.sec, CG_NSECTIONS);
     return ok;
 }
 

@@ -4,6 +4,7 @@
 #define SREMC_CG_IMPL_H
 
 #include "codegen.h"
+#include "cg_writer.h"
 
 #include "minterm.h"
 #include "sremrt/episode.h"
@@ -13,13 +14,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-
-/* A memstream that collects one hole's text. */
-typedef struct Buf {
-    char  *text;
-    size_t len;
-    FILE  *f;
-} Buf;
 
 typedef struct Hole {
     const char *name;   /* "PREFIX" for @@PREFIX@@ */
@@ -38,6 +32,11 @@ typedef enum RegMode {
  * CG_BATCH_BLOCK uint16_t (2 KiB at most, small enough for firmware). */
 enum { CG_BATCH_MAX = 16, CG_BATCH_BLOCK = 64 };
 
+/* Most states of a tree automaton whose push_many is threaded (one
+ * prologue per state): fire's 768-state dsra took 7x longer to compile
+ * at -O2 threaded. */
+enum { CG_THREADED_MAX_STATES = 256 };
+
 typedef struct Cg {
     const Ast       *ast;
     const CgOptions *o;
@@ -45,9 +44,15 @@ typedef struct Cg {
     Diag            *diag;
     const AstSchema *schema;
     const char      *P;
-    Buf              code, fields, init, push, freec, externs, finish, trie, types, heap;   /* heap: the terms of NAME_ARENA_BYTES */
-    Buf              many_in, many_out;   /* push_many: pattern states into locals and back */
-    Buf              run, many_fast;      /* threaded push_many of a one-pattern file */
+    /* The sections (cg_writer.h), by CgSec; the named members are the same
+       buffers, for the layouts that have not moved to cg_line yet. */
+    union {
+        Buf sec[CG_NSECTIONS];
+        struct {
+            Buf code, fields, init, push, freec, externs, finish, trie, types, heap;
+            Buf many_in, many_out, run, many_fast;
+        };
+    };
     bool             threaded;            /* this file: one unpartitioned tree pattern */
     bool             local_state;         /* the pattern being emitted keeps its state in a local */
     size_t           rt_bytes;     /* the runtime terms of the arena */
@@ -96,7 +101,7 @@ void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *ar
 /* cg_decls.c */
 void cg_emit_episode(Cg *g, int j, const AstEpisode *ep);
 void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p);
-void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, const char *indent);
+void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int level);
 
 /* cg_runs.c */
 void cg_emit_runs(Cg *g, int i, const Plan *plan);
@@ -106,8 +111,6 @@ void cg_emit_tdfa_table(Cg *g, int i, const Plan *plan, const Table *t, const in
 bool cg_table_plan(Cg *g, const Dsra *d, Table *t, int *atom_bit);
 
 /* cg_text.c */
-const char *cg_buf_close(Buf *b);
-void cg_buf_open(Buf *b);
 bool cg_fill(const char *tpl, const char *tname, const Hole *holes, int nholes, Diag *diag,
                  FILE *out);
 char *cg_load_template(const CgOptions *o, const char *name, Diag *diag);
@@ -115,6 +118,8 @@ void cg_put_c_string(FILE *out, const char *s);
 void cg_put_comment_text(FILE *out, const char *s);
 void cg_put_expr_comment(FILE *out, const AstExpr *e);
 void cg_put_field(FILE *out, const AstAttr *a);
+void cg_put_number(FILE *out, const AstNumber *n);
+void cg_put_window(FILE *out, const AstWindow *w);
 
 /* cg_tree.c */
 void cg_emit_dsra(Cg *g, int i, const Plan *plan);
@@ -122,6 +127,5 @@ void cg_emit_state_struct(Cg *g, int i, const Dsra *d, const AstPattern *p, int 
 void cg_put_now(Cg *g, const Dsra *d, FILE *out, const char *decl);
 void cg_put_positions(FILE *out, const Sra *nfa, const int *members, int n);
 const char *cg_uint_type(long n);
-void cg_window_text(const AstPattern *p, FILE *out);
 
 #endif

@@ -45,7 +45,7 @@ void cg_emit_runs(Cg *g, int i, const Plan *plan)
     if (!litfn || !fns)
         abort();
     int nfns = 0, li = 0;
-    char fname[128], arg[128];
+    char fname[CG_NAME_MAX], arg[CG_NAME_MAX];
     snprintf(arg, sizeof arg, "const %s_p%d_run *run", P, i);
     for (int t = 0; t < nfa->ntrans; t++)
         for (int k = 0; k < nfa->trans[t].nlits; k++, li++) {

@@ -246,7 +246,7 @@ void cg_emit_tdfa_table(Cg *g, int i, const Plan *plan, const Table *t, const in
     int S = t->slots;
     bool tagged = d->tagged;
     TableCtx x = {d, t, atom_bit};
-    char name[160];
+    char name[CG_NAME_MAX];
 
     cg_emit_state_struct(g, i, d, p, S, 0);
 
@@ -308,6 +308,8 @@ void cg_emit_tdfa_table(Cg *g, int i, const Plan *plan, const Table *t, const in
         for (int k = 0; k < t->natoms; k++)
             fprintf(out, "\n        | (unsigned)%s_p%d_a%d(e, NULL) << %d", P, i, t->atoms[k], k);
         fputs(";\n", out);
+        if (t->natoms == 0)   /* one class: no atom reads the event */
+            fputs("    (void)e;\n", out);
     }
     fprintf(out, "    unsigned cell = (unsigned)s->state * %du + c;\n", t->nclasses);
     if (!tagged) {

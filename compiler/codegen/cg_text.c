@@ -12,26 +12,6 @@
 
 /* ---- small text helpers --------------------------------------------------------- */
 
-
-void cg_buf_open(Buf *b)
-{
-    b->text = NULL;
-    b->len = 0;
-    b->f = open_memstream(&b->text, &b->len);
-    if (!b->f)
-        abort();
-}
-
-const char *cg_buf_close(Buf *b)
-{
-    fclose(b->f);
-    b->f = NULL;
-    /* Holes end without a newline: the template has its own. */
-    while (b->len > 0 && b->text[b->len - 1] == '\n')
-        b->text[--b->len] = '\0';
-    return b->text;
-}
-
 /* Text inside a C comment: no comment end, no trigraphs, one line. */
 void cg_put_comment_text(FILE *out, const char *s)
 {
@@ -79,6 +59,32 @@ void cg_put_c_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* A number of the source, as written (for comments). */
+void cg_put_number(FILE *out, const AstNumber *n)
+{
+    if (n->text)
+        cg_put_comment_text(out, n->text);
+    else if (n->is_float)
+        fprintf(out, "%g", n->negative ? -n->f : n->f);
+    else
+        fprintf(out, "%s%" PRIu64, n->negative ? "-" : "", n->u);
+}
+
+/* A window in the source's units: "within 10 min", "within 5 events". */
+void cg_put_window(FILE *out, const AstWindow *w)
+{
+    if (w->kind == WIN_NONE) {
+        fputs("no window", out);
+        return;
+    }
+    fputs("within ", out);
+    cg_put_number(out, &w->amount);
+    if (w->kind == WIN_TIME && w->unit_name)
+        fprintf(out, " %s", w->unit_name);
+    else
+        fputs(w->kind == WIN_TIME ? " s" : " events", out);
+}
+
 static const char *const c_keywords[] = {
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
     "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
@@ -112,7 +118,7 @@ void cg_prefix_from_path(const char *path, char *buf, size_t size)
     }
     if (n == 0 || isdigit((unsigned char)base[0]) || base[0] == '_')
         buf[k++] = 'm', buf[k++] = '_';
-    for (size_t i = 0; i < n && k + 1 < size; i++)
+    for (size_t i = 0; i < n && k + 1 < size && k < CG_MAX_PREFIX; i++)
         buf[k++] = isalnum((unsigned char)base[i]) ? base[i] : '_';
     buf[k] = '\0';
 }
@@ -124,7 +130,7 @@ bool cg_valid_prefix(const char *p)
     for (const char *s = p; *s; s++)
         if (!isalnum((unsigned char)*s) && *s != '_')
             return false;
-    return strlen(p) < 64;
+    return strlen(p) <= CG_MAX_PREFIX;
 }
 
 /* ---- templates -------------------------------------------------------------------- */
@@ -162,31 +168,142 @@ char *cg_load_template(const CgOptions *o, const char *name, Diag *diag)
 }
 
 
-/* Writes the template with every @@NAME@@ filled; an unknown hole is an
- * error (a template and this file out of step). */
-bool cg_fill(const char *tpl, const char *tname, const Hole *holes, int nholes, Diag *diag,
-                 FILE *out)
+/* Template syntax (templates/README.md): @@NAME@@ is a hole; a line
+ * "@@# ..." is a note for the reader of the template, left out of the
+ * output; lines "@@IF NAME@@" and "@@END NAME@@" keep what is between
+ * them only when hole NAME is not empty, "@@IF !NAME@@" only when it is
+ * (they nest). A hole alone on its line after spaces is a block: every
+ * line of its text gets those spaces, and an empty one leaves out the line. */
+
+typedef struct Filler {
+    const char *tname;
+    const Hole *holes;
+    int         nholes;
+    Diag       *diag;
+    FILE       *out;
+} Filler;
+
+static bool fill_error(const Filler *f, const char *what, const char *at, size_t n)
 {
-    const char *p = tpl;
-    for (;;) {
+    Loc none = {0, 0};
+    diag_error(f->diag, none, "template '%s': %s '%.*s'", f->tname, what, (int)(n > 40 ? 40 : n), at);
+    return false;
+}
+
+static const Hole *find_hole(const Filler *f, const char *name, size_t n)
+{
+    for (int i = 0; i < f->nholes; i++)
+        if (strlen(f->holes[i].name) == n && strncmp(f->holes[i].name, name, n) == 0)
+            return &f->holes[i];
+    return NULL;
+}
+
+/* The name of a directive line "@@WORD NAME@@\n" (line starts there). */
+static bool directive(const char *line, const char *word, const char **name, size_t *n)
+{
+    size_t w = strlen(word);
+    if (strncmp(line, "@@", 2) != 0 || strncmp(line + 2, word, w) != 0 || line[2 + w] != ' ')
+        return false;
+    *name = line + 3 + w;
+    *n = strcspn(*name, "@\n");
+    return strncmp(*name + *n, "@@", 2) == 0;
+}
+
+/* Text with every line after the first indented by indent (empty lines
+ * stay empty). */
+static void put_indented(FILE *out, const char *text, const char *indent, size_t ni)
+{
+    for (const char *s = text; *s; s++) {
+        fputc(*s, out);
+        if (*s == '\n' && s[1] && s[1] != '\n')
+            fwrite(indent, 1, ni, out);
+    }
+}
+
+/* A line that is only a block hole with no text: left out whole. */
+static bool empty_block(const Filler *f, const char *line, size_t len)
+{
+    size_t lead = strspn(line, " ");
+    if (len < lead + 4 || strncmp(line + lead, "@@", 2) != 0 || strncmp(line + len - 2, "@@", 2) != 0)
+        return false;
+    const char *name = line + lead + 2;
+    size_t n = len - lead - 4;
+    if (memchr(name, '@', n))
+        return false;
+    const Hole *h = find_hole(f, name, n);
+    return h && !h->value[0];
+}
+
+/* One line of the template (without its newline), holes filled. */
+static bool fill_line(const Filler *f, const char *line, size_t len)
+{
+    const char *p = line, *end = line + len;
+    size_t lead = strspn(line, " ");
+    while (p < end) {
         const char *at = strstr(p, "@@");
-        if (!at) {
-            fputs(p, out);
+        if (!at || at >= end) {
+            fwrite(p, 1, (size_t)(end - p), f->out);
             return true;
         }
-        fwrite(p, 1, (size_t)(at - p), out);
-        const char *end = strstr(at + 2, "@@");
-        size_t n = end ? (size_t)(end - at - 2) : 0;
-        int i = 0;
-        while (end && i < nholes && !(strlen(holes[i].name) == n && strncmp(holes[i].name, at + 2, n) == 0))
-            i++;
-        if (!end || i == nholes) {
-            Loc none = {0, 0};
-            diag_error(diag, none, "template '%s': unknown hole '%.*s'", tname,
-                       end ? (int)n : 20, at);
-            return false;
-        }
-        fputs(holes[i].value, out);
-        p = end + 2;
+        fwrite(p, 1, (size_t)(at - p), f->out);
+        const char *close = strstr(at + 2, "@@");
+        if (!close || close >= end)
+            return fill_error(f, "unclosed hole", at, (size_t)(end - at));
+        size_t n = (size_t)(close - at - 2);
+        const Hole *h = find_hole(f, at + 2, n);
+        if (!h)
+            return fill_error(f, "unknown hole", at + 2, n);
+        bool block = at == line + lead && close + 2 == end;
+        if (block)
+            put_indented(f->out, h->value, line, lead);
+        else
+            fputs(h->value, f->out);
+        p = close + 2;
     }
+    return true;
+}
+
+/* Writes the template with every hole filled and every directive obeyed;
+ * an unknown hole or an unbalanced IF is an error (a template and the
+ * code generator out of step). */
+bool cg_fill(const char *tpl, const char *tname, const Hole *holes, int nholes, Diag *diag, FILE *out)
+{
+    Filler f = {tname, holes, nholes, diag, out};
+    const char *open[16];   /* names of the IFs we are in */
+    size_t open_n[16];
+    int depth = 0, skip = 0;   /* skip: depth of the outermost false IF, 0: none */
+    for (const char *line = tpl; *line;) {
+        size_t len = strcspn(line, "\n");
+        const char *next = line + len + (line[len] == '\n');
+        const char *name;
+        size_t n;
+        if (strncmp(line, "@@#", 3) == 0) {
+            /* a note for the template's reader */
+        } else if (directive(line, "IF", &name, &n)) {
+            bool neg = name[0] == '!';
+            const Hole *h = find_hole(&f, name + neg, n - neg);
+            if (!h)
+                return fill_error(&f, "unknown condition", name, n);
+            if (depth == 16)
+                return fill_error(&f, "IFs nested too deep at", name, n);
+            open[depth] = name;
+            open_n[depth++] = n;
+            if (!skip && !h->value[0] != neg)
+                skip = depth;
+        } else if (directive(line, "END", &name, &n)) {
+            if (depth == 0 || open_n[depth - 1] != n || strncmp(open[depth - 1], name, n) != 0)
+                return fill_error(&f, "END without its IF", name, n);
+            if (skip == depth--)
+                skip = 0;
+        } else if (!skip && !empty_block(&f, line, len)) {
+            if (!fill_line(&f, line, len))
+                return false;
+            if (line[len] == '\n')
+                fputc('\n', out);
+        }
+        line = next;
+    }
+    if (depth > 0)
+        return fill_error(&f, "IF without END", open[depth - 1], open_n[depth - 1]);
+    return true;
 }

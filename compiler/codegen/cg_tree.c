@@ -53,15 +53,6 @@ void cg_put_positions(FILE *out, const Sra *nfa, const int *members, int n)
     free(seen);
 }
 
-void cg_window_text(const AstPattern *p, FILE *out)
-{
-    if (p->hdr.window.kind == WIN_EVENTS)
-        fprintf(out, "within %" PRId64 " events", p->hdr.window.value);
-    else if (p->hdr.window.kind == WIN_TIME)
-        fprintf(out, "within %" PRId64 " timestamp units", p->hdr.window.value);
-    else
-        fputs("no window", out);
-}
 
 static void emit_dsra_step(Cg *g, int i, const Plan *plan, bool run);
 
@@ -106,7 +97,7 @@ void cg_emit_dsra(Cg *g, int i, const Plan *plan)
         for (int n = 0; n < d->states[q].nnodes; n++)
             if (d->states[q].nodes[n].atom >= 0)
                 used[d->states[q].nodes[n].atom] = true;
-    char fname[128], arg[128];
+    char fname[CG_NAME_MAX], arg[CG_NAME_MAX];
     snprintf(arg, sizeof arg, "const %s_p%d_st *s", P, i);
     for (int a = 0; a < d->mt->natoms; a++) {
         if (!used[a])

@@ -5,7 +5,11 @@
  * NPATTERNS (default 1000) is multiplied by SREMC_DIFF_SCALE; BATCH
  * patterns (default 250) go into one program, built with -O0. Prints the
  * seed, the pattern and the stream of the first mismatch, then both
- * minimized (tests/diff/shrink.h). */
+ * minimized (tests/diff/shrink.h).
+ * Warning gate: every batch is built with -Wall -Wextra -pedantic -Werror
+ * (sremc build adds -std=c99), by $CC (default cc) and by clang in turn,
+ * and the patterns that need no timestamp are built once more on a schema
+ * without one (built only: records then carry no ts). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,10 +35,26 @@ static const char *layout_of(int s, int b)
 }
 static const char *const tnames[] = {"A", "B", "C"};
 
+/* GEN_SCHEMA without its timestamp: what the timestamp-free builds use. */
+#define GEN_SCHEMA_NO_TS "schema E { t : enum { A, B, C }; v : int; k : int; }\n"
+#define WARN_CFLAGS "-O0 -Wall -Wextra -pedantic -Werror"
+
+/* The compiler of build job k: $CC (default cc) and clang in turn, so both
+ * see every strategy's code (clang where it is installed). */
+static const char *cc_of(int k)
+{
+    static int clang = -1;
+    if (clang < 0)
+        clang = system("command -v clang >/dev/null 2>&1") == 0;
+    const char *cc = getenv("CC");
+    return k % 2 && clang ? "clang" : cc && cc[0] ? cc : "cc";
+}
+
 typedef struct Pat {
     char src[2048];    /* the generated file (schema + pattern p) */
     char body[2048];   /* "pattern pN ..." */
     bool ok[4];        /* strategy applies and fits */
+    bool no_ts;        /* auto applies on GEN_SCHEMA_NO_TS too */
     int  chosen;       /* the strategy auto picks */
 } Pat;
 
@@ -241,12 +261,16 @@ int main(int argc, char **argv)
         snprintf(pats[i].body, sizeof pats[i].body, "pattern p%d %s", i, p[0] ? p + 10 : "");
         for (int s = 0; s < 4; s++)
             pats[i].ok[s] = p[0] && applies(pats[i].src, s, s == 0 ? &pats[i].chosen : NULL);
+        char no_ts[sizeof pats[i].src + sizeof GEN_SCHEMA_NO_TS];
+        snprintf(no_ts, sizeof no_ts, "%s%s", GEN_SCHEMA_NO_TS, pats[i].src + strlen(GEN_SCHEMA));
+        pats[i].no_ts = pats[i].ok[0] && applies(no_ts, 0, NULL);
     }
     int failures = 0, compared = 0, programs = 0;
     Value *values = malloc(sizeof(Value) * LEN * GEN_NATTRS);
     bool *det = malloc(LEN);
-    /* every batch file first, then their builds, two at a time */
-    int nbatches = (npat + batch - 1) / batch, njobs = 4 * nbatches;
+    /* every batch file first, then their builds, two at a time; jobs
+       4 * nbatches on are the timestamp-free builds */
+    int nbatches = (npat + batch - 1) / batch, njobs = 5 * nbatches;
     Job *jobs = calloc((size_t)njobs, sizeof *jobs);
     for (int s = 0; s < 4; s++)
         for (int b = 0; b < nbatches; b++) {
@@ -271,9 +295,27 @@ int main(int argc, char **argv)
                 }
             fclose(f);
             snprintf(j->cmd, sizeof j->cmd,
-                     "CFLAGS=-O0 %s build --strategy %s --layout %s --max-states %d %s -o %s 2>%s.log", sremc,
-                     strategies[s], layout_of(s, b), MAX_STATES, j->path, j->prog, j->prog);
+                     "CC=%s CFLAGS='" WARN_CFLAGS "' %s build --strategy %s --layout %s --max-states %d %s -o %s "
+                     "2>%s.log", cc_of(s * nbatches + b), sremc, strategies[s], layout_of(s, b), MAX_STATES,
+                     j->path, j->prog, j->prog);
         }
+    for (int b = 0; b < nbatches; b++) {
+        Job *j = &jobs[4 * nbatches + b];
+        snprintf(j->path, sizeof j->path, "%s/b_nots_%d.srem", dir, b * batch);
+        snprintf(j->prog, sizeof j->prog, "%s/b_nots_%d", dir, b * batch);
+        FILE *f = fopen(j->path, "w");
+        if (!f)
+            return 2;
+        fputs(GEN_SCHEMA_NO_TS, f);
+        for (int i = b * batch; i < (b + 1) * batch && i < npat; i++)
+            if (pats[i].no_ts) {
+                fprintf(f, "%s\n", pats[i].body);
+                j->npatterns++;
+            }
+        fclose(f);
+        snprintf(j->cmd, sizeof j->cmd, "CC=%s CFLAGS='" WARN_CFLAGS "' %s build --max-states %d %s -o %s 2>%s.log",
+                 cc_of(b + 1), sremc, MAX_STATES, j->path, j->prog, j->prog);
+    }
     build_all(jobs, njobs);
     for (int s = 0; s < 4 && !failures; s++) {
         for (int b0 = 0; b0 < npat && !failures; b0 += batch) {
@@ -359,19 +401,35 @@ int main(int argc, char **argv)
         free(o.built_src);
         singles++;
     }
+    /* the timestamp-free builds: built only, checked last so that a
+       warning there does not hide a mismatch */
+    int nots = 0;
+    for (int k = 4 * nbatches; k < njobs; k++) {
+        if (jobs[k].npatterns == 0)
+            continue;
+        nots += jobs[k].npatterns;
+        if (!jobs[k].built) {
+            fprintf(stderr, "FAIL (timestamp-free schema): %s\n", jobs[k].cmd);
+            char cmd[1100];
+            snprintf(cmd, sizeof cmd, "tail -40 %s.log >&2", jobs[k].prog);
+            run(cmd);
+            failures++;
+            break;
+        }
+    }
     int napply[4] = {0};
     for (int i = 0; i < npat; i++)
         for (int s = 0; s < 4; s++)
             napply[s] += pats[i].ok[s];
     int nbuilt[4] = {0};
-    for (int k = 0; k < njobs; k++)
+    for (int k = 0; k < 4 * nbatches; k++)
         nbuilt[k / nbatches] += jobs[k].npatterns;
     printf("diff_codegen: seed %llu, %d random patterns (scale %d); applies: auto %d, tdfa %d, dsra %d, runs %d; "
            "built: auto %d, forced tdfa %d (all, --layout table, tree and chain), dsra %d, runs %d (where auto picks "
-           "another); %d programs of up to %d "
-           "patterns and %d of one pattern, %d pattern-stream comparisons, %d failures\n",
+           "another), %d on a schema without a timestamp (built only); warning-free under $CC and clang; %d programs of "
+           "up to %d patterns and %d of one pattern, %d pattern-stream comparisons, %d failures\n",
            (unsigned long long)seed, npat, diff_scale(), napply[0], napply[1], napply[2], napply[3], nbuilt[0],
-           nbuilt[1], nbuilt[2], nbuilt[3], programs, batch, singles, compared, failures);
+           nbuilt[1], nbuilt[2], nbuilt[3], nots, programs, batch, singles, compared, failures);
     free(pats);
     free(jobs);
     free(got);

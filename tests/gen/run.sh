@@ -1,7 +1,10 @@
 #!/bin/sh
 # run.sh: tests of generated code. SREMC is bin/sremc.
-#  1. generated C of every sample and of random batches builds warning-free
-#     (gcc and clang, -std=c99 -Wall -Wextra -pedantic -Werror);
+#  1. generated C of every sample and of the generated-C goldens
+#     (tests/golden/codegen: one schema has no timestamp) builds
+#     warning-free (gcc and clang, -std=c99 -Wall -Wextra -pedantic
+#     -Werror), plain and --freestanding; the random batches of step 3
+#     are built the same way;
 #  2. behavioural cases (tests/gen/cases/*.case: pattern, ### OPTIONS ###,
 #     ### EVENTS ### CSV, ### EXPECT ### records with errors merged in
 #     order, ### STATUS ###) built with `sremc build` under every strategy
@@ -22,16 +25,18 @@ fail=0
 pass=0
 
 # 1. warnings
-for f in samples/*.srem; do
-    b=$W/$(basename "$f" .srem)
-    "$SREMC" "$f" -o "$b.c" 2>/dev/null || { echo "gen: FAIL emit $f"; fail=$((fail+1)); continue; }
-    for cc in gcc clang; do
-        command -v $cc >/dev/null || continue
-        if $cc -std=c99 -Wall -Wextra -pedantic -Werror -Iruntime/include -c "$b.c" -o "$b.o"; then
-            pass=$((pass+1))
-        else
-            echo "gen: FAIL $cc warnings in the code generated from $f"; fail=$((fail+1))
-        fi
+for f in samples/*.srem tests/golden/codegen/*.srem; do
+    for fs in "" --freestanding; do
+        b=$W/warn_$(basename "$f" .srem)${fs:+_fs}
+        "$SREMC" emit $fs "$f" -o "$b.c" 2>/dev/null || { echo "gen: FAIL emit $fs $f"; fail=$((fail+1)); continue; }
+        for cc in gcc clang; do
+            command -v $cc >/dev/null || continue
+            if $cc -std=c99 -Wall -Wextra -pedantic -Werror -Iruntime/include -c "$b.c" -o "$b.o"; then
+                pass=$((pass+1))
+            else
+                echo "gen: FAIL $cc warnings in the code generated from $fs $f"; fail=$((fail+1))
+            fi
+        done
     done
 done
 

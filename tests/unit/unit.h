@@ -48,5 +48,6 @@ void add_sra_tests(void);
 void add_minterm_tests(void);
 void add_dsra_tests(void);
 void add_shrink_tests(void);
+void add_writer_tests(void);
 
 #endif

@@ -55,6 +55,7 @@ int main(void)
     add_minterm_tests();
     add_dsra_tests();
     add_shrink_tests();
+    add_writer_tests();
     CU_basic_set_mode(getenv("UNIT_VERBOSE") ? CU_BRM_VERBOSE : CU_BRM_NORMAL);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
