@@ -92,6 +92,9 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan);
 /* cg_cond.c */
 void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *arg,
                          const AstExpr *cond, RegMode mode, const int *regmap, int hist);
+void cg_emit_cond_fn_run(FILE *out, const char *P, const char *fname, const char *rtype, const AstExpr *cond,
+                         const int *regmap);
+void cg_put_load(FILE *out, const AstAttr *a, const char *base);
 
 /* cg_decls.c */
 void cg_emit_episode(Cg *g, int j, const AstEpisode *ep);
