@@ -59,6 +59,7 @@ typedef struct Cg {
     int              batch[CG_BATCH_MAX];      /* pattern numbers */
     const char      *batch_name[CG_BATCH_MAX];
     bool             no_batch;
+    struct CgRunsFn *runs_fns;   /* runs: register-free literal functions, shared by the file's patterns */
 } Cg;
 
 /* A register-free tdfa whose events fall into few classes runs from tables

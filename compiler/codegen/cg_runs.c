@@ -117,9 +117,15 @@ static void emit_write(Cg *g, int i, const Runs *ru)
     const char *P = g->P;
     const AstSchema *sc = g->schema;
     fprintf(out, "/* Pattern %s: registers in `writes` store e. */\n"
-                 "static void %s_p%d_write(void *regs, const %s_event *e, uint64_t writes)\n{\n"
-                 "    %s_p%d_regs *run = regs;\n",
-            ru->pattern->name, P, i, P, P, i);
+                 "static void %s_p%d_write(void *regs, const %s_event *e, uint64_t writes)\n{\n",
+            ru->pattern->name, P, i, P);
+    bool any = false;
+    for (int r = 0; r < ru->nregs; r++)
+        any |= reg_read(ru, r);
+    if (any)
+        fprintf(out, "    %s_p%d_regs *run = regs;\n", P, i);
+    else   /* never called: no register is read, so none is kept */
+        fputs("    (void)regs;\n    (void)e;\n    (void)writes;\n", out);
     for (int r = 0; r < ru->nregs; r++) {
         if (!reg_read(ru, r))
             continue;
@@ -135,7 +141,7 @@ static void emit_write(Cg *g, int i, const Runs *ru)
         }
         fputs("    }\n", out);
     }
-    fputs("    (void)run;\n    (void)e;\n    (void)writes;\n}\n\n", out);
+    fputs("}\n\n", out);
 }
 
 /* Transitions of the epsilon-free SRA grouped by source state. */
@@ -169,8 +175,47 @@ typedef struct Conj {
     const AstExpr *cond;
     const int     *regmap;
     bool           neg;
-    int            fn;   /* its function */
+    int            fn;      /* its function's number in the pattern */
+    const char    *fname;   /* and name */
 } Conj;
+
+/* A register-free literal function already in the file: the same text
+ * from another pattern calls it instead of repeating it. */
+typedef struct CgRunsFn {
+    struct CgRunsFn *next;
+    const char      *text;   /* with the name NAME_HOLE */
+    const char      *name;
+} CgRunsFn;
+
+#define NAME_HOLE "@@runs_fn@@"
+
+/* The name of the function for conjunct c, emitting it unless the file
+ * has its text already. */
+static const char *emit_conj_fn(Cg *g, const char *rtype, const Conj *c, const char *fname)
+{
+    Buf b;
+    cg_buf_open(&b);
+    cg_emit_cond_fn_run(b.f, g->P, NAME_HOLE, rtype, c->cond, c->regmap);
+    cg_buf_close(&b);
+    bool shared = !reads_reg(c->cond);
+    const CgRunsFn *f = g->runs_fns;
+    while (shared && f && strcmp(f->text, b.text) != 0)
+        f = f->next;
+    if (f && shared) {
+        free(b.text);
+        return f->name;
+    }
+    const char *at = strstr(b.text, NAME_HOLE);
+    fprintf(g->code.f, "%.*s%s%s", (int)(at - b.text), b.text, fname, at + strlen(NAME_HOLE));
+    const char *name = arena_strdup(g->arena, fname);
+    if (shared) {
+        CgRunsFn *n = arena_alloc(g->arena, sizeof *n);
+        *n = (CgRunsFn){g->runs_fns, arena_strdup(g->arena, b.text), name};
+        g->runs_fns = n;
+    }
+    free(b.text);
+    return name;
+}
 
 typedef struct Conjs {
     Conj *v;
@@ -187,7 +232,7 @@ static void conj_add(Conjs *c, const AstExpr *e, const int *regmap, bool neg)
         if (!c->v)
             abort();
     }
-    c->v[c->n++] = (Conj){e, regmap, neg, -1};
+    c->v[c->n++] = (Conj){e, regmap, neg, -1, NULL};
 }
 
 /* A literal that is not negated holds iff each conjunct of its top &&
@@ -233,16 +278,16 @@ static Conjs emit_lits(Cg *g, int i, const Sra *nfa, const Order *o)
             f++;
         if (f < k) {
             c.v[k].fn = c.v[f].fn;
+            c.v[k].fname = c.v[f].fname;
             continue;
         }
         c.v[k].fn = nfns++;
         snprintf(fname, sizeof fname, "%s_p%d_c%d", P, i, c.v[k].fn);
-        cg_emit_cond_fn_run(out, P, fname, rtype, c.v[k].cond, c.v[k].regmap);
+        c.v[k].fname = emit_conj_fn(g, rtype, &c.v[k], fname);
     }
     fprintf(out, "static const %s_rs_lit %s_p%d_lits[] = {\n", P, P, i);
     for (int k = 0; k < c.n; k++)
-        fprintf(out, "    {%s_p%d_c%d, %d, %d, %d},\n", P, i, c.v[k].fn, c.v[k].fn, c.v[k].neg,
-                !reads_reg(c.v[k].cond));
+        fprintf(out, "    {%s, %d, %d, %d},\n", c.v[k].fname, c.v[k].fn, c.v[k].neg, !reads_reg(c.v[k].cond));
     if (c.n == 0)
         fputs("    {NULL, 0, 0, 0},   /* no literals */\n", out);
     c.nfns = nfns;
