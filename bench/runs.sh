@@ -5,6 +5,7 @@
 #   hot:  within 1 h { x:A _* [type == B && id == x.id] }, 2,000 ids, so
 #         2,000 live runs (time window, a register, a self-loop, a key);
 #   gap:  A _{0,8} B _{0,8} C (gap-bounded, no window);
+#   gap100: A _{0,98} B _{0,98} C (B2's shape at w = 100);
 #   seq:  within 10 events policy stam { A B C } (B1's shape, register-free);
 #   regs: within 3 events { x:A y:[type == B && v > x.v] [type == C && v > y.v] }
 #         (B7's shape: registers, contiguous, a count window);
@@ -35,6 +36,7 @@ secs_since() { echo "$(date +%s.%N) - $1" | bc; }
 SCHEMA='schema S { type : enum { A, B, C }; id : int; v : int; t : timestamp(ms); }'
 printf '%s\npattern hot on S within 1 h { x:A _* [type == B && id == x.id] }\n' "$SCHEMA" > "$OUT/hot.srem"
 printf '%s\npattern gap on S { A _{0,8} B _{0,8} C }\n' "$SCHEMA" > "$OUT/gap.srem"
+printf '%s\npattern gap100 on S { A _{0,98} B _{0,98} C }\n' "$SCHEMA" > "$OUT/gap100.srem"
 printf '%s\npattern seq on S within 10 events policy stam { A B C }\n' "$SCHEMA" > "$OUT/seq.srem"
 printf '%s\npattern regs on S within 3 events { x:A y:[type == B && v > x.v] [type == C && v > y.v] }\n' \
     "$SCHEMA" > "$OUT/regs.srem"
@@ -54,7 +56,7 @@ fi
 {
 printf '| workload | version | C lines | sremc s | cc s | events/s (median) | matches | overflow | events |\n'
 printf '|---|---|---:|---:|---:|---:|---:|---:|---:|\n'
-for wl in hot gap seq regs; do
+for wl in hot gap gap100 seq regs; do
     for v in $VERSIONS; do
         if [ "$v" = now ]; then S=$SREMC L=$LIB I=runtime/include; else S=$B/bin/sremc L=$B/lib/libsremrt.a I=$B/runtime/include; fi
         name=${wl}_$(echo "$v" | tr -c 'a-zA-Z0-9\n' _)

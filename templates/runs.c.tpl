@@ -46,7 +46,7 @@ typedef struct @@PREFIX@@_rs_desc {
     void (*write)(void *regs, const @@PREFIX@@_event *e, uint64_t writes);
 } @@PREFIX@@_rs_desc;
 
-static uint32_t @@PREFIX@@_rs_mix(uint64_t h)
+static inline uint32_t @@PREFIX@@_rs_mix(uint64_t h)
 {
     h ^= h >> 33;
     h *= UINT64_C(0xff51afd7ed558ccd);
@@ -54,7 +54,7 @@ static uint32_t @@PREFIX@@_rs_mix(uint64_t h)
     return (uint32_t)h;
 }
 
-static uint32_t @@PREFIX@@_rs_hash(int32_t state, const unsigned char *regs, int32_t rb)
+static inline uint32_t @@PREFIX@@_rs_hash(int32_t state, const unsigned char *regs, int32_t rb)
 {
     uint64_t h = (uint64_t)(uint32_t)state * UINT64_C(0x9e3779b97f4a7c15);
     for (int32_t k = 0; k < rb; k += 8) {
@@ -65,7 +65,7 @@ static uint32_t @@PREFIX@@_rs_hash(int32_t state, const unsigned char *regs, int
     return @@PREFIX@@_rs_mix(h);
 }
 
-static int32_t @@PREFIX@@_rs_bucket(const @@PREFIX@@_runset *s, uint32_t h)
+static inline int32_t @@PREFIX@@_rs_bucket(const @@PREFIX@@_runset *s, uint32_t h)
 {
     return (int32_t)(((uint64_t)h * (uint64_t)s->nb) >> 32);
 }
@@ -188,7 +188,7 @@ static int32_t @@PREFIX@@_rs_kbucket(const @@PREFIX@@_runset *s, int32_t state, 
 
 /* The run with this state and registers that is in the set after the
  * event (stored at it, or there before it in a self-loop state), or -1. */
-static int32_t @@PREFIX@@_rs_find(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t state,
+static inline int32_t @@PREFIX@@_rs_find(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t state,
                                  const unsigned char *regs, uint32_t h)
 {
     for (int32_t r = s->hhead[@@PREFIX@@_rs_bucket(s, h)]; r >= 0; r = s->runs[r].hnext) {
@@ -274,7 +274,7 @@ static void @@PREFIX@@_rs_add(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
 }
 
 /* Whether the literals of t with free_ == want hold. */
-static int @@PREFIX@@_rs_lits(const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_rs_trans *t, const @@PREFIX@@_event *e,
+static inline int @@PREFIX@@_rs_lits(const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_rs_trans *t, const @@PREFIX@@_event *e,
                               const void *regs, int want)
 {
     for (int32_t k = t->lit; k < t->lit + t->nlits; k++)
@@ -285,7 +285,7 @@ static int @@PREFIX@@_rs_lits(const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_rs_t
 
 /* Whether the register-free literals of t hold; memo[f] is literal
  * function f's value on this event (2: not computed yet). */
-static int @@PREFIX@@_rs_free(const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_rs_trans *t, const @@PREFIX@@_event *e,
+static inline int @@PREFIX@@_rs_free(const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_rs_trans *t, const @@PREFIX@@_event *e,
                               uint8_t *memo)
 {
     for (int32_t k = t->lit; k < t->lit + t->nlits; k++) {
@@ -302,7 +302,7 @@ static int @@PREFIX@@_rs_free(const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_rs_t
 
 /* Steps run r (-1: the run starting at e, registers empty) over the
  * transitions in on[0..non); 1 if one reaches a final state. */
-static int @@PREFIX@@_rs_step_run(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t r, int32_t state,
+static inline int @@PREFIX@@_rs_step_run(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t r, int32_t state,
                                   const int32_t *on, int32_t non, const @@PREFIX@@_event *e, int64_t ts,
                                   uint64_t *overflow)
 {
@@ -353,7 +353,7 @@ static int @@PREFIX@@_rs_step_state(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_de
 
 /* Which transitions of q the event may take: those whose register-free
  * literals hold, self-loops left out for runs that stay anyway. */
-static int32_t @@PREFIX@@_rs_enabled(const @@PREFIX@@_rs_desc *d, int32_t q, const @@PREFIX@@_event *e, int stay,
+static inline int32_t @@PREFIX@@_rs_enabled(const @@PREFIX@@_rs_desc *d, int32_t q, const @@PREFIX@@_event *e, int stay,
                                      int32_t *on, uint8_t *memo)
 {
     const @@PREFIX@@_rs_state *st = &d->states[q];
@@ -367,7 +367,7 @@ static int32_t @@PREFIX@@_rs_enabled(const @@PREFIX@@_rs_desc *d, int32_t q, con
 }
 
 /* Whether a run that started at (start_pos, start_ts) may take the event. */
-static int @@PREFIX@@_rs_live(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int64_t start_pos,
+static inline int @@PREFIX@@_rs_live(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int64_t start_pos,
                               int64_t start_ts, int64_t ts)
 {
     if (d->window_kind == 1)
@@ -382,7 +382,7 @@ static int @@PREFIX@@_rs_live(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_de
  * dense[q] (-1: none) and its timestamp dense[nstates + q], the states
  * that have one in occ[0 .. n); the next event's in the other halves.
  * The run of state q moves over e. */
-static int @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t q, int64_t sp,
+static inline int @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t q, int64_t sp,
                                     int64_t st, const @@PREFIX@@_event *e, uint8_t *memo, uint64_t *overflow)
 {
     int64_t *np = s->dense + 2 * d->nstates, *nt = np + d->nstates;
@@ -466,7 +466,8 @@ static int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
             hit |= @@PREFIX@@_rs_step_state(s, d, q, on, non, e, ts, overflow);
     }
     int32_t non = @@PREFIX@@_rs_enabled(d, d->start, e, 0, on, memo);
-    hit |= @@PREFIX@@_rs_step_run(s, d, -1, d->start, on, non, e, ts, overflow);
+    if (non > 0)
+        hit |= @@PREFIX@@_rs_step_run(s, d, -1, d->start, on, non, e, ts, overflow);
     /* merges into runs that were there before: their later starts */
     for (int32_t k = 0; k < s->npend; k++) {
         @@PREFIX@@_rs_pend *p = &s->pend[k];
