@@ -79,6 +79,8 @@ static unsigned char *@@PREFIX@@_rs_regs(const @@PREFIX@@_runset *s, const @@PRE
 static int @@PREFIX@@_rs_alloc(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const sremrt_alloc *a,
                                int32_t cap)
 {
+    if (cap < 1 || cap > INT32_MAX / 8)   /* 4 cap buckets, 2 cap heap slots: int32_t */
+        return -1;
     size_t bytes = @@PREFIX@@_RUNS_BYTES(cap, d->nstates, d->rb);
     unsigned char *b = sremrt_alloc_get(a, bytes, 0);
     if (!b)
