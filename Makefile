@@ -227,6 +227,7 @@ bench: bin/sremc lib/libsremrt.a
 	BENCH_INTERP_OBJS="$(filter build/obj/%,$(LIB_OBJ))" sh bench/run.sh bin/sremc lib/libsremrt.a
 	sh bench/episodes.sh lib/libsremrt.a
 	sh bench/explore.sh bin/sremc lib/libsremrt.a
+	sh bench/runs.sh bin/sremc lib/libsremrt.a
 	sh bench/report.sh
 
 # Everything, at full size (BENCH_FULL=1): 3 processes x 5 repetitions,

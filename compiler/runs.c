@@ -8,6 +8,22 @@
 
 #include "sra_build.h"
 
+/* Marks in reads the register attributes expression e reads. */
+static void mark_reads(const Runs *r, const AstExpr *e, const int *regmap)
+{
+    if (!e)
+        return;
+    if (e->kind == EX_REGATTR && e->reg >= 0 && e->attr) {
+        int slot = regmap ? regmap[e->reg] : e->reg;
+        if (slot >= 0 && slot < r->nregs)
+            r->reads[(size_t)slot * (size_t)r->nattrs + (size_t)e->attr->index] = true;
+    }
+    mark_reads(r, e->lhs, regmap);
+    mark_reads(r, e->rhs, regmap);
+    for (int i = 0; i < e->nargs; i++)
+        mark_reads(r, e->args[i], regmap);
+}
+
 Runs *runs_new(const Sra *nfa, int capacity, Arena *arena)
 {
     Runs *r = arena_alloc(arena, sizeof *r);
@@ -20,6 +36,19 @@ Runs *runs_new(const Sra *nfa, int capacity, Arena *arena)
     r->window = r->window_kind == WIN_NONE ? 0 : p->hdr.window.value;
     r->ts_attr = p && p->schema ? p->schema->ts_attr : -1;
     r->part_attr = p && p->partition_attr ? p->partition_attr->index : -1;
+    r->nattrs = p && p->schema ? p->schema->nattrs : 0;
+    r->reads = arena_alloc(arena, (size_t)r->nregs * (size_t)r->nattrs + 1);
+    memset(r->reads, 0, (size_t)r->nregs * (size_t)r->nattrs + 1);
+    r->dead = arena_alloc(arena, (size_t)nfa->nstates + 1);
+    for (int q = 0; q < nfa->nstates; q++)
+        r->dead[q] = true;
+    for (int t = 0; t < nfa->ntrans; t++) {
+        const SraTrans *tr = &nfa->trans[t];
+        if (!tr->eps)
+            r->dead[tr->from] = false;
+        for (int k = 0; k < tr->nlits; k++)
+            mark_reads(r, tr->lits[k].cond, tr->lits[k].regmap);
+    }
     return r;
 }
 
@@ -71,19 +100,27 @@ static const Value *event_values(const Sim *sim, int ev)
     return sim->s->values + (size_t)ev * (size_t)sim->s->nattrs;
 }
 
-/* Equal contents, not equal event numbers: two events with the same
- * attribute values behave the same in every later guard, so their runs
- * can merge (bitwise equal values are equal for every condition). */
+/* Equal read contents, not equal event numbers: two events with the
+ * same values of the attributes guards read from a register behave the
+ * same in every later guard, so their runs can merge (bitwise equal
+ * values are equal for every condition). A register no guard reads
+ * never matters. */
 static bool same_regs(const Sim *sim, const int *a, const int *b)
 {
-    for (int r = 0; r < sim->runs->nregs; r++) {
-        if (a[r] == b[r])
+    const Runs *ru = sim->runs;
+    for (int r = 0; r < ru->nregs; r++) {
+        const bool *rd = ru->reads + (size_t)r * (size_t)ru->nattrs;
+        bool read = false;
+        for (int k = 0; k < ru->nattrs; k++)
+            read |= rd[k];
+        if (a[r] == b[r] || !read)
             continue;
         if (a[r] < 0 || b[r] < 0)
             return false;
-        if (memcmp(event_values(sim, a[r]), event_values(sim, b[r]),
-                   (size_t)sim->s->nattrs * sizeof(Value)) != 0)
-            return false;
+        const Value *va = event_values(sim, a[r]), *vb = event_values(sim, b[r]);
+        for (int k = 0; k < ru->nattrs; k++)
+            if (rd[k] && memcmp(&va[k], &vb[k], sizeof(Value)) != 0)
+                return false;
     }
     return true;
 }
@@ -168,7 +205,8 @@ static bool step_run(Sim *sim, RunSet *next, int state, const int *regs, int sta
         for (int k = 0; k < t->nwrites; k++)
             nr[t->writes[k]] = ev;
         hit |= sim->nfa->final[t->to];
-        add_run(sim, next, t->to, nr, start_pos, start_ev);
+        if (!sim->runs->dead[t->to])   /* a dead run has no future: not kept */
+            add_run(sim, next, t->to, nr, start_pos, start_ev);
     }
     return hit;
 }

@@ -23,6 +23,12 @@ typedef struct Runs {
     int64_t           window;     /* events, or timestamp units; 0 without */
     int               ts_attr;    /* schema index of the timestamp, -1 */
     int               part_attr;  /* schema index of the partition key, -1 */
+    int               nattrs;     /* schema attributes */
+    /* reads[r * nattrs + a]: some guard reads attribute a of register r.
+     * A run keeps only these: two runs in one state whose read register
+     * attributes are equal have the same future, so they merge. */
+    bool             *reads;
+    bool             *dead;       /* [nstates]: no transition leaves it */
 } Runs;
 
 /* What a simulation saw: runs dropped because the array was full (the
@@ -40,10 +46,14 @@ void runs_dump_txt(const Runs *runs, FILE *out);
 
 /* Detections (LANGUAGE.md 3.3) as a generated runs matcher makes them:
  * det[k] for event k (0-based). Per partition, at most capacity runs;
- * runs with equal state and registers are merged keeping the latest
- * start (it stays in the window longest); expired runs are dropped
- * before each event; a run that does not fit is dropped and counted in
- * stats->overflow (stats may be NULL). */
+ * runs with equal state and read register attributes (Runs.reads) are
+ * merged keeping the latest start (it stays in the window longest); a run
+ * that reaches a dead state (Runs.dead) is a detection if the state is
+ * final and is not kept; expired runs are dropped before each event; a
+ * run that does not fit is dropped and counted in stats->overflow (stats
+ * may be NULL). The generated code steps runs in another order, so when
+ * the array overflows it may drop other runs, but it overflows on the
+ * same events: the sets agree until the first overflow. */
 void runs_simulate(const Runs *runs, const Stream *s, const ExternTable *ext, bool *det,
                    RunsStats *stats);
 

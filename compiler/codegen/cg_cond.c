@@ -67,7 +67,7 @@ static void put_number(FILE *out, const AstExpr *e, bool flt)
         fprintf(out, "INT64_C(%" PRIu64 ")", u);
 }
 
-static void put_load(FILE *out, const AstAttr *a, const char *base)
+void cg_put_load(FILE *out, const AstAttr *a, const char *base)
 {
     if (a->kind == ATTR_FLOAT) {
         fprintf(out, "%s", base);
@@ -162,7 +162,7 @@ static CVal cond_term(Cond *c, const AstExpr *e)
     case EX_ATTR:
         c->reads_event = true;
         v = new_val(c, e->attr->kind == ATTR_FLOAT);
-        put_load(out, e->attr, "e->");
+        cg_put_load(out, e->attr, "e->");
         fputs(";\n", out);
         return v;
     case EX_REGATTR: {
@@ -180,7 +180,7 @@ static CVal cond_term(Cond *c, const AstExpr *e)
         char base[32];
         snprintf(base, sizeof base, "r%d->", e->reg);
         fprintf(out, "r%d ? ", e->reg);
-        put_load(out, e->attr, base);
+        cg_put_load(out, e->attr, base);
         fputs(" : 0;\n", out);
         return v;
     }
@@ -263,9 +263,10 @@ static CVal cond_term(Cond *c, const AstExpr *e)
 }
 
 /* A static function `int NAME(const P_event *e, ARG)` that is 1 iff cond
- * holds, reading registers as mode says. */
-void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *arg,
-                         const AstExpr *cond, RegMode mode, const int *regmap, int hist)
+ * holds, reading registers as mode says; runs (REG_RUN) read them from
+ * `const RTYPE_regs *run`, register r in run->rR when bit r of run->set is. */
+static void emit_cond(FILE *out, const char *P, const char *fname, const char *arg, const char *rtype,
+                      const AstExpr *cond, RegMode mode, const int *regmap, int hist)
 {
     Buf body;
     cg_buf_open(&body);
@@ -277,6 +278,11 @@ void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *ar
     fprintf(out, "/* ");
     cg_put_expr_comment(out, cond);
     fprintf(out, " */\nstatic int %s(const %s_event *e, %s)\n{\n    int u = 0;\n", fname, P, arg);
+    bool any = false;
+    for (int r = 0; r < c.nregs; r++)
+        any |= c.used_reg[r] && reg_slot(&c, r) >= 0;
+    if (mode == REG_RUN && any)
+        fprintf(out, "    const %s_regs *run = regs;\n", rtype);
     for (int r = 0; r < c.nregs; r++) {
         if (!c.used_reg[r])
             continue;
@@ -285,24 +291,33 @@ void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *ar
             fprintf(out, "    const %s_event *r%d = s->pos - %d >= 1 ? &s->ring[(s->pos - %d) %% %d] : NULL;\n",
                     P, r, slot, slot, hist);
         else
-            fprintf(out, "    const %s_event *r%d = run->set[%d] ? &run->regs[%d] : NULL;\n", P, r, slot,
-                    slot);
+            fprintf(out, "    const %s_r%d *r%d = run->set >> %d & 1 ? &run->r%d : NULL;\n", rtype, slot, r,
+                    slot, slot);
     }
     fprintf(out, "%s", body.text);
     if (body.len)
         fputc('\n', out);
     /* what the condition leaves unread (the signature is every condition's) */
-    bool any_reg = false;
-    for (int r = 0; r < c.nregs; r++)
-        any_reg |= c.used_reg[r] && reg_slot(&c, r) >= 0;
     if (!c.reads_event)
         fputs("    (void)e;\n", out);
-    if (!any_reg)
-        fprintf(out, "    (void)%s;\n", mode == REG_RUN ? "run" : "s");
+    if (!any)
+        fprintf(out, "    (void)%s;\n", mode == REG_RUN ? "regs" : "s");
     if (cond)
         fprintf(out, "    return !u && t%d != 0;\n}\n\n", v.id);
     else
         fputs("    return !u;\n}\n\n", out);
     free(body.text);
     free(c.used_reg);
+}
+
+void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *arg,
+                         const AstExpr *cond, RegMode mode, const int *regmap, int hist)
+{
+    emit_cond(out, P, fname, arg, NULL, cond, mode, regmap, hist);
+}
+
+void cg_emit_cond_fn_run(FILE *out, const char *P, const char *fname, const char *rtype, const AstExpr *cond,
+                         const int *regmap)
+{
+    emit_cond(out, P, fname, "const void *regs", rtype, cond, REG_RUN, regmap, 1);
 }

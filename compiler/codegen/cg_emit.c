@@ -42,11 +42,10 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
         cg_arena_keymap(g, "pattern", p->name);
         cg_arena_term(g, "pattern states", "%d * sizeof(%s_p%d_st)", cg_keys(g), P, i);
         if (runs)
-            cg_arena_term(g, "pattern runs", "%d * 2 * (SREMRT_MAX_ALIGN + %d * sizeof(%s_p%d_run))", cg_keys(g),
-                       g->o->strategy.max_runs, P, i);
+            cg_arena_term(g, "pattern runs", "%d * (SREMRT_MAX_ALIGN + %s_p%d_RUNS_BYTES(%d))", cg_keys(g), P, i,
+                       g->o->strategy.max_runs);
     } else if (runs) {
-        cg_arena_term(g, "pattern runs", "2 * (SREMRT_MAX_ALIGN + %d * sizeof(%s_p%d_run))", g->o->strategy.max_runs,
-                   P, i);
+        cg_arena_term(g, "pattern runs", "%s_p%d_RUNS_BYTES(%d)", P, i, g->o->strategy.max_runs);
     }
     if (part) {
         cg_line(f, 0, "sremrt_keymap p%d_keys;   /* pattern %s: partition key -> slot */", i, p->name);

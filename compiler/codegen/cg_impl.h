@@ -64,6 +64,7 @@ typedef struct Cg {
     int              batch[CG_BATCH_MAX];      /* pattern numbers */
     const char      *batch_name[CG_BATCH_MAX];
     bool             no_batch;
+    struct CgRunsFn *runs_fns;   /* runs: register-free literal functions, shared by the file's patterns */
 } Cg;
 
 /* A register-free tdfa whose events fall into few classes runs from tables
@@ -97,6 +98,9 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan);
 /* cg_cond.c */
 void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *arg,
                          const AstExpr *cond, RegMode mode, const int *regmap, int hist);
+void cg_emit_cond_fn_run(FILE *out, const char *P, const char *fname, const char *rtype, const AstExpr *cond,
+                         const int *regmap);
+void cg_put_load(FILE *out, const AstAttr *a, const char *base);
 
 /* cg_decls.c */
 void cg_emit_episode(Cg *g, int j, const AstEpisode *ep);

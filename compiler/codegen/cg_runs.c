@@ -1,168 +1,420 @@
-/* cg_runs.c: the runs strategy -> a run-set step over the epsilon-free SRA. */
+/* cg_runs.c: the runs strategy -> static const tables of the epsilon-free
+ * SRA for the run-set engine (templates/runs*.tpl, once per file), and the
+ * guard literals, register writes and keys they point to. */
 #define _POSIX_C_SOURCE 200809L
 #include "cg_impl.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The runs matcher of pattern i over the epsilon-free SRA. */
-void cg_emit_runs(Cg *g, int i, const Plan *plan)
+/* Pattern registers the run-set engine can hold: run->set is a uint64_t. */
+enum { CG_RUNS_MAX_REGS = 64 };
+
+/* Whether e reads a register. */
+static bool reads_reg(const AstExpr *e)
 {
-    const Runs *ru = plan->runs;
+    if (!e)
+        return false;
+    if (e->kind == EX_REGATTR)
+        return true;
+    for (int i = 0; i < e->nargs; i++)
+        if (reads_reg(e->args[i]))
+            return true;
+    return reads_reg(e->lhs) || reads_reg(e->rhs);
+}
+
+static bool int_like(const AstAttr *a) { return a && a->kind != ATTR_FLOAT; }
+
+/* A conjunct `A == x.B` (either way round, A and B not float) at the top
+ * of cond's && tree: the literal holds only when the run's x.B equals the
+ * event's A, so runs can be looked up by it. *reg: the EX_REGATTR side. */
+static const AstExpr *find_key(const AstExpr *e, const AstExpr **reg)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == EX_AND) {
+        const AstExpr *k = find_key(e->lhs, reg);
+        return k ? k : find_key(e->rhs, reg);
+    }
+    if (e->kind != EX_CMP || e->op != OP_EQ)
+        return NULL;
+    const AstExpr *l = e->lhs, *r = e->rhs;
+    if (l->kind == EX_REGATTR && r->kind == EX_ATTR) {
+        const AstExpr *t = l;
+        l = r;
+        r = t;
+    }
+    if (l->kind != EX_ATTR || r->kind != EX_REGATTR || !int_like(l->attr) || !int_like(r->attr))
+        return NULL;
+    *reg = r;
+    return l;
+}
+
+/* The register slot a literal's EX_REGATTR reads (-1: statically empty). */
+static int lit_slot(const SraLit *l, const AstExpr *reg)
+{
+    return l->regmap ? l->regmap[reg->reg] : reg->reg;
+}
+
+static bool reg_read(const Runs *ru, int r)
+{
+    for (int a = 0; a < ru->nattrs; a++)
+        if (ru->reads[(size_t)r * (size_t)ru->nattrs + (size_t)a])
+            return true;
+    return false;
+}
+
+/* The run-set engine, once per file: its types and its code. */
+static bool emit_engine(Cg *g)
+{
+    Hole holes[] = {{"PREFIX", g->P}};
+    char *ty = cg_load_template(g->o, "runs_types.tpl", g->diag);
+    char *code = cg_load_template(g->o, "runs.c.tpl", g->diag);
+    bool ok = ty && code && cg_fill(ty, "runs_types.tpl", holes, 1, g->diag, g->types.f) &&
+              cg_fill(code, "runs.c.tpl", holes, 1, g->diag, g->code.f);
+    free(ty);
+    free(code);
+    return ok;
+}
+
+/* Types: a run's registers, only the attributes guards read, each as the
+ * int64_t or double a condition loads (no padding: runs compare and hash
+ * them as bytes). */
+static void emit_regs_type(Cg *g, int i, const Runs *ru)
+{
+    FILE *ty = g->types.f;
+    const char *P = g->P;
+    const AstSchema *sc = g->schema;
+    fprintf(ty, "/* Pattern %s: the registers of a run (the attributes its guards read). */\n",
+            ru->pattern->name);
+    for (int r = 0; r < ru->nregs; r++) {
+        if (!reg_read(ru, r))
+            continue;
+        fprintf(ty, "typedef struct %s_p%d_r%d {\n", P, i, r);
+        for (int a = 0; a < sc->nattrs; a++) {
+            if (!ru->reads[(size_t)r * (size_t)ru->nattrs + (size_t)a])
+                continue;
+            fputs(sc->attrs[a].kind == ATTR_FLOAT ? "    double " : "    int64_t ", ty);
+            cg_put_field(ty, &sc->attrs[a]);
+            fputs(";\n", ty);
+        }
+        fprintf(ty, "} %s_p%d_r%d;\n", P, i, r);
+    }
+    fprintf(ty, "typedef struct %s_p%d_regs {\n    uint64_t set;   /* bit r: register r written */\n", P, i);
+    for (int r = 0; r < ru->nregs; r++)
+        if (reg_read(ru, r))
+            fprintf(ty, "    %s_p%d_r%d r%d;\n", P, i, r, r);
+    fprintf(ty, "} %s_p%d_regs;\ntypedef %s_runset %s_p%d_st;\n", P, i, P, P, i);
+    fprintf(ty, "#define %s_p%d_RUNS_BYTES(cap) %s_RUNS_BYTES(cap, %d, sizeof(%s_p%d_regs))\n\n", P, i, P,
+            ru->nfa->nstates, P, i);
+}
+
+/* The write function: register r takes the event's read attributes. */
+static void emit_write(Cg *g, int i, const Runs *ru)
+{
+    FILE *out = g->code.f;
+    const char *P = g->P;
+    const AstSchema *sc = g->schema;
+    fprintf(out, "/* Pattern %s: registers in `writes` store e. */\n"
+                 "static void %s_p%d_write(void *regs, const %s_event *e, uint64_t writes)\n{\n",
+            ru->pattern->name, P, i, P);
+    bool any = false;
+    for (int r = 0; r < ru->nregs; r++)
+        any |= reg_read(ru, r);
+    if (any)
+        fprintf(out, "    %s_p%d_regs *run = regs;\n", P, i);
+    else   /* never called: no register is read, so none is kept */
+        fputs("    (void)regs;\n    (void)e;\n    (void)writes;\n", out);
+    for (int r = 0; r < ru->nregs; r++) {
+        if (!reg_read(ru, r))
+            continue;
+        fprintf(out, "    if (writes >> %d & 1) {\n        run->set |= UINT64_C(1) << %d;\n", r, r);
+        for (int a = 0; a < sc->nattrs; a++) {
+            if (!ru->reads[(size_t)r * (size_t)ru->nattrs + (size_t)a])
+                continue;
+            fprintf(out, "        run->r%d.", r);
+            cg_put_field(out, &sc->attrs[a]);
+            fputs(" = ", out);
+            cg_put_load(out, &sc->attrs[a], "e->");
+            fputs(";\n", out);
+        }
+        fputs("    }\n", out);
+    }
+    fputs("}\n\n", out);
+}
+
+/* Transitions of the epsilon-free SRA grouped by source state. */
+typedef struct Order {
+    int *first;   /* [nstates + 1] */
+    int *trans;   /* [ntrans]: SRA transition numbers */
+    int  n, maxdeg;
+} Order;
+
+static Order order_new(const Sra *nfa)
+{
+    Order o = {calloc((size_t)nfa->nstates + 1, sizeof(int)), calloc((size_t)nfa->ntrans + 1, sizeof(int)), 0, 1};
+    if (!o.first || !o.trans)
+        abort();
+    for (int q = 0; q < nfa->nstates; q++) {
+        o.first[q] = o.n;
+        for (int t = 0; t < nfa->ntrans; t++)
+            if (nfa->trans[t].from == q && !nfa->trans[t].eps)
+                o.trans[o.n++] = t;
+        if (o.n - o.first[q] > o.maxdeg)
+            o.maxdeg = o.n - o.first[q];
+    }
+    o.first[nfa->nstates] = o.n;
+    return o;
+}
+
+static bool is_loop(const SraTrans *t) { return t->from == t->to && t->nlits == 0 && t->nwrites == 0; }
+
+/* One entry of the literal table: a conjunct of a guard literal. */
+typedef struct Conj {
+    const AstExpr *cond;
+    const int     *regmap;
+    bool           neg;
+    int            fn;      /* its function's number in the pattern */
+    const char    *fname;   /* and name */
+} Conj;
+
+/* A register-free literal function already in the file: the same text
+ * from another pattern calls it instead of repeating it. */
+typedef struct CgRunsFn {
+    struct CgRunsFn *next;
+    const char      *text;   /* with the name NAME_HOLE */
+    const char      *name;
+} CgRunsFn;
+
+#define NAME_HOLE "@@runs_fn@@"
+
+/* The name of the function for conjunct c, emitting it unless the file
+ * has its text already. */
+static const char *emit_conj_fn(Cg *g, const char *rtype, const Conj *c, const char *fname)
+{
+    Buf b;
+    cg_buf_open(&b);
+    cg_emit_cond_fn_run(b.f, g->P, NAME_HOLE, rtype, c->cond, c->regmap);
+    cg_buf_close(&b);
+    bool shared = !reads_reg(c->cond);
+    const CgRunsFn *f = g->runs_fns;
+    while (shared && f && strcmp(f->text, b.text) != 0)
+        f = f->next;
+    if (f && shared) {
+        free(b.text);
+        return f->name;
+    }
+    const char *at = strstr(b.text, NAME_HOLE);
+    fprintf(g->code.f, "%.*s%s%s", (int)(at - b.text), b.text, fname, at + strlen(NAME_HOLE));
+    const char *name = arena_strdup(g->arena, fname);
+    if (shared) {
+        CgRunsFn *n = arena_alloc(g->arena, sizeof *n);
+        *n = (CgRunsFn){g->runs_fns, arena_strdup(g->arena, b.text), name};
+        g->runs_fns = n;
+    }
+    free(b.text);
+    return name;
+}
+
+typedef struct Conjs {
+    Conj *v;
+    int   n, cap;
+    int  *first;   /* [transitions + 1]: each transition's entries, in Order */
+    int   nfns;    /* distinct functions */
+} Conjs;
+
+static void conj_add(Conjs *c, const AstExpr *e, const int *regmap, bool neg)
+{
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 16;
+        c->v = realloc(c->v, (size_t)c->cap * sizeof *c->v);
+        if (!c->v)
+            abort();
+    }
+    c->v[c->n++] = (Conj){e, regmap, neg, -1, NULL};
+}
+
+/* A literal that is not negated holds iff each conjunct of its top &&
+ * holds (an undefined side makes both false), so the conjuncts are
+ * literals of their own: the register-free ones are then tested once per
+ * state, not per run. */
+static void split_conj(Conjs *c, const AstExpr *e, const int *regmap)
+{
+    if (e && e->kind == EX_AND) {
+        split_conj(c, e->lhs, regmap);
+        split_conj(c, e->rhs, regmap);
+    } else {
+        conj_add(c, e, regmap, false);
+    }
+}
+
+/* Guard literals: one function per distinct (conjunct, register map), and
+ * the table of every transition's conjuncts in order. */
+static Conjs emit_lits(Cg *g, int i, const Sra *nfa, const Order *o)
+{
+    FILE *out = g->code.f;
+    const char *P = g->P;
+    Conjs c = {NULL, 0, 0, calloc((size_t)o->n + 1, sizeof(int)), 0};
+    if (!c.first)
+        abort();
+    for (int k = 0; k < o->n; k++) {
+        const SraTrans *t = &nfa->trans[o->trans[k]];
+        c.first[k] = c.n;
+        for (int j = 0; j < t->nlits; j++) {
+            if (t->lits[j].neg)
+                conj_add(&c, t->lits[j].cond, t->lits[j].regmap, true);
+            else
+                split_conj(&c, t->lits[j].cond, t->lits[j].regmap);
+        }
+    }
+    c.first[o->n] = c.n;
+    char fname[CG_NAME_MAX], rtype[96];
+    snprintf(rtype, sizeof rtype, "%s_p%d", P, i);
+    int nfns = 0;
+    for (int k = 0; k < c.n; k++) {
+        int f = 0;
+        while (f < k && !(c.v[f].cond == c.v[k].cond && c.v[f].regmap == c.v[k].regmap))
+            f++;
+        if (f < k) {
+            c.v[k].fn = c.v[f].fn;
+            c.v[k].fname = c.v[f].fname;
+            continue;
+        }
+        c.v[k].fn = nfns++;
+        snprintf(fname, sizeof fname, "%s_p%d_c%d", P, i, c.v[k].fn);
+        c.v[k].fname = emit_conj_fn(g, rtype, &c.v[k], fname);
+    }
+    fprintf(out, "static const %s_rs_lit %s_p%d_lits[] = {\n", P, P, i);
+    for (int k = 0; k < c.n; k++)
+        fprintf(out, "    {%s, %d, %d, %d},\n", c.v[k].fname, c.v[k].fn, c.v[k].neg, !reads_reg(c.v[k].cond));
+    if (c.n == 0)
+        fputs("    {NULL, 0, 0, 0},   /* no literals */\n", out);
+    c.nfns = nfns;
+    fputs("};\n\n", out);
+    return c;
+}
+
+/* The key of state q: the first transition (not a self-loop that leaves
+ * runs in place) with a literal `A == x.B`; its number among q's
+ * transitions, or -1. The key functions go to out. */
+static int emit_key(Cg *g, int i, const Runs *ru, const Order *o, int q)
+{
+    const Sra *nfa = ru->nfa;
+    for (int k = o->first[q]; k < o->first[q + 1]; k++) {
+        const SraTrans *t = &nfa->trans[o->trans[k]];
+        if (is_loop(t))
+            continue;
+        for (int j = 0; j < t->nlits; j++) {
+            const AstExpr *reg = NULL, *ev = t->lits[j].neg ? NULL : find_key(t->lits[j].cond, &reg);
+            int slot = ev ? lit_slot(&t->lits[j], reg) : -1;
+            if (slot < 0 || slot >= ru->nregs)
+                continue;
+            FILE *out = g->code.f;
+            const char *P = g->P;
+            fprintf(out, "/* State %d's key: x.%s of the run, %s of the event. */\n"
+                         "static int %s_p%d_rk%d(const void *regs, int64_t *key)\n{\n"
+                         "    const %s_p%d_regs *run = regs;\n    if (!(run->set >> %d & 1))\n        return 0;\n"
+                         "    *key = run->r%d.",
+                    q, reg->attr->name, ev->attr->name, P, i, q, P, i, slot, slot);
+            cg_put_field(out, reg->attr);
+            fprintf(out, ";\n    return 1;\n}\n\nstatic int64_t %s_p%d_ek%d(const %s_event *e)\n{\n    return ", P,
+                    i, q, P);
+            cg_put_load(out, ev->attr, "e->");
+            fputs(";\n}\n\n", out);
+            return k - o->first[q];
+        }
+    }
+    return -1;
+}
+
+/* The transition, state and pattern tables. */
+static void emit_tables(Cg *g, int i, const Runs *ru, const Order *o, const Conjs *c)
+{
     const Sra *nfa = ru->nfa;
     FILE *out = g->code.f;
     const char *P = g->P;
-    int R = ru->nregs;
-    int ts = g->schema->ts_attr;
-
-    FILE *ty = g->types.f;
-    fprintf(ty, "/* Pattern %s: one run: where it is, what its registers hold, when it started. */\n"
-                "typedef struct %s_p%d_run {\n    %s state;\n",
-            plan->pattern->name, P, i, cg_uint_type(nfa->nstates));
-    if (R > 0)
-        fprintf(ty, "    uint8_t set[%d];   /* register written */\n", R);
-    fputs("    int64_t start_pos;   /* substream position of its first event */\n"
-          "    int64_t start_ts;    /* and that event's timestamp */\n", ty);
-    if (R > 0)
-        fprintf(ty, "    %s_event regs[%d];\n", P, R);
-    fprintf(ty, "} %s_p%d_run;\n\n", P, i);
-    fprintf(ty, "/* One substream's runs: cur holds n live runs, next is built per event. */\n"
-                "typedef struct %s_p%d_st {\n    int64_t pos;\n    int32_t n, nnext;\n"
-                "    %s_p%d_run *cur, *next;   /* [max_runs] each; NULL until allocated */\n} %s_p%d_st;\n\n",
-            P, i, P, i, P, i);
-
-    /* guards: one function per distinct (condition, register map) */
-    int nlit = 0;
-    for (int t = 0; t < nfa->ntrans; t++)
-        nlit += nfa->trans[t].nlits;
-    int *litfn = calloc((size_t)nlit + 1, sizeof *litfn);
-    const SraLit **fns = calloc((size_t)nlit + 1, sizeof *fns);
-    if (!litfn || !fns)
+    int *key = calloc((size_t)nfa->nstates + 1, sizeof *key);
+    if (!key)
         abort();
-    int nfns = 0, li = 0;
-    char fname[CG_NAME_MAX], arg[CG_NAME_MAX];
-    snprintf(arg, sizeof arg, "const %s_p%d_run *run", P, i);
-    for (int t = 0; t < nfa->ntrans; t++)
-        for (int k = 0; k < nfa->trans[t].nlits; k++, li++) {
-            const SraLit *l = &nfa->trans[t].lits[k];
-            int f = 0;
-            while (f < nfns && !(fns[f]->cond == l->cond && fns[f]->regmap == l->regmap))
-                f++;
-            if (f == nfns) {
-                fns[nfns++] = l;
-                snprintf(fname, sizeof fname, "%s_p%d_c%d", P, i, f);
-                cg_emit_cond_fn(out, P, fname, arg, l->cond, REG_RUN, l->regmap, 1);
-            }
-            litfn[li] = f;
-        }
-
-    fprintf(out, "/* Adds r to next, merged with a run of equal state and registers (the\n"
-                 " * later start wins); a full array drops it and counts the overflow. */\n"
-                 "static void %s_p%d_add(%s_p%d_st *s, const %s_p%d_run *r, int32_t cap, uint64_t *overflow)\n{\n",
-            P, i, P, i, P, i);
-    fprintf(out, "    for (int32_t i = 0; i < s->nnext; i++) {\n        %s_p%d_run *q = &s->next[i];\n"
-                 "        if (q->state != r->state)\n            continue;\n", P, i);
-    for (int k = 0; k < R; k++)
-        fprintf(out, "        if (q->set[%d] != r->set[%d] || (q->set[%d] && !%s_same_event(&q->regs[%d], &r->regs[%d])))\n"
-                     "            continue;\n", k, k, k, P, k, k);
-    fputs("        if (r->start_pos > q->start_pos) {\n            q->start_pos = r->start_pos;\n"
-          "            q->start_ts = r->start_ts;\n        }\n        return;\n    }\n"
-          "    if (s->nnext == cap) {\n        (*overflow)++;\n        return;\n    }\n"
-          "    s->next[s->nnext++] = *r;\n}\n\n", out);
-
-    fprintf(out, "/* Moves run r over e; 1 if it reaches a final state. */\n"
-                 "static int %s_p%d_step_run(%s_p%d_st *s, const %s_p%d_run *r, const %s_event *e, int32_t cap,\n"
-                 "                           uint64_t *overflow)\n{\n    int hit = 0;\n    switch (r->state) {\n",
-            P, i, P, i, P, i, P);
-    li = 0;
-    int *lstart = calloc((size_t)nfa->ntrans + 1, sizeof *lstart);
-    if (!lstart)
-        abort();
-    for (int t = 0, acc = 0; t < nfa->ntrans; t++) {
-        lstart[t] = acc;
-        acc += nfa->trans[t].nlits;
+    for (int q = 0; q < nfa->nstates; q++)
+        key[q] = emit_key(g, i, ru, o, q);
+    fprintf(out, "static const %s_rs_trans %s_p%d_trans[] = {\n", P, P, i);
+    for (int k = 0; k < o->n; k++) {
+        const SraTrans *t = &nfa->trans[o->trans[k]];
+        uint64_t w = 0;
+        for (int j = 0; j < t->nwrites; j++)
+            if (reg_read(ru, t->writes[j]))
+                w |= UINT64_C(1) << t->writes[j];
+        fprintf(out, "    {%d, %d, %d, UINT64_C(0x%" PRIx64 "), %d, %d},   /* %d -> %d, atom %d */\n", t->to,
+                c->first[k], c->first[k + 1] - c->first[k], w, is_loop(t), nfa->final[t->to], t->from, t->to,
+                t->position);
     }
+    if (o->n == 0)
+        fputs("    {0, 0, 0, 0, 0, 0},   /* no transitions */\n", out);
+    fprintf(out, "};\n\nstatic const %s_rs_state %s_p%d_states[] = {\n", P, P, i);
     for (int q = 0; q < nfa->nstates; q++) {
-        int nt = 0;
-        for (int t = 0; t < nfa->ntrans; t++)
-            nt += nfa->trans[t].from == q && !nfa->trans[t].eps;
-        if (nt == 0)
-            continue;
-        fprintf(out, "    case %d: /* ", q);
+        bool loop = false;
+        for (int k = o->first[q]; k < o->first[q + 1]; k++)
+            loop |= is_loop(&nfa->trans[o->trans[k]]);
+        fprintf(out, "    {%d, %d, %d, %d, %d, %d, ", o->first[q], o->first[q + 1] - o->first[q], key[q], loop,
+                ru->dead[q], nfa->final[q]);
+        if (key[q] >= 0)
+            fprintf(out, "%s_p%d_rk%d, %s_p%d_ek%d},   /* ", P, i, q, P, i, q);
+        else
+            fputs("NULL, NULL},   /* ", out);
         cg_put_positions(out, nfa, &q, 1);
         fputs(" */\n", out);
-        for (int t = 0; t < nfa->ntrans; t++) {
-            const SraTrans *tr = &nfa->trans[t];
-            if (tr->from != q || tr->eps)
-                continue;
-            fputs("        if (", out);
-            if (tr->nlits == 0)
-                fputs("1", out);
-            for (int k = 0; k < tr->nlits; k++)
-                fprintf(out, "%s%s%s_p%d_c%d(e, r)", k ? " && " : "", tr->lits[k].neg ? "!" : "", P, i,
-                        litfn[lstart[t] + k]);
-            fprintf(out, ") { /* atom %d -> %d */\n", tr->position, tr->to);
-            fprintf(out, "            %s_p%d_run t = *r;\n            t.state = %d;\n", P, i, tr->to);
-            for (int k = 0; k < tr->nwrites; k++)
-                fprintf(out, "            t.set[%d] = 1;\n            t.regs[%d] = *e;\n", tr->writes[k],
-                        tr->writes[k]);
-            if (nfa->final[tr->to])
-                fputs("            hit = 1;\n", out);
-            fprintf(out, "            %s_p%d_add(s, &t, cap, overflow);\n        }\n", P, i);
-        }
-        fputs("        break;\n", out);
     }
-    fputs("    default:\n        break;\n    }\n    (void)s;\n    (void)e;\n    (void)cap;\n    (void)overflow;\n", out);
-    fprintf(out, "    (void)%s_p%d_add;\n    return hit;\n}\n\n", P, i);
-    free(lstart);
-    free(litfn);
-    free(fns);
+    int wk = ru->window_kind == WIN_EVENTS ? 1 : ru->window_kind == WIN_TIME ? 2 : 0;
+    bool dense = true;
+    for (int r = 0; r < ru->nregs; r++)
+        dense &= !reg_read(ru, r);
+    fprintf(out, "};\n\nstatic const %s_rs_desc %s_p%d_desc = {\n"
+                 "    %s_p%d_states, %s_p%d_trans, %s_p%d_lits, %d, %d, (int32_t)sizeof(%s_p%d_regs), %d, %d,\n"
+                 "    %d, INT64_C(%" PRId64 "), %s_p%d_write,\n};\n\n",
+            P, P, i, P, i, P, i, P, i, nfa->nstates, nfa->start, P, i, c->nfns, dense, wk, ru->window, P, i);
+    free(key);
+}
 
-    fprintf(out, "/* One event of the substream: live runs in the window advance, then a\n"
-                 " * run starts at e (last, so a full array drops the newest). */\n"
+/* The runs matcher of pattern i: the engine's tables and three wrappers
+ * with the interface of the other strategies' state structs. */
+void cg_emit_runs(Cg *g, int i, const Plan *plan)
+{
+    const Runs *ru = plan->runs;
+    const char *P = g->P;
+    if (ru->nregs > CG_RUNS_MAX_REGS) {
+        diag_error(g->diag, plan->pattern->loc, "pattern '%s' has %d registers; the runs strategy holds at most %d",
+                   plan->pattern->name, ru->nregs, CG_RUNS_MAX_REGS);
+        return;
+    }
+    if (!g->has_runs && !emit_engine(g))
+        return;
+    emit_regs_type(g, i, ru);
+    Order o = order_new(ru->nfa);
+    emit_write(g, i, ru);
+    Conjs c = emit_lits(g, i, ru->nfa, &o);
+    emit_tables(g, i, ru, &o, &c);
+    FILE *out = g->code.f;
+    int ts = g->schema->ts_attr;
+    fprintf(out, "/* One event of the substream; 1 if a run reaches a final state. */\n"
                  "static int %s_p%d_step(%s_p%d_st *s, const %s_event *e, int32_t cap, uint64_t *overflow)\n{\n"
-                 "    int hit = 0;\n    %s_p%d_run fresh, *tmp;\n",
-            P, i, P, i, P, P, i);
+                 "    int32_t on[%d];\n    uint8_t memo[%d];\n    (void)cap;\n    return %s_rs_step(s, &%s_p%d_desc, e, ",
+            P, i, P, i, P, o.maxdeg, c.nfns > 0 ? c.nfns : 1, P, P, i);
     if (ts >= 0) {
-        fputs("    int64_t ts = e->", out);
+        fputs("(int64_t)e->", out);
         cg_put_field(out, &g->schema->attrs[ts]);
-        fputs(";\n", out);
     } else {
-        fputs("    int64_t ts = 0;\n", out);
+        fputs("0", out);
     }
-    fputs("    s->nnext = 0;\n    for (int32_t i = 0; i < s->n; i++) {\n", out);
-    fprintf(out, "        const %s_p%d_run *r = &s->cur[i];\n", P, i);
-    if (ru->window_kind == WIN_EVENTS)
-        fprintf(out, "        if ((uint64_t)s->pos - (uint64_t)r->start_pos + 1 > (uint64_t)INT64_C(%" PRId64 "))\n"
-                     "            continue;\n", ru->window);
-    else if (ru->window_kind == WIN_TIME)
-        fprintf(out, "        if ((uint64_t)ts - (uint64_t)r->start_ts > (uint64_t)INT64_C(%" PRId64 "))\n"
-                     "            continue;\n", ru->window);
-    fprintf(out, "        hit |= %s_p%d_step_run(s, r, e, cap, overflow);\n    }\n", P, i);
-    fprintf(out, "    memset(&fresh, 0, sizeof fresh);\n    fresh.state = %d;\n"
-                 "    fresh.start_pos = s->pos;\n    fresh.start_ts = ts;\n"
-                 "    hit |= %s_p%d_step_run(s, &fresh, e, cap, overflow);\n",
-            nfa->start, P, i);
-    fputs("    tmp = s->cur;\n    s->cur = s->next;\n    s->next = tmp;\n    s->n = s->nnext;\n"
-          "    s->pos++;\n    return hit;\n}\n\n", out);
-
-    fprintf(out, "/* The two run arrays of a substream, from the allocator hook. */\n"
+    fprintf(out, ", on, memo, overflow);\n}\n\n"
                  "static int %s_p%d_alloc(%s_p%d_st *s, const sremrt_alloc *a, int32_t cap)\n{\n"
-                 "    s->cur = sremrt_alloc_get(a, (size_t)cap * sizeof *s->cur, 0);\n"
-                 "    s->next = sremrt_alloc_get(a, (size_t)cap * sizeof *s->next, 0);\n"
-                 "    if (s->cur && s->next)\n        return 0;\n"
-                 "    sremrt_alloc_free(a, s->cur, (size_t)cap * sizeof *s->cur);\n"
-                 "    sremrt_alloc_free(a, s->next, (size_t)cap * sizeof *s->next);\n"
-                 "    s->cur = s->next = NULL;\n    return -1;\n}\n\n",
-            P, i, P, i);
-    fprintf(out, "static void %s_p%d_release(%s_p%d_st *s, const sremrt_alloc *a, int32_t cap)\n{\n"
-                 "    sremrt_alloc_free(a, s->cur, (size_t)cap * sizeof *s->cur);\n"
-                 "    sremrt_alloc_free(a, s->next, (size_t)cap * sizeof *s->next);\n"
-                 "    s->cur = s->next = NULL;\n}\n\n",
-            P, i, P, i);
+                 "    return %s_rs_alloc(s, &%s_p%d_desc, a, cap);\n}\n\n"
+                 "static void %s_p%d_release(%s_p%d_st *s, const sremrt_alloc *a, int32_t cap)\n{\n"
+                 "    (void)cap;\n    %s_rs_release(s, &%s_p%d_desc, a);\n}\n\n",
+            P, i, P, i, P, P, i, P, i, P, i, P, P, i);
+    free(o.first);
+    free(o.trans);
+    free(c.v);
+    free(c.first);
 }

@@ -1,0 +1,497 @@
+/* ======== runs engine (templates/runs.c.tpl) ================================ */
+
+/* Runs are grouped by automaton state. Per event: runs out of the window
+ * leave from the front of the start-ordered list; per state, a transition
+ * whose register-free literals fail is skipped for all its runs at once;
+ * a run in a state with a guard-free, write-free self-loop stays where it
+ * is untouched; a keyed state (a guard `e.A == x.B`) examines only the
+ * runs whose key equals the event's. Successors enter the set with a
+ * duplicate check by hash (same state and registers: the later start
+ * wins), then the runs of states without a self-loop leave. The set holds
+ * at most cap runs after an event; a run that does not fit is counted. */
+
+/* One guard literal of a transition: a condition, maybe negated. */
+typedef struct @@PREFIX@@_rs_lit {
+    int (*fn)(const @@PREFIX@@_event *e, const void *regs);
+    int32_t id;                    /* the function's number: its memo of the event */
+    uint8_t neg;
+    uint8_t free_;                 /* reads no register: holds or not for every run */
+} @@PREFIX@@_rs_lit;
+
+typedef struct @@PREFIX@@_rs_trans {
+    int32_t to, lit, nlits;        /* lits[lit .. lit + nlits) */
+    uint64_t writes;               /* registers that store the event */
+    uint8_t loop;                  /* guard-free, write-free self-loop: runs stay */
+    uint8_t final;
+} @@PREFIX@@_rs_trans;
+
+typedef struct @@PREFIX@@_rs_state {
+    int32_t trans, ntrans;         /* trans[trans .. trans + ntrans) */
+    int32_t key_trans;             /* the transition whose guard has e.A == x.B, -1 */
+    uint8_t loop, dead, final;
+    /* keyed states: the run's x.B (0: register empty) and the event's A */
+    int (*run_key)(const void *regs, int64_t *key);
+    int64_t (*ev_key)(const @@PREFIX@@_event *e);
+} @@PREFIX@@_rs_state;
+
+typedef struct @@PREFIX@@_rs_desc {
+    const @@PREFIX@@_rs_state *states;
+    const @@PREFIX@@_rs_trans *trans;
+    const @@PREFIX@@_rs_lit *lits;
+    int32_t nstates, start, rb;
+    int32_t nfns;                  /* literal functions */
+    int32_t dense;                 /* no guard reads a register: one run per state */
+    int32_t window_kind;           /* 0 none, 1 events, 2 time */
+    int64_t window;
+    void (*write)(void *regs, const @@PREFIX@@_event *e, uint64_t writes);
+} @@PREFIX@@_rs_desc;
+
+static inline uint32_t @@PREFIX@@_rs_mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 33;
+    return (uint32_t)h;
+}
+
+static inline uint32_t @@PREFIX@@_rs_hash(int32_t state, const unsigned char *regs, int32_t rb)
+{
+    uint64_t h = (uint64_t)(uint32_t)state * UINT64_C(0x9e3779b97f4a7c15);
+    for (int32_t k = 0; k < rb; k += 8) {
+        uint64_t w;
+        memcpy(&w, regs + k, 8);
+        h = (h ^ w) * UINT64_C(0x9e3779b97f4a7c15);
+    }
+    return @@PREFIX@@_rs_mix(h);
+}
+
+static inline int32_t @@PREFIX@@_rs_bucket(const @@PREFIX@@_runset *s, uint32_t h)
+{
+    return (int32_t)(((uint64_t)h * (uint64_t)s->nb) >> 32);
+}
+
+static unsigned char *@@PREFIX@@_rs_regs(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t i)
+{
+    return s->regs + (size_t)i * (size_t)d->rb;
+}
+
+/* Carves the block into its arrays; every list empty. */
+static int @@PREFIX@@_rs_alloc(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const sremrt_alloc *a,
+                               int32_t cap)
+{
+    if (cap < 1 || cap > INT32_MAX / 8)   /* 4 cap buckets, 2 cap heap slots: int32_t */
+        return -1;
+    size_t bytes = @@PREFIX@@_RUNS_BYTES(cap, d->nstates, d->rb);
+    unsigned char *b = sremrt_alloc_get(a, bytes, 0);
+    if (!b)
+        return -1;
+    memset(s, 0, sizeof *s);
+    s->cur = b;
+    s->cap = cap;
+    s->nb = 4 * cap;
+    s->runs = (@@PREFIX@@_run *)(void *)b;
+    b += (size_t)cap * 2 * sizeof *s->runs;
+    s->pend = (@@PREFIX@@_rs_pend *)(void *)b;
+    b += (size_t)cap * sizeof *s->pend;
+    s->regs = b;
+    b += ((size_t)cap * 2 + 2) * (size_t)d->rb;
+    s->dense = (int64_t *)(void *)b;
+    b += (size_t)d->nstates * 4 * sizeof *s->dense;
+    s->shead = (int32_t *)(void *)b;
+    s->hhead = s->shead + d->nstates;
+    s->khead = s->hhead + s->nb;
+    s->heap = s->khead + s->nb;
+    s->occ = s->heap + 2 * cap;
+    memset(s->regs, 0, ((size_t)cap * 2 + 2) * (size_t)d->rb);
+    for (int32_t i = 0; i < d->nstates + 2 * s->nb; i++)
+        s->shead[i] = -1;
+    for (int32_t i = 0; i < 4 * d->nstates; i++)
+        s->dense[i] = -1;
+    for (int32_t i = 0; i < 2 * cap; i++)
+        s->runs[i].snext = i + 1 < 2 * cap ? i + 1 : -1;
+    return 0;
+}
+
+static void @@PREFIX@@_rs_release(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const sremrt_alloc *a)
+{
+    if (s->cur)
+        sremrt_alloc_free(a, s->cur, @@PREFIX@@_RUNS_BYTES(s->cap, d->nstates, d->rb));
+    s->cur = NULL;
+}
+
+/* The heap of runs by start: runs leave the window from its root. */
+static void @@PREFIX@@_rs_heap_set(@@PREFIX@@_runset *s, int32_t at, int32_t r)
+{
+    s->heap[at] = r;
+    s->runs[r].heap = at;
+}
+
+static void @@PREFIX@@_rs_sift(@@PREFIX@@_runset *s, int32_t at)
+{
+    int32_t r = s->heap[at];
+    int64_t k = s->runs[r].start_pos;
+    while (at > 0 && s->runs[s->heap[(at - 1) / 2]].start_pos > k) {
+        @@PREFIX@@_rs_heap_set(s, at, s->heap[(at - 1) / 2]);
+        at = (at - 1) / 2;
+    }
+    for (;;) {
+        int32_t c = 2 * at + 1;
+        if (c >= s->n)
+            break;
+        if (c + 1 < s->n && s->runs[s->heap[c + 1]].start_pos < s->runs[s->heap[c]].start_pos)
+            c++;
+        if (s->runs[s->heap[c]].start_pos >= k)
+            break;
+        @@PREFIX@@_rs_heap_set(s, at, s->heap[c]);
+        at = c;
+    }
+    @@PREFIX@@_rs_heap_set(s, at, r);
+}
+
+/* A run leaves every list and goes back to the free list. */
+static void @@PREFIX@@_rs_remove(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t r)
+{
+    @@PREFIX@@_run *x = &s->runs[r];
+    int32_t at = x->heap;
+    s->n--;
+    if (d->window_kind && at != s->n) {
+        @@PREFIX@@_rs_heap_set(s, at, s->heap[s->n]);
+        @@PREFIX@@_rs_sift(s, at);
+    }
+    if (x->sprev >= 0)
+        s->runs[x->sprev].snext = x->snext;
+    else
+        s->shead[x->state] = x->snext;
+    if (x->snext >= 0)
+        s->runs[x->snext].sprev = x->sprev;
+    if (x->kb >= 0) {
+        if (x->kprev >= 0)
+            s->runs[x->kprev].knext = x->knext;
+        else
+            s->khead[x->kb] = x->knext;
+        if (x->knext >= 0)
+            s->runs[x->knext].kprev = x->kprev;
+    }
+    int32_t *p = &s->hhead[@@PREFIX@@_rs_bucket(s, x->hash)];
+    while (*p != r)
+        p = &s->runs[*p].hnext;
+    *p = x->hnext;
+    s->nloop -= d->states[x->state].loop;
+    x->state = -1;
+    x->snext = s->free_;
+    s->free_ = r;
+}
+
+/* The key bucket of (state, key). */
+static int32_t @@PREFIX@@_rs_kbucket(const @@PREFIX@@_runset *s, int32_t state, int64_t key)
+{
+    return @@PREFIX@@_rs_bucket(s, @@PREFIX@@_rs_mix((uint64_t)key * UINT64_C(0x9e3779b97f4a7c15) + (uint64_t)state));
+}
+
+/* The run with this state and registers that is in the set after the
+ * event (stored at it, or there before it in a self-loop state), or -1. */
+static inline int32_t @@PREFIX@@_rs_find(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t state,
+                                 const unsigned char *regs, uint32_t h)
+{
+    for (int32_t r = s->hhead[@@PREFIX@@_rs_bucket(s, h)]; r >= 0; r = s->runs[r].hnext) {
+        const @@PREFIX@@_run *x = &s->runs[r];
+        if (x->hash == h && x->state == state && (x->stamp == s->pos || d->states[state].loop) &&
+            memcmp(@@PREFIX@@_rs_regs(s, d, r), regs, (size_t)d->rb) == 0)
+            return r;
+    }
+    return -1;
+}
+
+/* A successor in state with registers regs: merged into an equal run
+ * (the later start wins), else stored, else counted. */
+static void @@PREFIX@@_rs_add(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t state,
+                              const unsigned char *regs, int64_t start_pos, int64_t start_ts, uint64_t *overflow)
+{
+    uint32_t h = @@PREFIX@@_rs_hash(state, regs, d->rb);
+    int32_t m = @@PREFIX@@_rs_find(s, d, state, regs, h);
+    if (m >= 0) {
+        @@PREFIX@@_run *x = &s->runs[m];
+        if (x->stamp == s->pos) {   /* stored at this event: no run steps from it */
+            if (start_pos > x->start_pos) {
+                x->start_pos = start_pos;
+                x->start_ts = start_ts;
+                if (d->window_kind)
+                    @@PREFIX@@_rs_sift(s, x->heap);
+            }
+            return;
+        }
+        /* it may still step from its old start: merge after the event */
+        if (x->pend < 0) {
+            x->pend = s->npend++;
+            s->pend[x->pend].start_pos = x->start_pos;
+            s->pend[x->pend].start_ts = x->start_ts;
+            s->pend[x->pend].run = m;
+        }
+        @@PREFIX@@_rs_pend *p = &s->pend[x->pend];
+        if (start_pos > p->start_pos) {
+            p->start_pos = start_pos;
+            p->start_ts = start_ts;
+        }
+        return;
+    }
+    if (s->nnext >= s->cap) {
+        (*overflow)++;
+        return;
+    }
+    int32_t r = s->free_;
+    @@PREFIX@@_run *x = &s->runs[r];
+    s->free_ = x->snext;
+    memcpy(@@PREFIX@@_rs_regs(s, d, r), regs, (size_t)d->rb);
+    x->start_pos = start_pos;
+    x->start_ts = start_ts;
+    x->stamp = s->pos;
+    x->hash = h;
+    x->state = state;
+    x->pend = -1;
+    @@PREFIX@@_rs_heap_set(s, s->n, r);
+    s->n++;
+    if (d->window_kind)
+        @@PREFIX@@_rs_sift(s, x->heap);
+    x->sprev = -1;
+    x->snext = s->shead[state];
+    if (x->snext >= 0)
+        s->runs[x->snext].sprev = r;
+    s->shead[state] = r;
+    int32_t b = @@PREFIX@@_rs_bucket(s, h);
+    x->hnext = s->hhead[b];
+    s->hhead[b] = r;
+    x->kb = -1;
+    int64_t key;
+    const @@PREFIX@@_rs_state *st = &d->states[state];
+    if (st->run_key && st->run_key(@@PREFIX@@_rs_regs(s, d, r), &key)) {
+        x->kb = @@PREFIX@@_rs_kbucket(s, state, key);
+        x->kprev = -1;
+        x->knext = s->khead[x->kb];
+        if (x->knext >= 0)
+            s->runs[x->knext].kprev = r;
+        s->khead[x->kb] = r;
+    }
+    s->nloop += st->loop;
+    s->nnext++;
+}
+
+/* Whether the literals of t with free_ == want hold. */
+static inline int @@PREFIX@@_rs_lits(const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_rs_trans *t, const @@PREFIX@@_event *e,
+                              const void *regs, int want)
+{
+    for (int32_t k = t->lit; k < t->lit + t->nlits; k++)
+        if (d->lits[k].free_ == want && d->lits[k].fn(e, regs) == d->lits[k].neg)
+            return 0;
+    return 1;
+}
+
+/* Whether the register-free literals of t hold; memo[f] is literal
+ * function f's value on this event (2: not computed yet). */
+static inline int @@PREFIX@@_rs_free(const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_rs_trans *t, const @@PREFIX@@_event *e,
+                              uint8_t *memo)
+{
+    for (int32_t k = t->lit; k < t->lit + t->nlits; k++) {
+        const @@PREFIX@@_rs_lit *l = &d->lits[k];
+        if (!l->free_)
+            continue;
+        if (memo[l->id] == 2)
+            memo[l->id] = (uint8_t)(l->fn(e, NULL) != 0);
+        if (memo[l->id] == l->neg)
+            return 0;
+    }
+    return 1;
+}
+
+/* Steps run r (-1: the run starting at e, registers empty) over the
+ * transitions in on[0..non); 1 if one reaches a final state. */
+static inline int @@PREFIX@@_rs_step_run(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t r, int32_t state,
+                                  const int32_t *on, int32_t non, const @@PREFIX@@_event *e, int64_t ts,
+                                  uint64_t *overflow)
+{
+    const unsigned char *regs = @@PREFIX@@_rs_regs(s, d, r >= 0 ? r : 2 * s->cap + 1);
+    unsigned char *next = @@PREFIX@@_rs_regs(s, d, 2 * s->cap);
+    int64_t sp = r >= 0 ? s->runs[r].start_pos : s->pos, st = r >= 0 ? s->runs[r].start_ts : ts;
+    int hit = 0;
+    for (int32_t k = 0; k < non; k++) {
+        const @@PREFIX@@_rs_trans *t = &d->trans[d->states[state].trans + on[k]];
+        if (!@@PREFIX@@_rs_lits(d, t, e, regs, 0))
+            continue;
+        hit |= t->final;
+        if (d->states[t->to].dead)
+            continue;
+        memcpy(next, regs, (size_t)d->rb);
+        if (t->writes)
+            d->write(next, e, t->writes);
+        @@PREFIX@@_rs_add(s, d, t->to, next, sp, st, overflow);
+    }
+    return hit;
+}
+
+/* The runs of state q before this event that may take a transition in
+ * on[0..non): only those with the event's key when that transition is
+ * the keyed one and the only one; 1 if one reaches a final state. */
+static int @@PREFIX@@_rs_step_state(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t q,
+                                    const int32_t *on, int32_t non, const @@PREFIX@@_event *e, int64_t ts,
+                                    uint64_t *overflow)
+{
+    const @@PREFIX@@_rs_state *st = &d->states[q];
+    int hit = 0;
+    if (non == 1 && on[0] == st->key_trans && st->ev_key) {
+        int32_t b = @@PREFIX@@_rs_kbucket(s, q, st->ev_key(e));
+        for (int32_t r = s->khead[b], nx; r >= 0; r = nx) {
+            nx = s->runs[r].knext;
+            if (s->runs[r].state == q && s->runs[r].stamp != s->pos)
+                hit |= @@PREFIX@@_rs_step_run(s, d, r, q, on, non, e, ts, overflow);
+        }
+        return hit;
+    }
+    for (int32_t r = s->shead[q], nx; r >= 0; r = nx) {
+        nx = s->runs[r].snext;
+        if (s->runs[r].stamp != s->pos)
+            hit |= @@PREFIX@@_rs_step_run(s, d, r, q, on, non, e, ts, overflow);
+    }
+    return hit;
+}
+
+/* Which transitions of q the event may take: those whose register-free
+ * literals hold, self-loops left out for runs that stay anyway. */
+static inline int32_t @@PREFIX@@_rs_enabled(const @@PREFIX@@_rs_desc *d, int32_t q, const @@PREFIX@@_event *e, int stay,
+                                     int32_t *on, uint8_t *memo)
+{
+    const @@PREFIX@@_rs_state *st = &d->states[q];
+    int32_t non = 0;
+    for (int32_t k = 0; k < st->ntrans; k++) {
+        const @@PREFIX@@_rs_trans *t = &d->trans[st->trans + k];
+        if (!(stay && t->loop) && @@PREFIX@@_rs_free(d, t, e, memo))
+            on[non++] = k;
+    }
+    return non;
+}
+
+/* Whether a run that started at (start_pos, start_ts) may take the event. */
+static inline int @@PREFIX@@_rs_live(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int64_t start_pos,
+                              int64_t start_ts, int64_t ts)
+{
+    if (d->window_kind == 1)
+        return (uint64_t)s->pos - (uint64_t)start_pos + 1 <= (uint64_t)d->window;
+    if (d->window_kind == 2)
+        return (uint64_t)ts - (uint64_t)start_ts <= (uint64_t)d->window;
+    return 1;
+}
+
+/* Register-free patterns: runs in one state are equal but for their
+ * start, so each state holds at most one run, the latest start:
+ * dense[q] (-1: none) and its timestamp dense[nstates + q], the states
+ * that have one in occ[0 .. n); the next event's in the other halves.
+ * The run of state q moves over e. */
+static inline int @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t q, int64_t sp,
+                                    int64_t st, const @@PREFIX@@_event *e, uint8_t *memo, uint64_t *overflow)
+{
+    int64_t *np = s->dense + 2 * d->nstates, *nt = np + d->nstates;
+    const @@PREFIX@@_rs_state *qs = &d->states[q];
+    const unsigned char *none = @@PREFIX@@_rs_regs(s, d, 2 * s->cap + 1);
+    int hit = 0;
+    for (int32_t k = qs->trans; k < qs->trans + qs->ntrans; k++) {
+        const @@PREFIX@@_rs_trans *t = &d->trans[k];
+        if (t->nlits && (!@@PREFIX@@_rs_free(d, t, e, memo) || !@@PREFIX@@_rs_lits(d, t, e, none, 0)))
+            continue;
+        hit |= t->final;
+        if (d->states[t->to].dead)
+            continue;
+        if (np[t->to] < 0) {
+            if (s->nnext == s->cap) {
+                (*overflow)++;
+                continue;
+            }
+            s->occ[d->nstates + s->nnext++] = t->to;
+        } else if (np[t->to] >= sp) {
+            continue;
+        }
+        np[t->to] = sp;
+        nt[t->to] = st;
+    }
+    return hit;
+}
+
+static int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
+                                    int64_t ts, uint8_t *memo, uint64_t *overflow)
+{
+    int32_t ns = d->nstates;
+    int64_t *cp = s->dense, *ct = cp + ns, *np = ct + ns, *nt = np + ns;
+    int hit = 0;
+    s->nnext = 0;
+    for (int32_t i = 0; i < s->n; i++) {
+        int32_t q = s->occ[i];
+        if (@@PREFIX@@_rs_live(s, d, cp[q], ct[q], ts))
+            hit |= @@PREFIX@@_rs_dense_from(s, d, q, cp[q], ct[q], e, memo, overflow);
+    }
+    hit |= @@PREFIX@@_rs_dense_from(s, d, d->start, s->pos, ts, e, memo, overflow);
+    for (int32_t i = 0; i < s->n; i++)
+        cp[s->occ[i]] = -1;
+    for (int32_t i = 0; i < s->nnext; i++) {
+        int32_t q = s->occ[ns + i];
+        s->occ[i] = q;
+        cp[q] = np[q];
+        ct[q] = nt[q];
+        np[q] = -1;
+    }
+    s->n = s->nnext;
+    s->pos++;
+    return hit;
+}
+
+/* One event of the substream; 1 if a run reached a final state. on and
+ * memo are scratch: the transitions of one state, d->nfns literals. */
+static int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
+                              int64_t ts, int32_t *on, uint8_t *memo, uint64_t *overflow)
+{
+    int hit = 0;
+    memset(memo, 2, (size_t)d->nfns);
+    if (d->dense)
+        return @@PREFIX@@_rs_dense_step(s, d, e, ts, memo, overflow);
+    /* out of the window: from the oldest start */
+    while (d->window_kind && s->n > 0) {
+        const @@PREFIX@@_run *x = &s->runs[s->heap[0]];
+        if (@@PREFIX@@_rs_live(s, d, x->start_pos, x->start_ts, ts))
+            break;
+        @@PREFIX@@_rs_remove(s, d, s->heap[0]);
+    }
+    s->nnext = s->nloop;   /* those stay */
+    s->npend = 0;
+    for (int32_t q = 0; q < d->nstates; q++)   /* staying in a final state */
+        hit |= d->states[q].loop & d->states[q].final & (s->shead[q] >= 0);
+    for (int32_t q = 0; q < d->nstates; q++) {
+        if (s->shead[q] < 0)
+            continue;
+        int32_t non = @@PREFIX@@_rs_enabled(d, q, e, d->states[q].loop, on, memo);
+        if (non > 0)
+            hit |= @@PREFIX@@_rs_step_state(s, d, q, on, non, e, ts, overflow);
+    }
+    int32_t non = @@PREFIX@@_rs_enabled(d, d->start, e, 0, on, memo);
+    if (non > 0)
+        hit |= @@PREFIX@@_rs_step_run(s, d, -1, d->start, on, non, e, ts, overflow);
+    /* merges into runs that were there before: their later starts */
+    for (int32_t k = 0; k < s->npend; k++) {
+        @@PREFIX@@_rs_pend *p = &s->pend[k];
+        @@PREFIX@@_run *x = &s->runs[p->run];
+        x->pend = -1;
+        if (p->start_pos > x->start_pos) {
+            x->start_pos = p->start_pos;
+            x->start_ts = p->start_ts;
+            if (d->window_kind)
+                @@PREFIX@@_rs_sift(s, x->heap);
+        }
+    }
+    /* the runs of states without a self-loop have moved on */
+    for (int32_t q = 0; q < d->nstates; q++) {
+        if (d->states[q].loop)
+            continue;
+        for (int32_t r = s->shead[q], nx; r >= 0; r = nx) {
+            nx = s->runs[r].snext;
+            if (s->runs[r].stamp != s->pos)
+                @@PREFIX@@_rs_remove(s, d, r);
+        }
+    }
+    s->pos++;
+    return hit;
+}

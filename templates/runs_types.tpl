@@ -1,0 +1,47 @@
+/* ======== runs engine: types (templates/runs_types.tpl) ===================== */
+
+/* One live run of a runs pattern. Its registers (the attributes guards
+ * read, a pattern's @@PREFIX@@_pN_regs) are the rb bytes at regs + i * rb. */
+typedef struct @@PREFIX@@_run {
+    int64_t start_pos, start_ts;   /* its first event: substream position, timestamp */
+    int64_t stamp;                 /* position of the event that stored it */
+    uint32_t hash;                 /* of its state and registers */
+    int32_t state;
+    int32_t heap;                  /* its place in the heap by start */
+    int32_t sprev, snext;          /* the runs of its state (free list: snext) */
+    int32_t kb, kprev, knext;      /* keyed state: its key bucket (-1 none) and the runs there */
+    int32_t hnext;                 /* bucket chain of the duplicate check */
+    int32_t pend;                  /* its pending merge, or -1 */
+} @@PREFIX@@_run;
+
+/* A merge into a run that was already in the set before the event: its
+ * later start applies once every run has stepped. */
+typedef struct @@PREFIX@@_rs_pend {
+    int64_t start_pos, start_ts;
+    int32_t run;
+} @@PREFIX@@_rs_pend;
+
+/* The runs of one substream, all in one block from the allocator hook:
+ * 2 * cap run records (the runs before an event and the new ones), their
+ * registers, cap pending merges, the state lists and the hash buckets. */
+typedef struct @@PREFIX@@_runset {
+    void *cur;                     /* the block; NULL until allocated */
+    @@PREFIX@@_run *runs;
+    unsigned char *regs;           /* [(2 cap + 2) rb]: the last two are scratch and empty */
+    @@PREFIX@@_rs_pend *pend;
+    int32_t *shead, *hhead, *khead;   /* [nstates], [nb], [nb] */
+    int32_t *heap;                 /* [2 cap]: runs, a min-heap by start (with a window) */
+    int64_t *dense;                /* [4 nstates]: register-free patterns, below */
+    int32_t *occ;                  /* [2 nstates]: their occupied states, now and next */
+    int64_t pos;                   /* substream position of the next event */
+    int32_t cap, nb, n;            /* capacity, buckets, runs stored */
+    int32_t nloop, nnext, npend;   /* runs in self-loop states, in the set after the event, merges */
+    int32_t free_;
+} @@PREFIX@@_runset;
+
+/* Bytes of a run set's block: cap runs, nstates states, rb register bytes. */
+#define @@PREFIX@@_RUNS_BYTES(cap, nstates, rb) \
+    ((size_t)(cap) * 2 * (sizeof(@@PREFIX@@_run) + (size_t)(rb)) + 2 * (size_t)(rb) + \
+     (size_t)(cap) * sizeof(@@PREFIX@@_rs_pend) + (size_t)(nstates) * 4 * sizeof(int64_t) + \
+     ((size_t)(nstates) * 3 + (size_t)(cap) * 10) * sizeof(int32_t))
+
