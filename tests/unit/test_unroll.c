@@ -357,7 +357,7 @@ static bool plans_ok(const Case *c, uint64_t seed, bool report, int *by)
     interp_detect(c->p, &c->s, NULL, want);
     bool ok = true;
     for (int st = STRATEGY_AUTO; st <= STRATEGY_RUNS; st++) {
-        StrategyOpts so = {(Strategy)st, 300, 4096, LAYOUT_AUTO};
+        StrategyOpts so = {(Strategy)st, 300, 4096, LAYOUT_AUTO, 0};
         Diag d;
         diag_init(&d, "t.srem", "", 0);
         Plan *plan = strategy_plan(c->p, &so, &arena, &d);
