@@ -35,7 +35,7 @@ enum {
     COST_DATA_CHARS  = 4,      /* C text of one table byte ("255,") */
     COST_LINK_C      = 400,    /* chain: one link */
     COST_RUNS_C      = 2500,   /* runs: the run set and its step */
-    COST_RUNS_ATOM_C = 50,     /* runs: one NFA transition's test */
+    COST_RUNS_ATOM_C = 150,    /* runs: one NFA transition's test */
     COST_TREE_US     = 18,     /* cc -O2 a byte of tree code */
     COST_DATA_US     = 5,      /* a byte of other C */
     COST_TREE_WEIGHT = 4,      /* tree code's share of the budget a byte */
@@ -229,10 +229,11 @@ static const char *why_text(const Plan *plan, const Ladder *l, bool over, Arena 
         snprintf(buf, sizeof buf, "%s%s", l->forced ? "as asked" : "the fastest that fits",
                  over ? "; the file is over the code budget" : "");
     else
-        snprintf(buf, sizeof buf, "%s %s over the code budget (%ld KB)%s",
+        snprintf(buf, sizeof buf, "%s %s (~%ld KB of C, %ld KB of the budget) over the code budget%s",
                  strategy_name(first->strategy),
                  first->strategy == STRATEGY_RUNS ? "" : layout_name(first->layout),
-                 (first->weight + 1023) / 1024, c->strategy == STRATEGY_RUNS ? ": runs" : "");
+                 (first->c_bytes + 1023) / 1024, (first->weight + 1023) / 1024,
+                 c->strategy == STRATEGY_RUNS ? ": runs" : "");
     return arena_strdup(arena, buf);
 }
 
@@ -255,12 +256,13 @@ static void over_error(Plan *plan, const Cost *c, const StrategyOpts *o, Diag *d
     sra_window_text(plan->pattern, win, sizeof win);
     diag_error(diag, plan->pattern->loc,
                "pattern '%s' (%s): %s%s%s is estimated at %ld KB of C (%ld states, %ld "
-               "transitions, %ld table bytes), over the code budget of %ld KB; try "
-               "--layout nodes or table, --strategy runs, a smaller window, or --max-code-kb",
+               "transitions, %ld table bytes; %ld KB of the budget), over the code budget of "
+               "%ld KB; try %s, a smaller window, or a larger --max-code-kb",
                plan->pattern->name, win, strategy_name(c->strategy),
                c->strategy == STRATEGY_RUNS ? "" : " layout ",
-               c->strategy == STRATEGY_RUNS ? "" : layout_name(c->layout),
-               (c->weight + 1023) / 1024, c->states, c->trans, c->table_bytes, o->max_code_kb);
+               c->strategy == STRATEGY_RUNS ? "" : layout_name(c->layout), (c->c_bytes + 1023) / 1024,
+               c->states, c->trans, c->table_bytes, (c->weight + 1023) / 1024, o->max_code_kb,
+               c->strategy == STRATEGY_TDFA ? "--layout table or chain, --strategy runs" : "--strategy runs");
 }
 
 bool cost_choose(Plan **plans, int n, const StrategyOpts *o, Arena *arena, Diag *diag)
@@ -307,8 +309,8 @@ void cost_explain(const Plan *plan, FILE *out)
     if (!c)
         return;
     fprintf(out, "sremc: pattern %s: strategy %s, layout %s, %ld states, %ld transitions, "
-                 "%ld table bytes, ~%ld KB of C (~%ld ms at -O2): %s\n",
+                 "%ld table bytes, ~%ld KB of C (%ld KB of the budget, ~%ld ms at -O2): %s\n",
             plan->pattern->name, strategy_name(c->strategy),
             c->strategy == STRATEGY_RUNS ? "-" : layout_name(c->layout), c->states, c->trans,
-            c->table_bytes, (c->c_bytes + 1023) / 1024, c->cc_ms, plan->why);
+            c->table_bytes, (c->c_bytes + 1023) / 1024, (c->weight + 1023) / 1024, c->cc_ms, plan->why);
 }

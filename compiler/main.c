@@ -356,11 +356,17 @@ static void print_plans(const Ast *ast, const Job *job, Arena *arena, Diag *diag
               "  edge [fontsize=10];\n", out);
     if (clusters && nselected == 0)
         fputs("  label=\"no patterns (episodes have no automaton)\";\n", out);
-    int n = 0;
-    const AstPattern *p;
-    for (int i = 0; (p = next_selected(ast, job, &i, out)) != NULL;) {
-        Plan *plan = strategy_plan(p, &job->strategy, arena, diag);
-        if (!plan || !cost_choose(&plan, 1, &job->strategy, arena, diag))
+    /* planned together, as emit plans them: the code budget is the file's */
+    Plan **plans = arena_alloc(arena, ((size_t)nselected + 1) * sizeof *plans);
+    for (int i = 0, k = 0; i < ast->ndecls; i++)
+        if (ast->decls[i].kind == DECL_PATTERN &&
+            (!job->pattern || strcmp(job->pattern, ast->decls[i].u.pattern->name) == 0))
+            plans[k++] = strategy_plan(ast->decls[i].u.pattern, &job->strategy, arena, diag);
+    cost_choose(plans, nselected, &job->strategy, arena, diag);
+    int n = 0, k = 0;
+    for (int i = 0; next_selected(ast, job, &i, out) != NULL;) {
+        Plan *plan = plans[k++];
+        if (!plan)
             continue;
         if (job->explain)
             cost_explain(plan, stderr);
