@@ -147,6 +147,8 @@ bool cost_estimate(const Plan *plan, Strategy strategy, Layout layout, Arena *ar
         if (!plan->nfa)
             return false;
         out->layout = LAYOUT_AUTO;
+        out->states = plan->nfa->nstates;   /* the epsilon-free SRA the runs walk */
+        out->trans = plan->nfa->ntrans;
         estimate_small(COST_PATTERN_C + COST_RUNS_C + (long)plan->nfa->ntrans * COST_RUNS_ATOM_C, out);
         return true;
     }
