@@ -1,21 +1,25 @@
 /* cost.c: planned patterns -> estimated table bytes, C size and cc time
  * per layout -> the layout of each plan under the file's code budget.
  *
- * Calibration (cc 13 -O2 -c of `sremc emit` output on the reference
- * machine, 2 cores shared; tests/cost/cases.sh inputs, docs/PERFORMANCE.md):
- *   - every generated file has ~20 KB of fixed text (runtime glue): ~0.4 s;
- *   - trees are dear: fire (dsra) at window 10, 768 states, 5,630 minterms:
- *     741 KB of C, 18 s; at window 4, 12 states, 60 minterms: 25 KB, 0.5 s;
- *     a 7-atom register-free pattern at window 4 (tagged tdfa, 70 states,
- *     1,402 minterms): 639 KB, 53 KB of object code, 11.7 s. That is about
- *     250 bytes of C a state, 130 a minterm and 30 more a minterm per start
- *     tag slot, compiled at ~55 KB/s;
- *   - data compiles ~4x faster a byte: 80 tdfa patterns as class tables,
- *     349 KB of C, 2.1 s of cc user time (tables, conditions, drivers);
- *     A{60} B as tables, 168 KB, 0.6 s beyond the fixed part;
- *   - a runs matcher is ~5.7 KB of C a pattern (80 patterns: 460 KB).
- * The budget is therefore counted in "tree-equivalent" bytes: tree code
- * weighs COST_TREE_WEIGHT times its size, all other C its size. */
+ * Calibration (user time of cc 13 -O2 -c on `sremc emit` output, this
+ * machine; tests/cost/cases.sh inputs, docs/PERFORMANCE.md):
+ *   - every generated file has ~11 KB of fixed text (runtime glue), and a
+ *     build (main, link) ~0.2 s of its own;
+ *   - dsra trees are dear: fire at window 10, 768 states, 5,630 minterms:
+ *     741 KB of C, 17.1 s (43 KB/s); samples/ships.srem (38 states, 417
+ *     minterms): 78 KB, 1.15 s (68 KB/s); fire at window 4: 25 KB, 0.3 s;
+ *   - tdfa trees less so: a 7-atom register-free pattern at window 4
+ *     (tagged, 70 states, 1,402 minterms): 639 KB, 5.7 s (112 KB/s);
+ *     80 small tagged tdfas: 773 KB, 2.0 s; A{60} B: 168 KB, 1.0 s;
+ *   - trees are about 250 bytes of C a state, 130 a minterm and 30 more a
+ *     minterm per start tag slot (estimates within ~40% of the emitted C:
+ *     make check-cost checks they are not under half of it);
+ *   - class tables: 80 tdfa patterns, 349 KB of C, 2.1 s, mostly the
+ *     per-pattern conditions and drivers (~4.3 KB a pattern);
+ *   - a runs matcher is 6-11 KB of C a pattern (80 patterns: 460 KB).
+ * The budget is counted in "tree-equivalent" bytes: tree code weighs
+ * COST_TREE_WEIGHT times its size (it compiles 4-10x slower a byte than
+ * tables and straight-line code), all other C its size. */
 #include "cost.h"
 
 #include <inttypes.h>
@@ -36,7 +40,8 @@ enum {
     COST_LINK_C      = 400,    /* chain: one link */
     COST_RUNS_C      = 2500,   /* runs: the run set and its step */
     COST_RUNS_ATOM_C = 150,    /* runs: one NFA transition's test */
-    COST_TREE_US     = 18,     /* cc -O2 a byte of tree code */
+    COST_DSRA_TREE_US = 20,    /* cc -O2 a byte of dsra tree code (registers by age) */
+    COST_TDFA_TREE_US = 8,     /* a byte of tdfa tree code */
     COST_DATA_US     = 5,      /* a byte of other C */
     COST_TREE_WEIGHT = 4,      /* tree code's share of the budget a byte */
     COST_MIN_STATE_C = 200,    /* the least C a state costs in any layout codegen has */
@@ -104,12 +109,14 @@ static bool estimate_dsra(const Plan *plan, const Dsra *d, Layout layout, Arena 
 {
     long fixed = COST_PATTERN_C + (long)d->mt->natoms * COST_ATOM_C;
     c->states = d->nstates;
-    c->trans = d->ncubes;
+    c->trans = d->ntrans;
+    c->minterms = d->ncubes;
     switch (layout) {
     case LAYOUT_TREE: {
         long tree = (long)d->nstates * COST_STATE_C + (long)d->ncubes * (COST_MINTERM_C + COST_SLOT_C * avg_slots(d));
         c->c_bytes = fixed + tree;
-        c->cc_ms = (tree * COST_TREE_US + fixed * COST_DATA_US) / 1000;
+        long us = d->kind == DSRA_DSRA ? COST_DSRA_TREE_US : COST_TDFA_TREE_US;
+        c->cc_ms = (tree * us + fixed * COST_DATA_US) / 1000;
         c->weight = tree * COST_TREE_WEIGHT + fixed;
         return true;
     }
@@ -258,12 +265,12 @@ static void over_error(Plan *plan, const Cost *c, const StrategyOpts *o, Diag *d
     sra_window_text(plan->pattern, win, sizeof win);
     diag_error(diag, plan->pattern->loc,
                "pattern '%s' (%s): %s%s%s is estimated at %ld KB of C (%ld states, %ld "
-               "transitions, %ld table bytes; %ld KB of the budget), over the code budget of "
+               "minterms, %ld table bytes; %ld KB of the budget), over the code budget of "
                "%ld KB; try %s, a smaller window, or a larger --max-code-kb",
                plan->pattern->name, win, strategy_name(c->strategy),
                c->strategy == STRATEGY_RUNS ? "" : " layout ",
                c->strategy == STRATEGY_RUNS ? "" : layout_name(c->layout), (c->c_bytes + 1023) / 1024,
-               c->states, c->trans, c->table_bytes, (c->weight + 1023) / 1024, o->max_code_kb,
+               c->states, c->minterms, c->table_bytes, (c->weight + 1023) / 1024, o->max_code_kb,
                c->strategy == STRATEGY_TDFA ? "--layout table or chain, --strategy runs" : "--strategy runs");
 }
 
@@ -311,8 +318,8 @@ void cost_explain(const Plan *plan, FILE *out)
     if (!c)
         return;
     fprintf(out, "sremc: pattern %s: strategy %s, layout %s, %ld states, %ld transitions, "
-                 "%ld table bytes, ~%ld KB of C (%ld KB of the budget, ~%ld ms at -O2): %s\n",
+                 "%ld minterms, %ld table bytes, ~%ld KB of C (%ld KB of the budget, ~%ld ms at -O2): %s\n",
             plan->pattern->name, strategy_name(c->strategy),
             c->strategy == STRATEGY_RUNS ? "-" : layout_name(c->layout), c->states, c->trans,
-            c->table_bytes, (c->c_bytes + 1023) / 1024, (c->weight + 1023) / 1024, c->cc_ms, plan->why);
+            c->minterms, c->table_bytes, (c->c_bytes + 1023) / 1024, (c->weight + 1023) / 1024, c->cc_ms, plan->why);
 }

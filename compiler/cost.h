@@ -15,6 +15,7 @@ typedef struct Cost {
     Layout   layout;        /* runs: LAYOUT_AUTO (runs have no layout) */
     long     states, trans; /* of the automaton walked (runs: the epsilon-free
                                SRA; chains: 0) */
+    long     minterms;      /* tdfa, dsra: decision tree leaves, all states */
     long     table_bytes;   /* static const data */
     long     c_bytes;       /* the pattern's generated C text */
     long     cc_ms;         /* cc -O2 time of that text on the reference machine */
