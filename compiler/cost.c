@@ -44,18 +44,19 @@ enum {
     COST_TDFA_TREE_US = 8,     /* a byte of tdfa tree code */
     COST_DATA_US     = 5,      /* a byte of other C */
     COST_TREE_WEIGHT = 4,      /* tree code's share of the budget a byte */
-    COST_MIN_STATE_C = 200,    /* the least C a state costs in any layout codegen has */
+    COST_MIN_STATE_C = 200,    /* the least C a state costs as a tree */
+    COST_MIN_ROW_C   = 64,     /* ... as a table row (or nodes): 16 classes of 1 byte */
 };
 
 /* Whether codegen has the nodes layout (compiler/codegen/cg_nodes.c):
- * until it does, auto does not choose it and a state costs a tree's. */
+ * until it does, auto does not choose it and a dsra state costs a tree's. */
 static const bool cost_have_nodes = false;
 
-int cost_state_cap(long max_code_kb)
+int cost_state_cap(long max_code_kb, bool dsra)
 {
     if (max_code_kb <= 0)
         return INT_MAX;
-    long per_state = cost_have_nodes ? 16 : COST_MIN_STATE_C * COST_TREE_WEIGHT;
+    long per_state = !dsra || cost_have_nodes ? COST_MIN_ROW_C : COST_MIN_STATE_C * COST_TREE_WEIGHT;
     long cap = max_code_kb * 1024 / per_state;
     return cap > INT_MAX ? INT_MAX : cap < 16 ? 16 : (int)cap;
 }
