@@ -37,5 +37,23 @@ while [ $w -lt 64 ]; do
         check_file "$f" "$w"
     done
 done
+# Firmware: the fire file (fire, fire_fast, rising) within 10 and 16 events,
+# --freestanding (64 KB budget), -Os for a Cortex-M4: the matcher's text
+# and rodata stay within issue 13's 24 KB (sizes, not times).
+if command -v arm-none-eabi-gcc >/dev/null; then
+    for w in 10 16; do
+        f=$dir/w$w/fire3.srem
+        if "$SREMC" emit --freestanding "$f" -o "$dir/fw$w.c" 2>"$dir/fw$w.log" &&
+                arm-none-eabi-gcc -std=c99 -mcpu=cortex-m4 -mthumb -ffreestanding -Os \
+                    -DSREMRT_FREESTANDING -Iruntime/include -I"$dir" -c "$dir/fw$w.c" -o "$dir/fw$w.o" \
+                    2>>"$dir/fw$w.log"; then
+            bytes=$(arm-none-eabi-size -A "$dir/fw$w.o" | awk '$1 ~ /^\.(text|rodata)/ { s += $2 } END { print s + 0 }')
+            echo "cost: fire file within $w events, Cortex-M4 -Os: $bytes bytes of text and rodata"
+            [ "$bytes" -le 24576 ] || { echo "cost: FAIL over 24 KB"; fail=$((fail + 1)); }
+        else
+            echo "cost: FAIL firmware fire file within $w events"; cat "$dir/fw$w.log"; fail=$((fail + 1))
+        fi
+    done
+fi
 echo "cost: $files files emitted under the code budget, $fail failed"
 [ $fail -eq 0 ]
