@@ -130,7 +130,7 @@ demo: deps
 	@sh scripts/demo.sh
 
 check: deps
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install samples-long check-firmware
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install samples-long check-firmware check-cost
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests
@@ -203,6 +203,16 @@ check-clang: build/parser.c build/lexer.c
 	        clang $(WARN) -fsyntax-only -Icompiler -Igrammar -Ibuild -Iruntime/include $$f || exit 1; \
 	    done; echo "clang: compiler sources build warning-free"; \
 	else echo "clang: not installed, skipped"; fi
+
+# The code budget (compiler/cost.c): issue 13's inputs at every count
+# window from 4 to 64 emit within --max-code-kb (tests/cost/check.sh, ~40 s);
+# build-bench times their builds (bench/build_times.sh; not in check).
+.PHONY: check-cost build-bench
+check-cost: bin/sremc
+	sh tests/cost/check.sh bin/sremc
+
+build-bench: bin/sremc lib/libsremrt.a
+	sh bench/build_times.sh bin/sremc $(BUILD_WINDOWS)
 
 # Automaton sizes and compile times as the count window grows, per
 # strategy (the table in docs/automata.md).

@@ -59,6 +59,10 @@ typedef struct CgOptions {
 void cg_prefix_from_path(const char *path, char *buf, size_t size);
 bool cg_valid_prefix(const char *prefix);
 
+/* Whether tdfa d runs from class tables (the table layout) and with how
+ * many event classes: the cost model's question (cost.c). */
+bool cg_table_classes(const Dsra *d, const AstSchema *schema, Arena *arena, int *nclasses);
+
 /* Emits the matcher of every pattern and episode of ast (checked without
  * errors) into c and h; plans[k] is the plan of the k-th pattern
  * declaration (strategy_plan_all), NULL where planning failed. Errors

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "codegen.h"
+#include "cost.h"
 #include "sremrt/episode.h"
 #include "sremrt/keymap.h"
 #include "frontend.h"
@@ -239,7 +240,8 @@ typedef struct Job {
     int          max_states;
     const char  *pattern;   /* NULL: every pattern */
     bool         dot;
-    StrategyOpts strategy;  /* strategy, budget and run capacity */
+    bool         explain;   /* --explain: a line per plan on stderr */
+    StrategyOpts strategy;  /* strategy, budgets and run capacity */
 } Job;
 
 /* A positive int option value into *out; a usage error otherwise. */
@@ -270,6 +272,7 @@ static int parse_stage(const char *name, Stage *stage)
 static int make_job(const Options *opts, bool dot, Job *job)
 {
     job->dot = dot;
+    job->explain = opts->explain != NULL;
     job->pattern = opts->pattern;
     job->stage = STAGE_NFA;
     if (!dot && !opts->stage)
@@ -285,7 +288,12 @@ static int make_job(const Options *opts, bool dot, Job *job)
     job->max_states = SRA_MAX_STATES_DEFAULT;
     if (opts->max_states && parse_count("--max-states", opts->max_states, &job->max_states))
         return EXIT_USAGE;
-    job->strategy = (StrategyOpts){STRATEGY_AUTO, job->max_states, RUNS_CAPACITY_DEFAULT, LAYOUT_AUTO};
+    long kb = opts->freestanding ? COST_FREESTANDING_KB : COST_DEFAULT_KB;
+    int code_kb = 0;
+    if (opts->max_code_kb && parse_count("--max-code-kb", opts->max_code_kb, &code_kb))
+        return EXIT_USAGE;
+    job->strategy = (StrategyOpts){STRATEGY_AUTO, job->max_states, RUNS_CAPACITY_DEFAULT, LAYOUT_AUTO,
+                                   code_kb ? code_kb : kb};
     if (opts->strategy && !strategy_parse(opts->strategy, &job->strategy.strategy))
         return usage_error("unknown strategy '%s' (strategies: auto, tdfa, dsra, runs)", opts->strategy);
     if (opts->max_runs && parse_count("--max-runs", opts->max_runs, &job->strategy.max_runs))
@@ -350,12 +358,20 @@ static void print_plans(const Ast *ast, const Job *job, Arena *arena, Diag *diag
               "  edge [fontsize=10];\n", out);
     if (clusters && nselected == 0)
         fputs("  label=\"no patterns (episodes have no automaton)\";\n", out);
-    int n = 0;
-    const AstPattern *p;
-    for (int i = 0; (p = next_selected(ast, job, &i, out)) != NULL;) {
-        Plan *plan = strategy_plan(p, &job->strategy, arena, diag);
+    /* planned together, as emit plans them: the code budget is the file's */
+    Plan **plans = arena_alloc(arena, ((size_t)nselected + 1) * sizeof *plans);
+    for (int i = 0, k = 0; i < ast->ndecls; i++)
+        if (ast->decls[i].kind == DECL_PATTERN &&
+            (!job->pattern || strcmp(job->pattern, ast->decls[i].u.pattern->name) == 0))
+            plans[k++] = strategy_plan(ast->decls[i].u.pattern, &job->strategy, arena, diag);
+    cost_choose(plans, nselected, &job->strategy, arena, diag);
+    int n = 0, k = 0;
+    for (int i = 0; next_selected(ast, job, &i, out) != NULL;) {
+        Plan *plan = plans[k++];
         if (!plan)
             continue;
+        if (job->explain)
+            cost_explain(plan, stderr);
         if (!job->dot && ftell(out) > 0)
             fputc('\n', out);
         plan_dump(plan, stage, job->dot, clusters ? n : -1, &job->strategy, arena, diag, out);
@@ -876,6 +892,9 @@ static int run_emit(const Options *opts, bool build)
         /* the stages in order: front end (done), strategies and automata, code */
         int npatterns = 0;
         Plan **plans = strategy_plan_all(ast, &job.strategy, arena, diag, &npatterns);
+        for (int i = 0; i < npatterns && opts->explain; i++)
+            if (plans[i])
+                cost_explain(plans[i], stderr);
         bool ok = cg_emit(ast, plans, &co, arena, diag, c, h);
         if (ok && build)
             ok = cg_emit_main(&co, diag, m);

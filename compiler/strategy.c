@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "cost.h"
 #include "sra_build.h"
 #include "unroll.h"
 
@@ -42,28 +43,28 @@ static int unroll_window(const Plan *plan)
 
 /* Unrolls, determinizes and minimizes into plan; false (errors in diag)
  * when a stage is over the budget. */
-static bool build_dsra(Plan *plan, const StrategyOpts *o, Arena *arena, Diag *diag)
+static bool build_dsra(Plan *plan, int max_states, Arena *arena, Diag *diag)
 {
-    plan->unrolled = sra_unroll(plan->nfa, unroll_window(plan), arena, diag, o->max_states);
+    plan->unrolled = sra_unroll(plan->nfa, unroll_window(plan), arena, diag, max_states);
     if (!plan->unrolled)
         return false;
-    plan->dfa = dsra_determinize(plan->unrolled, o->max_states, arena, diag);
+    plan->dfa = dsra_determinize(plan->unrolled, max_states, arena, diag);
     if (!plan->dfa)
         return false;
     plan->min = dsra_minimize(plan->dfa, arena);
     return true;
 }
 
-static bool build_tdfa(Plan *plan, const StrategyOpts *o, Arena *arena, Diag *diag)
+static bool build_tdfa(Plan *plan, int max_states, Arena *arena, Diag *diag)
 {
-    plan->dfa = dsra_determinize(plan->nfa, o->max_states, arena, diag);
+    plan->dfa = dsra_determinize(plan->nfa, max_states, arena, diag);
     if (!plan->dfa)
         return false;
     plan->min = dsra_minimize(plan->dfa, arena);
     return true;
 }
 
-static void use_runs(Plan *plan, const StrategyOpts *o, Arena *arena, const char *reason)
+void plan_use_runs(Plan *plan, const StrategyOpts *o, Arena *arena, const char *reason)
 {
     plan->strategy = STRATEGY_RUNS;
     plan->unrolled = NULL;
@@ -78,35 +79,51 @@ static const char chain_reason[] = "register-free; its automaton is over the sta
 
 /* A register-free pattern whose tdfa does not fit: a chain needs no
  * automaton, anything else falls back to runs. */
-static void over_budget(Plan *plan, const StrategyOpts *o, Arena *arena)
+static void over_budget(Plan *plan, const StrategyOpts *o, Arena *arena, bool capped)
 {
     plan->dfa = plan->min = NULL;
     if (plan->chain)
         plan->reason = chain_reason;
     else
-        use_runs(plan, o, arena, "register-free, but the tdfa is over the state budget");
+        plan_use_runs(plan, o, arena, capped
+                      ? "register-free, but the tdfa is over the states the code budget has room for"
+                      : "register-free, but the tdfa is over the state budget");
+}
+
+/* auto's state budget: --max-states (memory), and no more than the code
+ * budget has room for, so that sremc stops early where no layout fits;
+ * *capped: the code budget's cap is the one that binds. */
+static int auto_states(const StrategyOpts *o, bool dsra, bool *capped)
+{
+    int cap = cost_state_cap(o->max_code_kb, dsra);
+    *capped = cap < o->max_states;
+    return *capped ? cap : o->max_states;
 }
 
 /* auto: the fastest strategy that applies and fits, else runs. */
 static void choose(Plan *plan, const StrategyOpts *o, Arena *arena, const Diag *diag)
 {
     const AstPattern *p = plan->pattern;
+    bool capped;
+    int max_states = auto_states(o, p->nregs > 0, &capped);
     Diag quiet;
     if (p->nregs == 0) {
         plan->strategy = STRATEGY_TDFA;
         plan->reason = "register-free";
-        if (!build_tdfa(plan, o, arena, quiet_diag(&quiet, diag)))
-            over_budget(plan, o, arena);
+        if (!build_tdfa(plan, max_states, arena, quiet_diag(&quiet, diag)))
+            over_budget(plan, o, arena, capped);
         diag_free(&quiet);
     } else if (p->hdr.window.kind == WIN_EVENTS) {
         plan->strategy = STRATEGY_DSRA;
         plan->reason = "registers and a count window";
-        if (!build_dsra(plan, o, arena, quiet_diag(&quiet, diag)))
-            use_runs(plan, o, arena,
-                     "registers and a count window, but the dsra is over the state budget");
+        if (!build_dsra(plan, max_states, arena, quiet_diag(&quiet, diag)))
+            plan_use_runs(plan, o, arena, capped
+                          ? "registers and a count window, but the dsra is over the states the code "
+                            "budget has room for"
+                          : "registers and a count window, but the dsra is over the state budget");
         diag_free(&quiet);
     } else {
-        use_runs(plan, o, arena, "registers and a time window");
+        plan_use_runs(plan, o, arena, "registers and a time window");
     }
 }
 
@@ -141,12 +158,12 @@ static bool force(Plan *plan, const StrategyOpts *o, Arena *arena, Diag *diag)
         }
         if (plan->chain) {
             Diag quiet;
-            if (!build_tdfa(plan, o, arena, quiet_diag(&quiet, diag)))
-                over_budget(plan, o, arena);
+            if (!build_tdfa(plan, o->max_states, arena, quiet_diag(&quiet, diag)))
+                over_budget(plan, o, arena, false);
             diag_free(&quiet);
             return true;
         }
-        return build_tdfa(plan, o, arena, diag);
+        return build_tdfa(plan, o->max_states, arena, diag);
     case STRATEGY_DSRA:
         plan->reason = "forced by --strategy dsra";
         if (p->hdr.window.kind != WIN_EVENTS) {
@@ -156,12 +173,12 @@ static bool force(Plan *plan, const StrategyOpts *o, Arena *arena, Diag *diag)
                        p->name, win);
             return false;
         }
-        return build_dsra(plan, o, arena, diag);
+        return build_dsra(plan, o->max_states, arena, diag);
     case STRATEGY_RUNS:
     case STRATEGY_AUTO:
         break;
     }
-    use_runs(plan, o, arena, "forced by --strategy runs");
+    plan_use_runs(plan, o, arena, "forced by --strategy runs");
     return true;
 }
 
@@ -303,5 +320,6 @@ Plan **strategy_plan_all(const Ast *ast, const StrategyOpts *o, Arena *arena, Di
         if (ast->decls[k].kind == DECL_PATTERN)
             plans[n++] = strategy_plan(ast->decls[k].u.pattern, o, arena, diag);
     *npatterns = n;
+    cost_choose(plans, n, o, arena, diag);
     return plans;
 }

@@ -34,14 +34,21 @@ typedef struct StrategyOpts {
     int      max_states;   /* budget of every automaton stage */
     int      max_runs;     /* run capacity of the runs strategy */
     Layout   layout;       /* AUTO: choose; else forced (--layout) */
+    long     max_code_kb;  /* code budget of a file (cost.h); 0: none, and
+                              auto takes each plan's fastest layout */
 } StrategyOpts;
+
+struct Cost;
 
 /* One pattern's plan: the chosen strategy, why, and the stages it built. */
 typedef struct Plan {
     const AstPattern *pattern;
     Strategy          strategy;   /* never AUTO */
-    Layout            layout;     /* tdfa and dsra: how the code reads (AUTO: codegen picks) */
+    Layout            layout;     /* tdfa and dsra: how the code reads (set by
+                                     cost_choose; AUTO before, and for runs) */
     const char       *reason;     /* one line, for the dump header */
+    const struct Cost *cost;      /* the chosen layout's estimate (cost_choose) */
+    const char       *why;        /* why that layout, for --explain */
     Sra              *nfa;        /* epsilon-free: every strategy starts here (NULL for a
                                      chain whose NFA is over the budget) */
     Sra              *unrolled;   /* dsra */
@@ -52,7 +59,8 @@ typedef struct Plan {
 } Plan;
 
 /* Chooses and builds. auto: tdfa for register-free patterns, dsra for
- * registers with a count window when it fits max_states, else runs. A
+ * registers with a count window when it fits max_states and the state
+ * cap of the code budget (cost_state_cap), else runs. A
  * register-free chain is tdfa even where its automaton does not fit. A
  * forced strategy that does not apply, or does not fit the budget, is an
  * error (naming the pattern, the window and the size reached) and the
@@ -60,8 +68,12 @@ typedef struct Plan {
 Plan *strategy_plan(const AstPattern *p, const StrategyOpts *o, Arena *arena, Diag *diag);
 
 /* The plans of every pattern declaration of ast, in order (*npatterns of
- * them); an entry is NULL where strategy_plan failed (diag says why). */
+ * them), their layouts chosen under the file's code budget (cost.h); an
+ * entry is NULL where strategy_plan or the budget failed (diag says why). */
 Plan **strategy_plan_all(const Ast *ast, const StrategyOpts *o, Arena *arena, Diag *diag, int *npatterns);
+
+/* Turns plan into the runs strategy (auto's fallback), saying why. */
+void plan_use_runs(Plan *plan, const StrategyOpts *o, Arena *arena, const char *reason);
 
 /* The stages `sremc dump` and `sremc dot` print beyond sra and nfa. */
 typedef enum PlanStage { PLAN_UNROLLED, PLAN_DFA, PLAN_MIN } PlanStage;

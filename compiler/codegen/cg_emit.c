@@ -676,7 +676,9 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
             Table table;
             int *atom_bit = arena_alloc(arena, ((size_t)plan->min->mt->natoms + 1) * sizeof *atom_bit);
             g.local_state = false;
-            /* tables for plain DFAs (they measured at the table-DFA floor
+            /* plan->layout is cost_choose's (compiler/cost.c), under the
+             * code budget; AUTO (plans made without it) chooses as follows:
+             * tables for plain DFAs (they measured at the table-DFA floor
              * on B2, a little ahead of the chain); with start tags a chain
              * where the pattern is one, else trees, which measured faster
              * than tagged tables on uniform streams (docs/PERFORMANCE.md):

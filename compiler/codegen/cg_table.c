@@ -365,3 +365,18 @@ void cg_emit_tdfa_table(Cg *g, int i, const Plan *plan, const Table *t, const in
                      "));\n}\n\n",
                 d->window);
 }
+
+/* For the cost model (cost.c): whether d runs from class tables, as
+ * cg_table_plan decides, and with how many event classes. */
+bool cg_table_classes(const Dsra *d, const AstSchema *schema, Arena *arena, int *nclasses)
+{
+    Cg g = {0};
+    g.arena = arena;
+    g.schema = schema;
+    Table t;
+    int *atom_bit = arena_alloc(arena, ((size_t)d->mt->natoms + 1) * sizeof *atom_bit);
+    if (!cg_table_plan(&g, d, &t, atom_bit))
+        return false;
+    *nclasses = t.nclasses;
+    return true;
+}

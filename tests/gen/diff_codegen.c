@@ -68,7 +68,7 @@ static bool applies(const char *src, int strategy, int *chosen)
     bool ok = diag.nerrors == 0;
     for (int i = 0; ok && i < ast->ndecls; i++)
         if (ast->decls[i].kind == DECL_PATTERN) {
-            StrategyOpts o = {(Strategy)strategy, MAX_STATES, 1024, LAYOUT_AUTO};
+            StrategyOpts o = {(Strategy)strategy, MAX_STATES, 1024, LAYOUT_AUTO, 0};
             Plan *plan = strategy_plan(ast->decls[i].u.pattern, &o, &arena, &diag);
             ok = plan != NULL && diag.nerrors == 0;
             if (ok && chosen)
@@ -197,7 +197,7 @@ static bool codegen_fails(const char *src, const Value *values, int n, void *ctx
             return false;
         fputs(src, f);
         fclose(f);
-        snprintf(cmd, sizeof cmd, "CFLAGS=-O0 %s build --strategy %s --layout %s --max-states %d %s -o %s 2>/dev/null",
+        snprintf(cmd, sizeof cmd, "CFLAGS=-O0 %s build --strategy %s --layout %s --max-states %d --max-code-kb 1000000 %s -o %s 2>/dev/null",
                  o->sremc, strategies[o->strategy], o->layout, MAX_STATES, path, prog);
         o->built = run(cmd) == 0;
     }
@@ -295,7 +295,7 @@ int main(int argc, char **argv)
                 }
             fclose(f);
             snprintf(j->cmd, sizeof j->cmd,
-                     "CC=%s CFLAGS='" WARN_CFLAGS "' %s build --strategy %s --layout %s --max-states %d %s -o %s "
+                     "CC=%s CFLAGS='" WARN_CFLAGS "' %s build --strategy %s --layout %s --max-states %d --max-code-kb 1000000 %s -o %s "
                      "2>%s.log", cc_of(s * nbatches + b), sremc, strategies[s], layout_of(s, b), MAX_STATES,
                      j->path, j->prog, j->prog);
         }

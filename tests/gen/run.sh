@@ -50,7 +50,10 @@ for c in tests/gen/cases/*.case; do
     want=$(awk '/^### STATUS ###/{f=1;next} /^### /{f=0} f' "$c")
     ran=""
     for s in auto tdfa dsra runs; do
-        if ! "$SREMC" build --strategy $s "$W/$n.srem" -o "$W/$n.$s" 2>"$W/$n.$s.log"; then
+        # forced strategies: without the code budget (auto keeps it), so that
+        # each is tested where it applies
+        budget=""; [ $s = auto ] || budget="--max-code-kb 1000000"
+        if ! "$SREMC" build --strategy $s $budget "$W/$n.srem" -o "$W/$n.$s" 2>"$W/$n.$s.log"; then
             if [ $s = auto ]; then echo "gen: FAIL build $n"; cat "$W/$n.$s.log"; fail=$((fail+1)); fi
             continue
         fi
@@ -78,9 +81,10 @@ for e in samples/*.expected; do
     ran=""
     for s in auto tdfa dsra runs; do
         p=$W/sample_$n.$s
+        budget=""; [ $s = auto ] || budget="--max-code-kb 1000000"
         # shellcheck disable=SC2086
         if ! CFLAGS="-O0 -Wall -Wextra -pedantic -Werror" \
-                "$SREMC" build --strategy $s "samples/$n.srem" $ext -o "$p" 2>"$p.log"; then
+                "$SREMC" build --strategy $s $budget "samples/$n.srem" $ext -o "$p" 2>"$p.log"; then
             # a strategy that does not apply is skipped; $CC failing never is
             if [ $s = auto ] || grep -q 'compiling the generated program' "$p.log"; then
                 echo "gen: FAIL build --strategy $s samples/$n.srem $ext"; cat "$p.log"; fail=$((fail+1))

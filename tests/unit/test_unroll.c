@@ -5,6 +5,7 @@
 
 #include "../diff/gen.h"
 #include "../diff/shrink.h"
+#include "cost.h"
 #include "interp.h"
 #include "runs.h"
 #include "sra_build.h"
@@ -344,6 +345,27 @@ static void plan_detect(const Plan *plan, const Stream *s, bool *det)
         dsra_simulate(plan->min, s, NULL, det);
 }
 
+/* auto under a code budget of 8 KB (cost.h): determinization stops at a
+ * few states and cost_choose moves what does not fit to runs; the plan it
+ * leaves has a layout and an estimate, and gives the interpreter's
+ * detections (a chain over the budget has no automaton to simulate here:
+ * the generated-code tests compare it). */
+static bool budget_ok(const Case *c, uint64_t seed, bool report, const bool *want, bool *got, Arena *arena)
+{
+    StrategyOpts so = {STRATEGY_AUTO, 300, 4096, LAYOUT_AUTO, 8};
+    Diag d;
+    diag_init(&d, "t.srem", "", 0);
+    Plan *plan = strategy_plan(c->p, &so, arena, &d);
+    bool ok = plan && cost_choose(&plan, 1, &so, arena, &d) && plan->cost && d.nerrors == 0 &&
+              (plan->strategy == STRATEGY_RUNS) == (plan->layout == LAYOUT_AUTO);
+    if (ok && (plan->runs || plan->min)) {
+        plan_detect(plan, &c->s, got);
+        ok = same_det(want, got, c->s.n, seed, "interpreter and auto under --max-code-kb 8", c, report);
+    }
+    diag_free(&d);
+    return ok;
+}
+
 /* Every strategy that applies gives the interpreter's detections: auto
  * with a small budget (so that some dsra fall back to runs) and each
  * forced strategy, which either applies and agrees or reports an error.
@@ -357,7 +379,7 @@ static bool plans_ok(const Case *c, uint64_t seed, bool report, int *by)
     interp_detect(c->p, &c->s, NULL, want);
     bool ok = true;
     for (int st = STRATEGY_AUTO; st <= STRATEGY_RUNS; st++) {
-        StrategyOpts so = {(Strategy)st, 300, 4096, LAYOUT_AUTO};
+        StrategyOpts so = {(Strategy)st, 300, 4096, LAYOUT_AUTO, 0};
         Diag d;
         diag_init(&d, "t.srem", "", 0);
         Plan *plan = strategy_plan(c->p, &so, &arena, &d);
@@ -380,6 +402,7 @@ static bool plans_ok(const Case *c, uint64_t seed, bool report, int *by)
         }
         diag_free(&d);
     }
+    ok = ok && budget_ok(c, seed, report, want, got, &arena);
     free(want);
     arena_free(&arena);
     return ok;

@@ -1,0 +1,326 @@
+/* cost.c: planned patterns -> estimated table bytes, C size and cc time
+ * per layout -> the layout of each plan under the file's code budget.
+ *
+ * Calibration (user time of cc 13 -O2 -c on `sremc emit` output, this
+ * machine; tests/cost/cases.sh inputs, docs/PERFORMANCE.md):
+ *   - every generated file has ~11 KB of fixed text (runtime glue), and a
+ *     build (main, link) ~0.2 s of its own;
+ *   - dsra trees are dear: fire at window 10, 768 states, 5,630 minterms:
+ *     741 KB of C, 17.1 s (43 KB/s); samples/ships.srem (38 states, 417
+ *     minterms): 78 KB, 1.15 s (68 KB/s); fire at window 4: 25 KB, 0.3 s;
+ *   - tdfa trees less so: a 7-atom register-free pattern at window 4
+ *     (tagged, 70 states, 1,402 minterms): 639 KB, 5.7 s (112 KB/s);
+ *     80 small tagged tdfas: 773 KB, 2.0 s; A{60} B: 168 KB, 1.0 s;
+ *   - trees are about 250 bytes of C a state, 130 a minterm and 30 more a
+ *     minterm per start tag slot (estimates within ~40% of the emitted C:
+ *     make check-cost checks they are not under half of it);
+ *   - class tables: 80 tdfa patterns, 349 KB of C, 2.1 s, mostly the
+ *     per-pattern conditions and drivers (~4.3 KB a pattern);
+ *   - a runs matcher is 6-11 KB of C a pattern (80 patterns: 460 KB).
+ * The budget is counted in "tree-equivalent" bytes: tree code weighs
+ * COST_TREE_WEIGHT times its size (it compiles 4-10x slower a byte than
+ * tables and straight-line code), all other C its size. */
+#include "cost.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <string.h>
+
+#include "codegen.h"
+#include "sra_build.h"
+
+/* Coefficients of the estimates (bytes of generated C, microseconds). */
+enum {
+    COST_PATTERN_C   = 3000,   /* driver, state struct, comments of one pattern */
+    COST_ATOM_C      = 250,    /* one atom's condition function */
+    COST_STATE_C     = 250,    /* tree: a state's case and prologue */
+    COST_MINTERM_C   = 130,    /* tree: one leaf and its transition */
+    COST_SLOT_C      = 30,     /* tree: a start tag moved on a transition */
+    COST_DATA_CHARS  = 4,      /* C text of one table byte ("255,") */
+    COST_LINK_C      = 400,    /* chain: one link */
+    COST_RUNS_C      = 2500,   /* runs: the run set and its step */
+    COST_RUNS_ATOM_C = 150,    /* runs: one NFA transition's test */
+    COST_DSRA_TREE_US = 20,    /* cc -O2 a byte of dsra tree code (registers by age) */
+    COST_TDFA_TREE_US = 8,     /* a byte of tdfa tree code */
+    COST_DATA_US     = 5,      /* a byte of other C */
+    COST_TREE_WEIGHT = 4,      /* tree code's share of the budget a byte */
+    COST_MIN_STATE_C = 200,    /* the least C a state costs as a tree */
+    COST_MIN_ROW_C   = 64,     /* ... as a table row (or nodes): 16 classes of 1 byte */
+};
+
+/* Whether codegen has the nodes layout (compiler/codegen/cg_nodes.c):
+ * until it does, auto does not choose it and a dsra state costs a tree's. */
+static const bool cost_have_nodes = false;
+
+int cost_state_cap(long max_code_kb, bool dsra)
+{
+    if (max_code_kb <= 0)
+        return INT_MAX;
+    long per_state = !dsra || cost_have_nodes ? COST_MIN_ROW_C : COST_MIN_STATE_C * COST_TREE_WEIGHT;
+    long cap = max_code_kb * 1024 / per_state;
+    return cap > INT_MAX ? INT_MAX : cap < 16 ? 16 : (int)cap;
+}
+
+/* Bytes of the narrowest unsigned type that holds 0..n-1. */
+static long narrow(long n)
+{
+    return n <= 256 ? 1 : n <= 65536 ? 2 : 4;
+}
+
+static long tree_nodes(const Dsra *d)
+{
+    long n = 0;
+    for (int q = 0; q < d->nstates; q++)
+        n += d->states[q].nnodes;
+    return n;
+}
+
+/* The one estimate of the nodes layout's tables: node arrays (atom, hi,
+ * lo), a root per state, and per transition its target and a flag byte.
+ * At the merge of compiler/nodes.c this becomes nodes_bytes(). */
+long cost_nodes_bytes(const Dsra *d)
+{
+    long nodes = tree_nodes(d), idx = narrow(nodes), st = narrow(d->nstates);
+    return nodes * (1 + 2 * idx) + d->nstates * idx + d->ntrans * (st + 1);
+}
+
+/* Start tag slots a transition moves, on average (tagged tdfa). */
+static long avg_slots(const Dsra *d)
+{
+    long m = 0;
+    for (int q = 0; q < d->nstates; q++)
+        m += d->states[q].nmembers;
+    return d->tagged && d->nstates ? (m + d->nstates - 1) / d->nstates : 0;
+}
+
+/* Class tables (cg_table.c), where cg_table_plan takes d: per state and
+ * class the transition, per transition its target (and tag sources),
+ * per state its finality. 0 where tables do not apply. */
+static long table_bytes(const Plan *plan, const Dsra *d, Arena *arena)
+{
+    int nclasses = 0;
+    if (!cg_table_classes(d, plan->pattern->schema, arena, &nclasses))
+        return 0;
+    return (long)d->nstates * nclasses * narrow(d->ntrans) +
+           d->ntrans * (narrow(d->nstates) + (d->tagged ? 8 : 0)) + d->nstates;
+}
+
+/* The estimate of layout for an automaton d of pattern p. */
+static bool estimate_dsra(const Plan *plan, const Dsra *d, Layout layout, Arena *arena, Cost *c)
+{
+    long fixed = COST_PATTERN_C + (long)d->mt->natoms * COST_ATOM_C;
+    c->states = d->nstates;
+    c->trans = d->ntrans;
+    c->minterms = d->ncubes;
+    switch (layout) {
+    case LAYOUT_TREE: {
+        long tree = (long)d->nstates * COST_STATE_C + (long)d->ncubes * (COST_MINTERM_C + COST_SLOT_C * avg_slots(d));
+        c->c_bytes = fixed + tree;
+        long us = d->kind == DSRA_DSRA ? COST_DSRA_TREE_US : COST_TDFA_TREE_US;
+        c->cc_ms = (tree * us + fixed * COST_DATA_US) / 1000;
+        c->weight = tree * COST_TREE_WEIGHT + fixed;
+        return true;
+    }
+    case LAYOUT_TABLE:
+        c->table_bytes = table_bytes(plan, d, arena);
+        if (!c->table_bytes)
+            return false;
+        break;
+    case LAYOUT_NODES:
+        c->table_bytes = cost_nodes_bytes(d);
+        break;
+    default:
+        return false;
+    }
+    c->c_bytes = fixed + c->table_bytes * COST_DATA_CHARS;
+    c->cc_ms = c->c_bytes * COST_DATA_US / 1000;
+    c->weight = c->c_bytes;
+    return true;
+}
+
+/* Code of no automaton: a chain's links or the run set's step. */
+static void estimate_small(long c_bytes, Cost *c)
+{
+    c->c_bytes = c_bytes;
+    c->cc_ms = c_bytes * COST_DATA_US / 1000;
+    c->weight = c_bytes;
+}
+
+bool cost_estimate(const Plan *plan, Strategy strategy, Layout layout, Arena *arena, Cost *out)
+{
+    memset(out, 0, sizeof *out);
+    out->strategy = strategy;
+    out->layout = layout;
+    if (strategy == STRATEGY_RUNS) {
+        if (!plan->nfa)
+            return false;
+        out->layout = LAYOUT_AUTO;
+        out->states = plan->nfa->nstates;   /* the epsilon-free SRA the runs walk */
+        out->trans = plan->nfa->ntrans;
+        estimate_small(COST_PATTERN_C + COST_RUNS_C + (long)plan->nfa->ntrans * COST_RUNS_ATOM_C, out);
+        return true;
+    }
+    if (layout == LAYOUT_CHAIN) {
+        if (!plan->chain || strategy != STRATEGY_TDFA)
+            return false;
+        estimate_small(COST_PATTERN_C + (long)plan->chain->n * COST_LINK_C, out);
+        return true;
+    }
+    return plan->min && plan->strategy == strategy && estimate_dsra(plan, plan->min, layout, arena, out);
+}
+
+/* ---- choosing ----------------------------------------------------------------------- */
+
+/* A plan's candidates, fastest first (docs/PERFORMANCE.md): tables for
+ * plain DFAs, a chain where the pattern is one, trees, node arrays, runs. */
+typedef struct Ladder {
+    Cost cand[6];
+    int  n, at;       /* candidates; the one chosen */
+    bool forced;      /* --strategy or --layout: no fallback to runs */
+} Ladder;
+
+static void try_add(Ladder *l, const Plan *plan, Strategy s, Layout layout, Arena *arena)
+{
+    if (l->n < 6 && cost_estimate(plan, s, layout, arena, &l->cand[l->n]))
+        l->n++;
+}
+
+/* Where the pattern is a chain and the layout was not asked for: the
+ * chain first for tagged automata (or none), after tables for plain ones. */
+static void auto_ladder(Ladder *l, const Plan *plan, Arena *arena)
+{
+    Strategy s = plan->strategy;
+    bool plain = plan->min && !plan->min->tagged;
+    if (plain)
+        try_add(l, plan, s, LAYOUT_TABLE, arena);
+    try_add(l, plan, s, LAYOUT_CHAIN, arena);
+    try_add(l, plan, s, LAYOUT_TREE, arena);
+    if (!plain)
+        try_add(l, plan, s, LAYOUT_TABLE, arena);
+    if (cost_have_nodes)
+        try_add(l, plan, s, LAYOUT_NODES, arena);
+}
+
+static void make_ladder(Ladder *l, const Plan *plan, const StrategyOpts *o, Arena *arena)
+{
+    memset(l, 0, sizeof *l);
+    l->forced = o->strategy != STRATEGY_AUTO || o->layout != LAYOUT_AUTO;
+    if (plan->strategy == STRATEGY_RUNS) {
+        try_add(l, plan, STRATEGY_RUNS, LAYOUT_AUTO, arena);
+        return;
+    }
+    Layout want = o->layout;
+    if (want == LAYOUT_TABLE && !cost_estimate(plan, plan->strategy, want, arena, &l->cand[0]))
+        want = LAYOUT_TREE;   /* tables where they fit, else trees (as before) */
+    if (want != LAYOUT_AUTO)
+        try_add(l, plan, plan->strategy, want, arena);
+    if (l->n == 0)   /* auto, or a chain asked of what is not one */
+        auto_ladder(l, plan, arena);
+    if (o->strategy == STRATEGY_AUTO && o->layout == LAYOUT_AUTO)
+        try_add(l, plan, STRATEGY_RUNS, LAYOUT_AUTO, arena);
+}
+
+/* The next candidate of l lighter than its current one, or -1. */
+static int lighter(const Ladder *l)
+{
+    for (int k = l->at + 1; k < l->n; k++)
+        if (l->cand[k].weight < l->cand[l->at].weight)
+            return k;
+    return -1;
+}
+
+static const char *why_text(const Plan *plan, const Ladder *l, bool over, Arena *arena)
+{
+    const Cost *first = &l->cand[0], *c = &l->cand[l->at];
+    char buf[200];
+    if (l->at == 0 && !l->forced && first->strategy == STRATEGY_RUNS)
+        snprintf(buf, sizeof buf, "%s%s", plan->reason, over ? "; the file is over the code budget" : "");
+    else if (l->at == 0)
+        snprintf(buf, sizeof buf, "%s%s", l->forced ? "as asked" : "the fastest that fits",
+                 over ? "; the file is over the code budget" : "");
+    else
+        snprintf(buf, sizeof buf, "%s %s (~%ld KB of C, %ld KB of the budget) over the code budget%s",
+                 strategy_name(first->strategy),
+                 first->strategy == STRATEGY_RUNS ? "" : layout_name(first->layout),
+                 (first->c_bytes + 1023) / 1024, (first->weight + 1023) / 1024,
+                 c->strategy == STRATEGY_RUNS ? ": runs" : "");
+    return arena_strdup(arena, buf);
+}
+
+/* Applies the chosen candidate to its plan. */
+static void apply(Plan *plan, const Ladder *l, bool over, const StrategyOpts *o, Arena *arena)
+{
+    const Cost *c = &l->cand[l->at];
+    if (c->strategy == STRATEGY_RUNS && plan->strategy != STRATEGY_RUNS)
+        plan_use_runs(plan, o, arena, "the automaton's code is over the code budget (--max-code-kb)");
+    plan->layout = c->layout;
+    Cost *keep = arena_alloc(arena, sizeof *keep);
+    *keep = *c;
+    plan->cost = keep;
+    plan->why = why_text(plan, l, over, arena);
+}
+
+static void over_error(Plan *plan, const Cost *c, const StrategyOpts *o, Diag *diag)
+{
+    char win[96];
+    sra_window_text(plan->pattern, win, sizeof win);
+    diag_error(diag, plan->pattern->loc,
+               "pattern '%s' (%s): %s%s%s is estimated at %ld KB of C (%ld states, %ld "
+               "minterms, %ld table bytes; %ld KB of the budget), over the code budget of "
+               "%ld KB; try %s, a smaller window, or a larger --max-code-kb",
+               plan->pattern->name, win, strategy_name(c->strategy),
+               c->strategy == STRATEGY_RUNS ? "" : " layout ",
+               c->strategy == STRATEGY_RUNS ? "" : layout_name(c->layout), (c->c_bytes + 1023) / 1024,
+               c->states, c->minterms, c->table_bytes, (c->weight + 1023) / 1024, o->max_code_kb,
+               c->strategy == STRATEGY_TDFA ? "--layout table or chain, --strategy runs" : "--strategy runs");
+}
+
+bool cost_choose(Plan **plans, int n, const StrategyOpts *o, Arena *arena, Diag *diag)
+{
+    Ladder *l = arena_alloc(arena, ((size_t)n + 1) * sizeof *l);
+    long total = 0, budget = o->max_code_kb > 0 ? o->max_code_kb * 1024 : LONG_MAX;
+    for (int i = 0; i < n; i++)
+        if (plans[i]) {
+            make_ladder(&l[i], plans[i], o, arena);
+            total += l[i].n ? l[i].cand[0].weight : 0;
+        }
+    /* the largest first: one move of the heaviest plan to its next lighter layout */
+    while (total > budget) {
+        int best = -1;
+        for (int i = 0; i < n; i++)
+            if (plans[i] && lighter(&l[i]) >= 0 &&
+                (best < 0 || l[i].cand[l[i].at].weight > l[best].cand[l[best].at].weight))
+                best = i;
+        if (best < 0)
+            break;
+        int k = lighter(&l[best]);
+        total -= l[best].cand[l[best].at].weight - l[best].cand[k].weight;
+        l[best].at = k;
+    }
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        if (!plans[i] || l[i].n == 0)
+            continue;
+        const Cost *c = &l[i].cand[l[i].at];
+        if (l[i].forced && total > budget && c->weight > budget / (n ? n : 1)) {
+            over_error(plans[i], c, o, diag);
+            plans[i] = NULL;
+            ok = false;
+            continue;
+        }
+        apply(plans[i], &l[i], total > budget, o, arena);
+    }
+    return ok;
+}
+
+void cost_explain(const Plan *plan, FILE *out)
+{
+    const Cost *c = plan->cost;
+    if (!c)
+        return;
+    fprintf(out, "sremc: pattern %s: strategy %s, layout %s, %ld states, %ld transitions, "
+                 "%ld minterms, %ld table bytes, ~%ld KB of C (%ld KB of the budget, ~%ld ms at -O2): %s\n",
+            plan->pattern->name, strategy_name(c->strategy),
+            c->strategy == STRATEGY_RUNS ? "-" : layout_name(c->layout), c->states, c->trans,
+            c->minterms, c->table_bytes, (c->c_bytes + 1023) / 1024, (c->weight + 1023) / 1024, c->cc_ms, plan->why);
+}
