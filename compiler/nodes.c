@@ -22,9 +22,11 @@ int nodes_width(long max)
     return max <= UINT8_MAX ? 1 : max <= UINT16_MAX ? 2 : max <= (long)UINT32_MAX ? 4 : 8;
 }
 
-/* Tagged leaf key: to, the source entries grouped by target slot, the
- * final slots. A transition without tags (none are built; the trees keep
- * the old tags then and detect nothing) copies each slot to itself. */
+/* Tagged leaf key, three sections ended by -1: to and the first source
+ * of each target slot (S: the event itself, a fresh start); the further
+ * sources, slot * (S + 1) + from; the final slots. A transition without
+ * tags (none are built; the trees keep the old tags then and detect
+ * nothing) copies each slot to itself. */
 static int leaf_key(Build *b, const DsraTrans *tr)
 {
     const DsraState *to = &b->d->states[tr->to];
@@ -32,18 +34,18 @@ static int leaf_key(Build *b, const DsraTrans *tr)
     b->key[n++] = tr->to;
     for (int k = 0; k < to->nmembers; k++) {
         const DsraTag *tg = tr->tags ? &tr->tags[k] : NULL;
-        if (!tg)
-            b->key[n++] = k * (S + 1) + k;
-        else if (tg->fresh || tg->nfrom == 0)   /* as the trees: no source is a fresh start */
-            b->key[n++] = k * (S + 1) + S;
-        else
-            for (int f = 0; f < tg->nfrom; f++)
-                b->key[n++] = k * (S + 1) + tg->from[f];
+        /* as the trees: no source is a fresh start */
+        b->key[n++] = !tg ? k : tg->fresh || tg->nfrom == 0 ? S : tg->from[0];
     }
-    b->key[n++] = -1;   /* end of the sources */
+    b->key[n++] = -1;
+    for (int k = 0; tr->tags && k < to->nmembers; k++)
+        for (int f = 1; !tr->tags[k].fresh && f < tr->tags[k].nfrom; f++)
+            b->key[n++] = k * (S + 1) + tr->tags[k].from[f];
+    b->key[n++] = -1;
     if (to->final && tr->tags)
         for (int f = 0; f < to->nfinals; f++)
             b->key[n++] = to->finals[f];
+    b->key[n++] = -1;
     return n;
 }
 
@@ -96,43 +98,55 @@ static int walk_value(const NodeTables *t, int v)
     return v >= 0 ? v : t->nnodes + (-v - 1);
 }
 
+/* Section c of leaf u's key (leaf_key): *len ints from the returned one. */
+static const int *key_section(const Build *b, int u, int c, int *len)
+{
+    const int *k = intern_bytes(&b->leaves, u);
+    if (c == 0)
+        k++;   /* after to */
+    for (; c > 0; k++)
+        c -= *k < 0;
+    *len = 0;
+    while (k[*len] >= 0)
+        ++*len;
+    return k;
+}
+
 /* The tagged leaves' arrays from their keys. */
 static void tagged_leaves(NodeTables *t, Build *b, Arena *arena)
 {
-    int nsrc = 0, nfin = 0;
-    for (int u = 0; u < t->nleaves; u++) {
-        const int *k = intern_bytes(&b->leaves, u);
-        int n = (int)(intern_len(&b->leaves, u) / sizeof *k), end = 1;
-        while (k[end] >= 0)
-            end++;
-        nsrc += end - 1;
-        nfin += n - end - 1;
-    }
-    int S = t->slots;
+    NodeArray *first[3] = {&t->src_first, &t->xsrc_first, &t->fin_first}, *vals[3] = {&t->src, &t->xsrc, &t->fin};
+    static const char *const names[3][2] = {{"src_first", "src"}, {"xsrc_first", "xsrc"}, {"fin_first", "fin"}};
+    static const char *const what[3][2] = {
+        {"per leaf: src[src_first[u] + j] is the first tag source of target slot j",
+         "a source slot (the slot count: the event itself)"},
+        {"per leaf: its further tag sources are xsrc[xsrc_first[u] .. xsrc_first[u + 1])",
+         "target slot << shift | source slot: the new tag is the max"},
+        {"per leaf: the final slots fin[fin_first[u] .. fin_first[u + 1])",
+         "final slots of the target, whose latest new tag is tested"}};
+    int S = t->slots, len;
     while ((1 << t->src_shift) <= S)
         t->src_shift++;
     add_array(t, &t->to, "to", "per leaf: the target state", t->nleaves, arena);
-    add_array(t, &t->src_first, "src_first", "per leaf: its tag sources are src[src_first[u] .. src_first[u + 1])",
-              t->nleaves + 1, arena);
-    add_array(t, &t->src, "src", "target slot << shift | source slot (the slot count: the event itself)", nsrc,
-              arena);
-    add_array(t, &t->fin_first, "fin_first", "per leaf: the final slots fin[fin_first[u] .. fin_first[u + 1])",
-              t->nleaves + 1, arena);
-    add_array(t, &t->fin, "fin", "final slots of the target, whose latest new tag is tested", nfin, arena);
-    nsrc = nfin = 0;
-    for (int u = 0; u < t->nleaves; u++) {
-        const int *k = intern_bytes(&b->leaves, u);
-        int n = (int)(intern_len(&b->leaves, u) / sizeof *k), j = 1;
-        t->to.v[u] = k[0];
-        t->src_first.v[u] = nsrc;
-        for (; k[j] >= 0; j++)
-            t->src.v[nsrc++] = k[j] / (S + 1) << t->src_shift | k[j] % (S + 1);
-        t->fin_first.v[u] = nfin;
-        for (j++; j < n; j++)
-            t->fin.v[nfin++] = k[j];
+    for (int c = 0; c < 3; c++) {
+        long total = 0;
+        for (int u = 0; u < t->nleaves; u++) {
+            key_section(b, u, c, &len);
+            total += len;
+        }
+        add_array(t, first[c], names[c][0], what[c][0], t->nleaves + 1, arena);
+        add_array(t, vals[c], names[c][1], what[c][1], total, arena);
+        total = 0;
+        for (int u = 0; u < t->nleaves; u++) {
+            const int *k = key_section(b, u, c, &len);
+            first[c]->v[u] = (int)total;
+            for (int j = 0; j < len; j++)
+                vals[c]->v[total++] = c == 1 ? k[j] / (S + 1) << t->src_shift | k[j] % (S + 1) : k[j];
+        }
+        first[c]->v[t->nleaves] = (int)total;
     }
-    t->src_first.v[t->nleaves] = nsrc;
-    t->fin_first.v[t->nleaves] = nfin;
+    for (int u = 0; u < t->nleaves; u++)
+        t->to.v[u] = *(const int *)intern_bytes(&b->leaves, u);
 }
 
 NodeTables *nodes_build(const Dsra *d, Arena *arena)
@@ -165,7 +179,7 @@ NodeTables *nodes_build(const Dsra *d, Arena *arena)
             t->atoms[t->natoms++] = a;
         }
     for (int k = 0; k < d->ntrans; k++) {
-        int n = 3;
+        int n = 4;
         const DsraTrans *tr = &d->trans[k];
         for (int j = 0; tr->tags && j < d->states[tr->to].nmembers; j++)
             n += tr->tags[j].nfrom + 1;

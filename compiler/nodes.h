@@ -20,7 +20,7 @@ typedef struct NodeArray {
     long        max;
 } NodeArray;
 
-enum { NODES_MAX_ARRAYS = 9 };
+enum { NODES_MAX_ARRAYS = 12 };
 
 /* Values of the walk: v < nnodes is an internal node, nnodes <= v <
  * nnodes + nleaves is leaf v - nnodes, and v == stay (when has_stay) is
@@ -40,12 +40,15 @@ typedef struct NodeTables {
     bool        has_stay;
     int         stay;        /* nnodes + nleaves when has_stay */
     int         slots;       /* tagged: start tags of the state struct (>= 1) */
-    int         src_shift;   /* tagged: a source entry is slot << shift | from (from == slots: now) */
+    int         src_shift;   /* tagged: an xsrc entry is slot << shift | from (from == slots: now) */
     /* root[nstates]; atom[nnodes]; kid[2 nnodes] (lo at 2n, hi at 2n + 1);
-       untagged: final[nstates]; tagged, per leaf: to, src_first[nleaves +
-       1] into src, fin_first[nleaves + 1] into fin (the final slots whose
-       latest new tag is tested against the window) */
-    NodeArray   root, atom, kid, final, to, src_first, src, fin_first, fin;
+       untagged: final[nstates]; tagged, per leaf u: to; src[src_first[u]
+       + j], the first source of target slot j (one per slot of the
+       target); xsrc[xsrc_first[u] ..  xsrc_first[u + 1]), the further
+       sources; fin[fin_first[u] .. fin_first[u + 1]), the final slots whose
+       latest new tag is tested against the window (each *_first has
+       nleaves + 1 entries) */
+    NodeArray   root, atom, kid, final, to, src_first, src, xsrc_first, xsrc, fin_first, fin;
     NodeArray  *arrays[NODES_MAX_ARRAYS];   /* the ones emitted, in order */
     int         narrays;
 } NodeTables;
