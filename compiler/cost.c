@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "codegen.h"
+#include "nodes.h"
 #include "sra_build.h"
 
 /* Coefficients of the estimates (bytes of generated C, microseconds). */
@@ -48,15 +49,12 @@ enum {
     COST_MIN_ROW_C   = 64,     /* ... as a table row (or nodes): 16 classes of 1 byte */
 };
 
-/* Whether codegen has the nodes layout (compiler/codegen/cg_nodes.c):
- * until it does, auto does not choose it and a dsra state costs a tree's. */
-static const bool cost_have_nodes = false;
-
-int cost_state_cap(long max_code_kb, bool dsra)
+int cost_state_cap(long max_code_kb)
 {
     if (max_code_kb <= 0)
         return INT_MAX;
-    long per_state = !dsra || cost_have_nodes ? COST_MIN_ROW_C : COST_MIN_STATE_C * COST_TREE_WEIGHT;
+    /* the least a state costs in any layout: a table row, or nodes */
+    long per_state = COST_MIN_ROW_C;
     long cap = max_code_kb * 1024 / per_state;
     return cap > INT_MAX ? INT_MAX : cap < 16 ? 16 : (int)cap;
 }
@@ -67,21 +65,10 @@ static long narrow(long n)
     return n <= 256 ? 1 : n <= 65536 ? 2 : 4;
 }
 
-static long tree_nodes(const Dsra *d)
+/* The nodes layout's tables, exactly as cg_nodes.c emits them. */
+long cost_nodes_bytes(const Dsra *d, Arena *arena)
 {
-    long n = 0;
-    for (int q = 0; q < d->nstates; q++)
-        n += d->states[q].nnodes;
-    return n;
-}
-
-/* The one estimate of the nodes layout's tables: node arrays (atom, hi,
- * lo), a root per state, and per transition its target and a flag byte.
- * At the merge of compiler/nodes.c this becomes nodes_bytes(). */
-long cost_nodes_bytes(const Dsra *d)
-{
-    long nodes = tree_nodes(d), idx = narrow(nodes), st = narrow(d->nstates);
-    return nodes * (1 + 2 * idx) + d->nstates * idx + d->ntrans * (st + 1);
+    return (long)nodes_bytes(nodes_build(d, arena));
 }
 
 /* Start tag slots a transition moves, on average (tagged tdfa). */
@@ -127,7 +114,7 @@ static bool estimate_dsra(const Plan *plan, const Dsra *d, Layout layout, Arena 
             return false;
         break;
     case LAYOUT_NODES:
-        c->table_bytes = cost_nodes_bytes(d);
+        c->table_bytes = cost_nodes_bytes(d, arena);
         break;
     default:
         return false;
@@ -197,8 +184,7 @@ static void auto_ladder(Ladder *l, const Plan *plan, Arena *arena)
     try_add(l, plan, s, LAYOUT_TREE, arena);
     if (!plain)
         try_add(l, plan, s, LAYOUT_TABLE, arena);
-    if (cost_have_nodes)
-        try_add(l, plan, s, LAYOUT_NODES, arena);
+    try_add(l, plan, s, LAYOUT_NODES, arena);
 }
 
 static void make_ladder(Ladder *l, const Plan *plan, const StrategyOpts *o, Arena *arena)
@@ -266,13 +252,13 @@ static void over_error(Plan *plan, const Cost *c, const StrategyOpts *o, Diag *d
     sra_window_text(plan->pattern, win, sizeof win);
     diag_error(diag, plan->pattern->loc,
                "pattern '%s' (%s): %s%s%s is estimated at %ld KB of C (%ld states, %ld "
-               "minterms, %ld table bytes; %ld KB of the budget), over the code budget of "
-               "%ld KB; try %s, a smaller window, or a larger --max-code-kb",
+               "minterms, %ld table bytes; %ld KB of the budget), and the file is over the code "
+               "budget of %ld KB; try %s, a smaller window, or a larger --max-code-kb",
                plan->pattern->name, win, strategy_name(c->strategy),
                c->strategy == STRATEGY_RUNS ? "" : " layout ",
                c->strategy == STRATEGY_RUNS ? "" : layout_name(c->layout), (c->c_bytes + 1023) / 1024,
                c->states, c->minterms, c->table_bytes, (c->weight + 1023) / 1024, o->max_code_kb,
-               c->strategy == STRATEGY_TDFA ? "--layout table or chain, --strategy runs" : "--strategy runs");
+               c->strategy == STRATEGY_RUNS ? "--strategy auto" : "--layout nodes, --strategy runs");
 }
 
 bool cost_choose(Plan **plans, int n, const StrategyOpts *o, Arena *arena, Diag *diag)

@@ -26,13 +26,12 @@ typedef struct Cost {
 enum { COST_DEFAULT_KB = 320, COST_FREESTANDING_KB = 64 };
 
 /* The state budget auto determinizes under for a code budget of
- * max_code_kb (0: none), for a dsra or a tdfa (which may take tables):
- * no layout fits more states than this, so determinization stops there
- * instead of at --max-states. */
-int cost_state_cap(long max_code_kb, bool dsra);
+ * max_code_kb (0: none): no layout fits more states than this, so
+ * determinization stops there instead of at --max-states. */
+int cost_state_cap(long max_code_kb);
 
 /* Estimated bytes of the table-driven node arrays of d (layout nodes). */
-long cost_nodes_bytes(const Dsra *d);
+long cost_nodes_bytes(const Dsra *d, Arena *arena);
 
 /* Whether plan can take layout, and what it costs then (runs:
  * strategy runs, layout AUTO). */

@@ -93,9 +93,9 @@ static void over_budget(Plan *plan, const StrategyOpts *o, Arena *arena, bool ca
 /* auto's state budget: --max-states (memory), and no more than the code
  * budget has room for, so that sremc stops early where no layout fits;
  * *capped: the code budget's cap is the one that binds. */
-static int auto_states(const StrategyOpts *o, bool dsra, bool *capped)
+static int auto_states(const StrategyOpts *o, bool *capped)
 {
-    int cap = cost_state_cap(o->max_code_kb, dsra);
+    int cap = cost_state_cap(o->max_code_kb);
     *capped = cap < o->max_states;
     return *capped ? cap : o->max_states;
 }
@@ -105,7 +105,7 @@ static void choose(Plan *plan, const StrategyOpts *o, Arena *arena, const Diag *
 {
     const AstPattern *p = plan->pattern;
     bool capped;
-    int max_states = auto_states(o, p->nregs > 0, &capped);
+    int max_states = auto_states(o, &capped);
     Diag quiet;
     if (p->nregs == 0) {
         plan->strategy = STRATEGY_TDFA;

@@ -685,12 +685,16 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
              * tagged tables on request */
             bool automatic = plan->layout == LAYOUT_AUTO || plan->layout == LAYOUT_CHAIN;
             bool want = plan->layout == LAYOUT_TABLE || (automatic && !plan->min->tagged);
-            if (want && cg_table_plan(&g, plan->min, &table, atom_bit)) {
+            if (plan->layout == LAYOUT_NODES) {
+                cg_emit_nodes(&g, i, plan);
+            } else if (want && cg_table_plan(&g, plan->min, &table, atom_bit)) {
                 cg_emit_tdfa_table(&g, i, plan, &table, atom_bit);
                 g.local_state = p->partition_attr == NULL;
             } else if (plan->chain && plan->strategy == STRATEGY_TDFA && plan->layout == LAYOUT_AUTO) {
                 cg_emit_chain(&g, i, plan);
                 g.local_state = p->partition_attr == NULL;
+            } else if (automatic && plan->min->ntrans > CG_NODES_AUTO_TRANS) {
+                cg_emit_nodes(&g, i, plan);
             } else {
                 /* threaded run: one per-state prologue each, so only for
                  * small automata (fire's 768-state dsra took 7x longer to

@@ -110,7 +110,16 @@ void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int 
 /* cg_runs.c */
 void cg_emit_runs(Cg *g, int i, const Plan *plan);
 
+/* cg_nodes.c. Provisional rule until the cost model decides: --layout
+ * auto walks node arrays rather than trees as code over this many
+ * transitions, where the trees' C grows large (docs/codegen.md). */
+enum { CG_NODES_AUTO_TRANS = 512 };
+/* cg_nodes.c */
+void cg_emit_nodes(Cg *g, int i, const Plan *plan);
+
 /* cg_table.c */
+void cg_put_table(FILE *out, const char *type, const char *name, long n,
+                  unsigned long long (*fn)(const void *, long), const void *ctx);
 void cg_emit_tdfa_table(Cg *g, int i, const Plan *plan, const Table *t, const int *atom_bit);
 bool cg_table_plan(Cg *g, const Dsra *d, Table *t, int *atom_bit);
 
@@ -126,6 +135,7 @@ void cg_put_number(FILE *out, const AstNumber *n);
 void cg_put_window(FILE *out, const AstWindow *w);
 
 /* cg_tree.c */
+void cg_emit_atoms(Cg *g, int i, const Dsra *d);
 void cg_emit_dsra(Cg *g, int i, const Plan *plan);
 void cg_emit_state_struct(Cg *g, int i, const Dsra *d, const AstPattern *p, int slots, int H);
 void cg_put_now(Cg *g, const Dsra *d, FILE *out, const char *decl);

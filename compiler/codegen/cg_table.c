@@ -127,7 +127,7 @@ bool cg_table_plan(Cg *g, const Dsra *d, Table *t, int *atom_bit)
 }
 
 /* A static const table of n values from fn. */
-static void put_table(FILE *out, const char *type, const char *name, long n,
+void cg_put_table(FILE *out, const char *type, const char *name, long n,
                       unsigned long long (*fn)(const void *, long), const void *ctx)
 {
     fprintf(out, "static const %s %s[%ld] = {", type, name, n);
@@ -264,7 +264,7 @@ void cg_emit_tdfa_table(Cg *g, int i, const Plan *plan, const Table *t, const in
     }
     if (t->attr) {
         snprintf(name, sizeof name, "%s_p%d_class", P, i);
-        put_table(out, cg_uint_type(t->nclasses), name, t->attr->nvalues, tab_value_class, &x);
+        cg_put_table(out, cg_uint_type(t->nclasses), name, t->attr->nvalues, tab_value_class, &x);
     } else {
         for (int k = 0; k < t->natoms; k++) {
             const MtAtom *at = &d->mt->atoms[t->atoms[k]];
@@ -275,23 +275,23 @@ void cg_emit_tdfa_table(Cg *g, int i, const Plan *plan, const Table *t, const in
     }
     long cells = (long)d->nstates * t->nclasses;
     snprintf(name, sizeof name, "%s_p%d_goto", P, i);
-    put_table(out, cg_uint_type(d->nstates), name, cells, tab_goto, &x);
+    cg_put_table(out, cg_uint_type(d->nstates), name, cells, tab_goto, &x);
     if (tagged) {
         snprintf(name, sizeof name, "%s_p%d_next", P, i);
-        put_table(out, cg_uint_type(d->ntrans), name, cells, tab_next, &x);
+        cg_put_table(out, cg_uint_type(d->ntrans), name, cells, tab_next, &x);
         snprintf(name, sizeof name, "%s_p%d_sources", P, i);
         if (t->pairs)
-            put_table(out, uint_bits_type(8 * S), name, d->ntrans, tab_pairs, &x);
+            cg_put_table(out, uint_bits_type(8 * S), name, d->ntrans, tab_pairs, &x);
         else
-            put_table(out, uint_bits_type(S * (S + 1)), name, d->ntrans, tab_sources, &x);
+            cg_put_table(out, uint_bits_type(S * (S + 1)), name, d->ntrans, tab_sources, &x);
         snprintf(name, sizeof name, "%s_p%d_finals", P, i);
         if (t->pairs)
-            put_table(out, "uint8_t", name, d->nstates, tab_fin_pair, &x);
+            cg_put_table(out, "uint8_t", name, d->nstates, tab_fin_pair, &x);
         else
-            put_table(out, uint_bits_type(S), name, d->nstates, tab_finals, &x);
+            cg_put_table(out, uint_bits_type(S), name, d->nstates, tab_finals, &x);
     } else {
         snprintf(name, sizeof name, "%s_p%d_final", P, i);
-        put_table(out, "uint8_t", name, d->nstates, tab_final, &x);
+        cg_put_table(out, "uint8_t", name, d->nstates, tab_final, &x);
     }
 
     fprintf(out, "\n/* One event of the substream: 1 on a detection. */\n"

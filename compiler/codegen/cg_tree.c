@@ -73,23 +73,14 @@ void cg_emit_state_struct(Cg *g, int i, const Dsra *d, const AstPattern *p, int 
     fprintf(ty, "} %s_p%d_st;\n\n", P, i);
 }
 
-/* The tdfa or dsra of pattern i: state struct, atoms, step function. */
-void cg_emit_dsra(Cg *g, int i, const Plan *plan)
+/* The atom functions of the trees of d (pattern i): `int P_pI_aK(e, s)`
+ * for every atom K a tree tests; a dsra atom reads registers by age. */
+void cg_emit_atoms(Cg *g, int i, const Dsra *d)
 {
-    const Dsra *d = plan->min;
-    const AstPattern *p = plan->pattern;
     FILE *out = g->code.f;
     const char *P = g->P;
     bool dsra = d->kind == DSRA_DSRA;
     int H = dsra ? d->history : 0;
-    int slots = 0;
-    for (int q = 0; q < d->nstates; q++)
-        if (d->states[q].nmembers > slots)
-            slots = d->states[q].nmembers;
-
-    cg_emit_state_struct(g, i, d, p, slots > 0 ? slots : 1, H);
-
-    /* atoms the trees test */
     bool *used = calloc((size_t)d->mt->natoms + 1, sizeof *used);
     if (!used)
         abort();
@@ -108,6 +99,21 @@ void cg_emit_dsra(Cg *g, int i, const Plan *plan)
         cg_emit_cond_fn(out, P, fname, arg, at->expr, dsra ? REG_AGE : REG_NONE, at->regmap, H > 0 ? H : 1);
     }
     free(used);
+}
+
+/* The tdfa or dsra of pattern i: state struct, atoms, step function. */
+void cg_emit_dsra(Cg *g, int i, const Plan *plan)
+{
+    const Dsra *d = plan->min;
+    const AstPattern *p = plan->pattern;
+    int H = d->kind == DSRA_DSRA ? d->history : 0;
+    int slots = 0;
+    for (int q = 0; q < d->nstates; q++)
+        if (d->states[q].nmembers > slots)
+            slots = d->states[q].nmembers;
+
+    cg_emit_state_struct(g, i, d, p, slots > 0 ? slots : 1, H);
+    cg_emit_atoms(g, i, d);
     emit_dsra_step(g, i, plan, g->threaded);
 }
 

@@ -30,8 +30,8 @@ static const char *const strategies[] = {"auto", "tdfa", "dsra", "runs"};
 /* The --layout of strategy s's batch b (see the batches below). */
 static const char *layout_of(int s, int b)
 {
-    static const char *const forced[] = {"table", "tree", "chain"};
-    return s != 1 ? "auto" : forced[b % 3];
+    static const char *const tdfa[] = {"table", "tree", "chain", "nodes"}, *const dsra[] = {"nodes", "tree"};
+    return s == 1 ? tdfa[b % 4] : s == 2 ? dsra[b % 2] : "auto";
 }
 static const char *const tnames[] = {"A", "B", "C"};
 
@@ -284,12 +284,13 @@ int main(int argc, char **argv)
             fputs(GEN_SCHEMA, f);
             /* a forced strategy that auto picks builds the same code:
                programs of forced strategies take the other patterns; but
-               forced tdfa takes all, with the layouts auto does not
-               always use: --layout table, tree and chain in turn (auto
-               prefers tables to chains without start tags, so the gap
-               chains are mostly built by --layout chain) */
+               forced tdfa and dsra take all, with the layouts auto does
+               not always use: tdfa --layout table, tree, chain and nodes
+               in turn (auto prefers tables to chains without start tags,
+               so the gap chains are mostly built by --layout chain), dsra
+               nodes and tree */
             for (int i = b0; i < b0 + batch && i < npat; i++)
-                if (pats[i].ok[s] && (s == 0 || s == 1 || !pats[i].ok[0] || pats[i].chosen != s)) {
+                if (pats[i].ok[s] && (s <= 2 || !pats[i].ok[0] || pats[i].chosen != s)) {
                     fprintf(f, "%s\n", pats[i].body);
                     j->npatterns++;
                 }
@@ -425,9 +426,10 @@ int main(int argc, char **argv)
     for (int k = 0; k < 4 * nbatches; k++)
         nbuilt[k / nbatches] += jobs[k].npatterns;
     printf("diff_codegen: seed %llu, %d random patterns (scale %d); applies: auto %d, tdfa %d, dsra %d, runs %d; "
-           "built: auto %d, forced tdfa %d (all, --layout table, tree and chain), dsra %d, runs %d (where auto picks "
-           "another), %d on a schema without a timestamp (built only); warning-free under $CC and clang; %d programs of "
-           "up to %d patterns and %d of one pattern, %d pattern-stream comparisons, %d failures\n",
+           "built: auto %d, forced tdfa %d (all, --layout table, tree, chain and nodes), dsra %d (all, "
+           "--layout nodes and tree), runs %d (where auto picks another), %d on a schema without a timestamp "
+           "(built only); warning-free under $CC and clang; %d programs of up to %d patterns and %d of one "
+           "pattern, %d pattern-stream comparisons, %d failures\n",
            (unsigned long long)seed, npat, diff_scale(), napply[0], napply[1], napply[2], napply[3], nbuilt[0],
            nbuilt[1], nbuilt[2], nbuilt[3], nots, programs, batch, singles, compared, failures);
     free(pats);

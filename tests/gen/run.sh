@@ -112,7 +112,7 @@ fi
 #     every layout (tests/gen/push_many.c on tests/gen/push_many.srem, and
 #     on push_many_batched.srem, where push_many is batched)
 for F in push_many push_many_batched; do
-    for L in auto table tree chain; do
+    for L in auto table tree chain nodes; do
         if "$SREMC" tests/gen/$F.srem --layout $L --max-states 2000 --prefix pm -o "$W/pm.c" &&
            ${CC:-cc} -std=c99 -O1 -Wall -Wextra -Werror -Iruntime/include -I"$W" tests/gen/push_many.c \
                "$W/pm.c" lib/libsremrt.a -o "$W/pm" && "$W/pm" >/dev/null; then

@@ -1,0 +1,158 @@
+/* cg_nodes.c: tdfa and dsra as node arrays (compiler/nodes.h) -> static const tables and one walk loop per pattern. */
+#define _POSIX_C_SOURCE 200809L
+#include "cg_impl.h"
+
+#include "nodes.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+/* ---- the nodes layout ----------------------------------------------------------------- */
+
+static const char *width_type(int width)
+{
+    return width == 1 ? "uint8_t" : width == 2 ? "uint16_t" : width == 4 ? "uint32_t" : "uint64_t";
+}
+
+static unsigned long long array_value(const void *a, long k)
+{
+    return (unsigned long long)((const NodeArray *)a)->v[k];
+}
+
+/* The lazy atom test: atom a (dense number) of the event, by a switch the
+ * compiler turns into a jump table over the inlined atom functions. */
+static void put_test_fn(Cg *g, int i, const NodeTables *t)
+{
+    FILE *out = g->code.f;
+    const char *P = g->P;
+    fprintf(out, "/* Atom a (the node arrays' number) of the event. */\n"
+                 "static int %s_p%d_test(unsigned a, const %s_event *e, const %s_p%d_st *s)\n{\n"
+                 "    switch (a) {\n",
+            P, i, P, P, i);
+    for (int a = 0; a < t->natoms; a++)
+        fprintf(out, "    case %d:\n        return %s_p%d_a%d(e, s);\n", a, P, i, t->atoms[a]);
+    fputs("    default:\n        return 0;\n    }\n}\n\n", out);
+}
+
+/* The walk from the state's root to a leaf: n ends >= nnodes. Each atom
+ * is evaluated when its node is reached (lazily): evaluating all of them
+ * first into a bit vector measured slower on every pattern tried (fire
+ * 10.1 against 13.1 M events/s, B7 33 against 75, the register pattern of
+ * docs/codegen.md 21 against 31), since a path tests few of the atoms. */
+static void put_walk(Cg *g, int i, const NodeTables *t)
+{
+    FILE *out = g->code.f;
+    const char *P = g->P;
+    fprintf(out, "    unsigned n = %s_p%d_root[s->state];\n", P, i);
+    if (t->nnodes > 0)
+        fprintf(out, "    while (n < %du)\n        n = %s_p%d_kid[2 * n + (unsigned)%s_p%d_test(%s_p%d_atom[n], e, s)];\n",
+                t->nnodes, P, i, P, i, P, i);
+}
+
+/* Tagged tdfa: the state struct holds two rows of tags, the current
+ * one (row cur) and the next, so a transition writes the new tags from
+ * the old without a copy (copies measured slow: the compiler moves them
+ * 16 bytes at a time, which stalls on the 8-byte stores of the event
+ * before); slot S of the current row is the event itself. */
+static void put_tagged_struct(Cg *g, int i, const Dsra *d, const NodeTables *t)
+{
+    FILE *ty = g->types.f;
+    const char *P = g->P;
+    fprintf(ty, "/* Pattern %s: one substream's matcher state. */\ntypedef struct %s_p%d_st {\n",
+            t->d->pattern->name, P, i);
+    fprintf(ty, "    %s state;   /* current DFA state */\n", cg_uint_type(d->nstates));
+    fputs("    int64_t pos;   /* events of the substream so far */\n", ty);
+    fputs("    unsigned cur;   /* the row of tag holding the current tags */\n", ty);
+    fprintf(ty, "    int64_t tag[2][%d];   /* per slot: latest start (%s); [%d]: the current event */\n",
+            t->slots + 1, d->window_kind == WIN_TIME ? "timestamp" : "substream position", t->slots);
+    fprintf(ty, "} %s_p%d_st;\n\n", P, i);
+}
+
+/* Tagged tdfa, leaf u = n: each target slot's tag is the max of its
+ * sources (old slots, or the event itself), then the window test on the
+ * latest new tag among the final slots, as cg_tree.c's transitions. The
+ * first sources are one per slot, so the common case (one source each)
+ * is a loop of loads and stores without a data-dependent branch. */
+static void put_tagged_leaf(Cg *g, int i, const NodeTables *t)
+{
+    FILE *out = g->code.f;
+    const char *P = g->P;
+    unsigned mask = (1u << t->src_shift) - 1u;
+    fprintf(out, "        int64_t *o = s->tag[s->cur], *nt = s->tag[s->cur ^ 1u];\n"
+                 "        o[%d] = now;\n"
+                 "        unsigned k = %s_p%d_src_first[n], m = %s_p%d_src_first[n + 1] - k;\n"
+                 "        for (unsigned j = 0; j < m; j++)\n"
+                 "            nt[j] = o[%s_p%d_src[k + j]];\n",
+            t->slots, P, i, P, i, P, i);
+    fprintf(out, "        for (unsigned x = %s_p%d_xsrc_first[n]; x < %s_p%d_xsrc_first[n + 1]; x++) {\n"
+                 "            unsigned j = (unsigned)%s_p%d_xsrc[x] >> %d;\n"
+                 "            int64_t v = o[%s_p%d_xsrc[x] & %uu];\n"
+                 "            if (v > nt[j])\n                nt[j] = v;\n"
+                 "        }\n",
+            P, i, P, i, P, i, t->src_shift, P, i, mask);
+    fprintf(out, "        unsigned f = %s_p%d_fin_first[n], fe = %s_p%d_fin_first[n + 1];\n"
+                 "        if (f < fe) {   /* the latest start among the final slots is inside the window */\n"
+                 "            int64_t last = nt[%s_p%d_fin[f]];\n"
+                 "            while (++f < fe)\n"
+                 "                if (nt[%s_p%d_fin[f]] > last)\n"
+                 "                    last = nt[%s_p%d_fin[f]];\n",
+            P, i, P, i, P, i, P, i, P, i);
+    fprintf(out, "            hit = (uint64_t)now - (uint64_t)last%s <= (uint64_t)INT64_C(%" PRId64 ");\n        }\n",
+            t->d->window_kind == WIN_TIME ? "" : " + 1", t->d->window);
+    fprintf(out, "        s->cur ^= 1u;\n        s->state = %s_p%d_to[n];\n", P, i);
+}
+
+/* The tdfa or dsra of pattern i as node arrays and one walk. */
+void cg_emit_nodes(Cg *g, int i, const Plan *plan)
+{
+    const Dsra *d = plan->min;
+    FILE *out = g->code.f;
+    const char *P = g->P;
+    int H = d->kind == DSRA_DSRA ? d->history : 0;
+    NodeTables *t = nodes_build(d, g->arena);
+
+    if (t->tagged)
+        put_tagged_struct(g, i, d, t);
+    else
+        cg_emit_state_struct(g, i, d, plan->pattern, t->slots, H);
+    cg_emit_atoms(g, i, d);
+    fprintf(out, "/* Nodes layout: %d states, %d tree nodes (shared between states), %d leaves,\n"
+                 " * %zu bytes of tables. A step walks the state's tree from root[state]:\n"
+                 " * a value n below %d is a node (test atom[n], go to kid[2n + answer]),\n"
+                 " * else leaf n - %d, ",
+            d->nstates, t->nnodes, t->nleaves, nodes_bytes(t), t->nnodes, t->nnodes);
+    fputs(t->tagged ? "a transition: target state, tag sources, final slots" : "the target state", out);
+    if (t->has_stay)
+        fprintf(out, ";\n * %d: a state without a tree, which stays", t->stay);
+    fputs(". */\n", out);
+    for (int k = 0; k < t->narrays; k++) {
+        const NodeArray *a = t->arrays[k];
+        char name[160];
+        snprintf(name, sizeof name, "%s_p%d_%s", P, i, a->name);
+        fprintf(out, "/* %s */\n", a->what);
+        cg_put_table(out, width_type(nodes_width(a->max)), name, a->n, array_value, a);
+    }
+    fputc('\n', out);
+    if (t->nnodes > 0)
+        put_test_fn(g, i, t);
+
+    fprintf(out, "/* One event of the substream: 1 on a detection. */\n"
+                 "static int %s_p%d_step(%s_p%d_st *s, const %s_event *e)\n{\n    int hit = 0;\n    s->pos++;\n",
+            P, i, P, i, P);
+    if (t->tagged)
+        cg_put_now(g, d, out, "int64_t ");
+    put_walk(g, i, t);
+    if (t->has_stay)
+        fprintf(out, "    if (n != %du) {\n", t->stay);
+    else
+        fputs("    {\n", out);
+    fprintf(out, "        n -= %du;\n", t->nnodes);
+    if (t->tagged)
+        put_tagged_leaf(g, i, t);
+    else
+        fprintf(out, "        s->state = (%s)n;\n        hit = %s_p%d_final[n];\n", cg_uint_type(d->nstates), P, i);
+    fputs("    }\n    (void)e;\n", out);
+    if (H > 0)
+        fprintf(out, "    s->ring[s->pos %% %d] = *e;\n", H);
+    fputs("    return hit;\n}\n\n", out);
+}
