@@ -1242,6 +1242,32 @@ static int is_matcher(const char *m)
     return !strcmp(m, "tdfa") || !strcmp(m, "dsra") || !strcmp(m, "runs") || !strcmp(m, "auto");
 }
 
+/* A matcher the BENCH_BASELINE commit's sremc emitted: "S@COMMIT". */
+static int is_base(const char *m)
+{
+    return strchr(m, '@') != NULL;
+}
+
+/* Whether the strategy sremc chose is the method's (a baseline's "S@COMMIT": S). */
+static int same_strategy(const char *chosen, const char *method)
+{
+    size_t len = strcspn(method, "@");
+    return strlen(chosen) == len && !strncmp(chosen, method, len);
+}
+
+/* ns/event of the baseline's matcher of a's strategy (0: none). */
+static double base_ns(const agg *a)
+{
+    size_t len = strlen(a->method);
+    int i;
+    for (i = 0; i < naggs; i++)
+        if (!strcmp(aggs[i].wl, a->wl) && aggs[i].k == a->k && aggs[i].w == a->w &&
+            aggs[i].p == a->p && aggs[i].nns && !strncmp(aggs[i].method, a->method, len) &&
+            aggs[i].method[len] == '@')
+            return agg_ns(&aggs[i]);
+    return 0;
+}
+
 /* The fastest generated matcher of a workload (0: none measured). */
 static double best_matcher_ns(const char *wl, int k, long w, int p)
 {
@@ -1293,8 +1319,8 @@ static void md_workload(FILE *o, const char *wl)
     int i, any = 0;
     for (i = 0; i < naggs; i++) {
         agg *a = &aggs[i];
-        char fl[16], hs[16], nv[16], ct[16], ip[16], size[24] = "", obj[24] = "", sc[16] = "", cc[16] = "",
-             comp[16] = "";
+        char fl[16], hs[16], nv[16], ct[16], ip[16], xb[16], size[24] = "", obj[24] = "", tab[24] = "",
+             sc[16] = "", cc[16] = "", comp[16] = "";
         double ns;
         if (strcmp(a->wl, wl))
             continue;
@@ -1304,14 +1330,14 @@ static void md_workload(FILE *o, const char *wl)
                 if (!strcmp(wl_title[t][0], wl))
                     fprintf(o, "\n#### %s\n\n", wl_title[t][1]);
             fprintf(o, "| K | w | p | method | events | count | check | ns/event | M events/s "
-                       "| x floor | x hs | x naive | x counter | x interp | state B | C KB | .o KB "
-                       "| sremc s | cc s | hs compile s | peak RSS MB |\n");
+                       "| x floor | x hs | x naive | x counter | x interp | x base | state B | C KB "
+                       "| .o KB | table B | sremc s | cc s | hs compile s | peak RSS MB |\n");
             fprintf(o, "|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:"
-                       "|---:|---:|---:|---:|---:|---:|\n");
+                       "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             any = 1;
         }
         if (a->nns == 0) {
-            fprintf(o, "| %d | %ld | %d | %s | | | skipped: %s | | | | | | | | | %s | | %s | | | |\n",
+            fprintf(o, "| %d | %ld | %d | %s | | | skipped: %s | | | | | | | | | | %s | | | %s | | | |\n",
                     a->k, a->w, a->p, a->method, a->skip,
                     a->e && a->e->c_bytes ? (snprintf(size, sizeof size, "%.0f",
                                                       (double)a->e->c_bytes / 1024), size) : "",
@@ -1325,7 +1351,10 @@ static void md_workload(FILE *o, const char *wl)
         snprintf(nv, sizeof nv, "-");
         snprintf(ct, sizeof ct, "-");
         snprintf(ip, sizeof ip, "-");
-        if (is_matcher(a->method)) {
+        snprintf(xb, sizeof xb, "-");
+        if (is_matcher(a->method))
+            ratio(xb, sizeof xb, base_ns(a), ns);
+        if (is_matcher(a->method) || is_base(a->method)) {
             ratio(fl, sizeof fl, floor_ns(a), ns);
             ratio(hs, sizeof hs, ns_of(a->wl, a->k, a->w, a->p, "hs"), ns);
             ratio(nv, sizeof nv, ns_of(a->wl, a->k, a->w, a->p, "naive"), ns);
@@ -1335,18 +1364,19 @@ static void md_workload(FILE *o, const char *wl)
         if (a->e) {
             snprintf(size, sizeof size, "%.1f", (double)a->e->c_bytes / 1024);
             snprintf(obj, sizeof obj, "%.1f", (double)a->e->text_bytes / 1024);
+            snprintf(tab, sizeof tab, "%ld", a->e->rodata_bytes);
             snprintf(sc, sizeof sc, "%.2f", a->e->sremc_s);
             snprintf(cc, sizeof cc, "%.2f", a->e->cc_s);
         }
         if (a->comp_s > 0)
             snprintf(comp, sizeof comp, "%.2f", a->comp_s);
         fprintf(o, "| %d | %ld | %d | %s%s%s | %s%zu | %" PRIu64 " | %s | %.2f | %.1f | %s | %s | %s "
-                   "| %s | %s | %ld | %s | %s | %s | %s | %s | %.0f |\n",
+                   "| %s | %s | %s | %ld | %s | %s | %s | %s | %s | %s | %.0f |\n",
                 a->k, a->w, a->p, a->method,
-                a->e && a->e->chosen && strcmp(a->e->chosen, a->method) ? " -> " : "",
-                a->e && a->e->chosen && strcmp(a->e->chosen, a->method) ? a->e->chosen : "",
+                a->e && a->e->chosen && !same_strategy(a->e->chosen, a->method) ? " -> " : "",
+                a->e && a->e->chosen && !same_strategy(a->e->chosen, a->method) ? a->e->chosen : "",
                 a->n_varies ? "~" : "", a->n, a->count, a->check, ns, 1e3 / ns, fl, hs, nv, ct, ip,
-                a->state, size, obj, sc, cc, comp, (double)a->rss_kb / 1024);
+                xb, a->state, size, obj, tab, sc, cc, comp, (double)a->rss_kb / 1024);
     }
 }
 
@@ -1529,6 +1559,24 @@ static void eval_targets(void)
             snprintf(t->figure, sizeof t->figure, "worst %.3fx the floor's speed (%s)", worst, by);
         }
     }
+    t = tnew("no matcher slower than the BENCH_BASELINE commit's by more than 10% (x base >= 0.9)");
+    {
+        double worst = 1e9;
+        char by[96] = "";
+        for (i = 0; i < naggs; i++) {
+            agg *a = &aggs[i];
+            double b = a->nns && is_matcher(a->method) ? base_ns(a) : 0;
+            if (b > 0 && b / agg_ns(a) < worst) {
+                worst = b / agg_ns(a);
+                snprintf(by, sizeof by, "%s K=%d w=%ld p=%d %s: %.2f ns/event, baseline %.2f", a->wl,
+                         a->k, a->w, a->p, a->method, agg_ns(a), b);
+            }
+        }
+        if (worst < 1e9) {
+            t->met = worst >= 0.9;
+            snprintf(t->figure, sizeof t->figure, "worst %.2fx (%s)", worst, by);
+        }
+    }
     t = tnew("B9: push overhead <= 5 ns/event at p50 (tdfa, one push per event, timed in "
              "groups of 8)");
     {
@@ -1631,7 +1679,9 @@ static void write_json(const char *path, const char *meta, const char *episodes,
             json_str(o, a->check);
             fprintf(o, ", \"samples\": %d, \"ns_per_event\": %.4f, \"m_events_per_s\": %.3f", a->nns,
                     ns, ns > 0 ? 1e3 / ns : 0);
-            if (is_matcher(a->method)) {
+            if (is_matcher(a->method) && base_ns(a) > 0)
+                fprintf(o, ", \"x_base\": %.4f", base_ns(a) / ns);
+            if (is_matcher(a->method) || is_base(a->method)) {
                 const char *bl[] = {"hs", "hs1", "naive", "counter", "interp"};
                 size_t b;
                 double f = floor_ns(a);
@@ -1668,8 +1718,13 @@ static void write_json(const char *path, const char *meta, const char *episodes,
         if (a->e) {
             fprintf(o, ", \"strategy_used\": ");
             json_str(o, a->e->chosen);
-            fprintf(o, ", \"c_bytes\": %ld, \"object_bytes\": %ld, \"sremc_s\": %.3f, \"cc_s\": %.3f",
-                    a->e->c_bytes, a->e->text_bytes, a->e->sremc_s, a->e->cc_s);
+            fprintf(o, ", \"c_bytes\": %ld, \"object_bytes\": %ld, \"rodata_bytes\": %ld, \"sremc_s\": %.3f"
+                       ", \"cc_s\": %.3f", a->e->c_bytes, a->e->text_bytes, a->e->rodata_bytes,
+                    a->e->sremc_s, a->e->cc_s);
+            if (a->e->base) {
+                fprintf(o, ", \"baseline\": ");
+                json_str(o, a->e->base);
+            }
         }
         fputc('}', o);
     }
@@ -1757,7 +1812,10 @@ static void write_md(FILE *o, int procs, int reps, int breps)
                "(> 1: the matcher is faster). Floor: the 64-state table DFA (one-byte types) or "
                "the 16-byte record sum (records). check: golden = the WORKLOADS.md count; ref = "
                "the workload's first row, its reference; =X: equal to X's count on the same "
-               "events. events with ~: prefix chosen per process by the time budget.\n", procs, reps, breps);
+               "events. events with ~: prefix chosen per process by the time budget. "
+               "S@COMMIT: the matcher of strategy S emitted by the sremc of that commit "
+               "(BENCH_BASELINE); x base: the matcher's speed over it. table B: the object's "
+               "read-only data (.rodata*).\n", procs, reps, breps);
     fprintf(o, "\n#### B0: floors (M events/s)\n\n| stream | byte sum | 64-state table DFA "
                "| 16-byte record sum |\n|---|---:|---:|---:|\n");
     for (s = 0; s < sizeof streams / sizeof streams[0]; s++) {
