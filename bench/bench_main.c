@@ -523,56 +523,84 @@ static size_t fit_prefix(const job *j, const group *g, double budget)
 }
 
 /* Runs and records one row: REPS passes over the events fit_prefix gives. */
+/* One row being measured; its repetitions may alternate with another's. */
+typedef struct meas {
+    row r;
+    const job *j;
+    uint64_t first;
+} meas;
+
+static void meas_start(meas *m, const opts *o, const group *g, const job *j, const char *wl, int k,
+                       long w, int p, const char *method, double budget)
+{
+    memset(m, 0, sizeof *m);
+    m->j = j;
+    m->r.wl = wl;
+    m->r.k = k;
+    m->r.w = w;
+    m->r.p = p;
+    m->r.method = method;
+    m->r.n = fit_prefix(j, g, budget);
+    m->r.reps = j->kind == J_ENTRY || budget <= 0 ? o->reps : o->breps;
+}
+
+/* Repetition i: its time, and its counts checked against the first's. */
+static void meas_rep(meas *m, const group *g, int i)
+{
+    row *r = &m->r;
+    bench_counts c;
+    uint64_t ovf;
+    r->t[i] = job_run(m->j, g, r->n, &c, &ovf);
+    if (ovf) {
+        printf("FAILED: %s K=%d w=%ld %s: %" PRIu64 " capacity overflows\n", r->wl, r->k, r->w,
+               r->method, ovf);
+        failed = 1;
+    }
+    if (i == 0) {
+        m->first = main_count(r->wl, &c);
+        r->count2 = c.matches;
+        if (m->j->kind == J_ENTRY)
+            r->state = (long)(m->j->e->ops->size() + c.heap_peak);
+    } else if (main_count(r->wl, &c) != m->first) {
+        printf("FAILED: %s K=%d w=%ld %s: repetition %d counted %" PRIu64 ", the first %" PRIu64 "\n",
+               r->wl, r->k, r->w, r->method, i + 1, main_count(r->wl, &c), m->first);
+        failed = 1;
+    }
+}
+
+/* The median, the check, the progress line and the raw row. */
+static void meas_end(meas *m, const opts *o, const group *g)
+{
+    row *r = &m->r;
+    const job *j = m->j;
+    double v[MAXREP], ns;
+    r->rss_kb = rss_peak_kb();
+    r->count = m->first;
+    if (j->kind == J_HS || j->kind == J_HS1) {
+        r->state = (long)hsb_stream_bytes(j->hs);
+        r->comp_s = j->d;
+    }
+    memcpy(v, r->t, sizeof v);
+    ns = median(v, r->reps) * 1e9 / (double)r->n;
+    if (j->kind != J_SUM8 && j->kind != J_DFA64 && j->kind != J_REC16) {
+        row_check(g, r, j->kind == J_ENTRY);
+        add_oracle(r->wl, r->k, r->w, r->p, j, ns, r->method);
+    }
+    fprintf(stderr, "  %-4s K=%-2d w=%-5ld p=%-3d %-8s n=%-9zu %10.2f ns/event  %s\n", r->wl, r->k, r->w,
+            r->p, r->method, r->n, ns, r->check);
+    row_write(o, r);
+}
+
 static void measure(const opts *o, const group *g, const job *j, const char *wl, int k, long w,
                     int p, const char *method, double budget)
 {
-    row r;
-    bench_counts c;
-    uint64_t ovf, first = 0;
-    double v[MAXREP], ns;
+    meas m;
     int i;
-    memset(&r, 0, sizeof r);
-    r.wl = wl;
-    r.k = k;
-    r.w = w;
-    r.p = p;
-    r.method = method;
-    r.n = fit_prefix(j, g, budget);
+    meas_start(&m, o, g, j, wl, k, w, p, method, budget);
     rss_reset();
-    r.reps = j->kind == J_ENTRY || budget <= 0 ? o->reps : o->breps;
-    for (i = 0; i < r.reps; i++) {
-        r.t[i] = job_run(j, g, r.n, &c, &ovf);
-        if (ovf) {
-            printf("FAILED: %s K=%d w=%ld %s: %" PRIu64 " capacity overflows\n", wl, k, w,
-                   method, ovf);
-            failed = 1;
-        }
-        if (i == 0) {
-            first = main_count(wl, &c);
-            r.count2 = c.matches;
-            if (j->kind == J_ENTRY)
-                r.state = (long)(j->e->ops->size() + c.heap_peak);
-        } else if (main_count(wl, &c) != first) {
-            printf("FAILED: %s K=%d w=%ld %s: repetition %d counted %" PRIu64 ", the first %"
-                   PRIu64 "\n", wl, k, w, method, i + 1, main_count(wl, &c), first);
-            failed = 1;
-        }
-    }
-    r.rss_kb = rss_peak_kb();
-    r.count = first;
-    if (j->kind == J_HS || j->kind == J_HS1) {
-        r.state = (long)hsb_stream_bytes(j->hs);
-        r.comp_s = j->d;
-    }
-    memcpy(v, r.t, sizeof v);
-    ns = median(v, r.reps) * 1e9 / (double)r.n;
-    if (j->kind != J_SUM8 && j->kind != J_DFA64 && j->kind != J_REC16) {
-        row_check(g, &r, j->kind == J_ENTRY);
-        add_oracle(wl, k, w, p, j, ns, method);
-    }
-    fprintf(stderr, "  %-4s K=%-2d w=%-5ld p=%-3d %-8s n=%-9zu %10.2f ns/event  %s\n", wl, k, w,
-            p, method, r.n, ns, r.check);
-    row_write(o, &r);
+    for (i = 0; i < m.r.reps; i++)
+        meas_rep(&m, g, i);
+    meas_end(&m, o, g);
 }
 
 /* ---- Hyperscan ------------------------------------------------------------------------- */
@@ -788,6 +816,50 @@ static void baselines(const opts *o, const group *g, const char *wl, int k, long
 
 /* The uniform streams: the floors, then per workload (K, w, p) of the
  * group's K and kind its baselines and every entry; the floors again. */
+/* Entry i of bench_entries as workload wl, and the BENCH_BASELINE
+ * commit's matcher of it (the entry right after, when there is one) with
+ * repetitions alternating between the two, so that a change of load on
+ * this shared machine weighs on both. Returns the entries used. */
+static int measure_entries(const opts *o, const group *g, int i, const char *wl, int k, long w, int p)
+{
+    const bench_entry *e = &bench_entries[i], *b = NULL;
+    job je, jb;
+    meas me, mb;
+    int r, n;
+    if (i + 1 < bench_n_entries && bench_entries[i + 1].base && !e->base &&
+        !strcmp(bench_entries[i + 1].workload, e->workload) && bench_entries[i + 1].k == e->k &&
+        bench_entries[i + 1].w == e->w && bench_entries[i + 1].param == e->param)
+        b = &bench_entries[i + 1];
+    memset(&je, 0, sizeof je);
+    memset(&jb, 0, sizeof jb);
+    je.kind = jb.kind = J_ENTRY;
+    je.e = e;
+    jb.e = b;
+    if (!e->ops)
+        skip_row(o, wl, k, w, p, e->strategy, e->skip ? e->skip : "-");
+    if (b && !b->ops)
+        skip_row(o, wl, k, w, p, b->strategy, b->skip ? b->skip : "-");
+    if (e->ops)
+        meas_start(&me, o, g, &je, wl, k, w, p, e->strategy, o->mbudget);
+    if (b && b->ops)
+        meas_start(&mb, o, g, &jb, wl, k, w, p, b->strategy, o->mbudget);
+    rss_reset();
+    n = e->ops ? me.r.reps : 0;
+    if (b && b->ops && mb.r.reps > n)
+        n = mb.r.reps;
+    for (r = 0; r < n; r++) {
+        if (e->ops && r < me.r.reps)
+            meas_rep(&me, g, r);
+        if (b && b->ops && r < mb.r.reps)
+            meas_rep(&mb, g, r);
+    }
+    if (e->ops)
+        meas_end(&me, o, g);
+    if (b && b->ops)
+        meas_end(&mb, o, g);
+    return b ? 2 : 1;
+}
+
 static void run_group(const opts *o, const group *g)
 {
     int i, a;
@@ -795,7 +867,6 @@ static void run_group(const opts *o, const group *g)
     floors(o, g);
     for (i = 0; i < bench_n_entries; i++) {
         const bench_entry *e = &bench_entries[i];
-        job j;
         if (e->k != g->k || e->records != (g->rec != NULL) || !strcmp(e->workload, "B9p"))
             continue;
         /* before the first entry of its workload: the baselines */
@@ -805,14 +876,7 @@ static void run_group(const opts *o, const group *g)
                 break;
         if (a == i)
             baselines(o, g, e->workload, e->k, e->w, e->param, e->arg, e->srem);
-        if (!e->ops) {
-            skip_row(o, e->workload, e->k, e->w, e->param, e->strategy, e->skip ? e->skip : "-");
-        } else {
-            memset(&j, 0, sizeof j);
-            j.kind = J_ENTRY;
-            j.e = e;
-            measure(o, g, &j, e->workload, e->k, e->w, e->param, e->strategy, o->mbudget);
-        }
+        i += measure_entries(o, g, i, e->workload, e->k, e->w, e->param) - 1;
     }
     floors(o, g);
 }
@@ -833,13 +897,9 @@ static void run_rare(const opts *o, const group *g)
         hs_rows(o, g, b8[x], 26, 100, g->pm, 0);
         for (i = 0; i < bench_n_entries; i++) {
             const bench_entry *e = &bench_entries[i];
-            job j;
-            if (strcmp(e->workload, wls[x]) || e->k != 26 || e->w != 100 || !e->ops)
+            if (strcmp(e->workload, wls[x]) || e->k != 26 || e->w != 100)
                 continue;
-            memset(&j, 0, sizeof j);
-            j.kind = J_ENTRY;
-            j.e = e;
-            measure(o, g, &j, b8[x], 26, 100, g->pm, e->strategy, o->mbudget);
+            i += measure_entries(o, g, i, b8[x], 26, 100, g->pm) - 1;
         }
     }
     floors(o, g);
