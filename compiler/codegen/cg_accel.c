@@ -89,6 +89,27 @@ static void put_leave(FILE *out, const char *ind, const Cg *g, int i, const Dsra
     free(name);
 }
 
+/* One event at a time up to index `lim` (C text): stops at the first
+ * event that leaves or goes back in time, jumping to done. */
+static void put_scalar(FILE *out, const Cg *g, int i, const Dsra *d, int q, const AstAttr *ts, const char *lim)
+{
+    fprintf(out, "    for (; j < %s; j++) {\n        const %s_event *e = &events[j];\n", lim, g->P);
+    put_leave(out, "        ", g, i, d, q);
+    fputs("        if (leave", out);
+    if (ts) {
+        fputs(" || e->", out);
+        cg_put_field(out, ts);
+        fputs(" < last", out);
+    }
+    fputs(")\n            goto done;\n", out);
+    if (ts) {
+        fputs("        last = e->", out);
+        cg_put_field(out, ts);
+        fputs(";\n", out);
+    }
+    fputs("    }\n", out);
+}
+
 void cg_emit_accel(Cg *g, int i, const Dsra *d, int q)
 {
     FILE *out = g->code.f;
@@ -107,6 +128,10 @@ void cg_emit_accel(Cg *g, int i, const Dsra *d, int q)
     if (ts) {
         fputs("    int64_t last = m->order.last;\n    if (!m->order.seen)\n        return k;   /* the first event sets the rule */\n", out);
     }
+    /* the first events one at a time: where the state is left within a few
+     * events (a start event 1 in 10), a block would test events in vain */
+    fprintf(out, "    size_t lim = n - j > %d ? j + %d : n;\n", ACCEL_BLOCK, ACCEL_BLOCK);
+    put_scalar(out, g, i, d, q, ts, "lim");
     /* blocks: a bit per event that leaves, no branch until the block's end */
     fprintf(out, "    while (n - j >= %d) {\n        uint32_t stop = 0;\n        for (unsigned b = 0; b < %d; b++) {\n"
                  "            const %s_event *e = &events[j + b];\n",
@@ -133,21 +158,8 @@ void cg_emit_accel(Cg *g, int i, const Dsra *d, int q)
     }
     fprintf(out, "        j += %d;\n    }\n", ACCEL_BLOCK);
     /* the tail, one event at a time */
-    fprintf(out, "    for (; j < n; j++) {\n        const %s_event *e = &events[j];\n", P);
-    put_leave(out, "        ", g, i, d, q);
-    fputs("        if (leave", out);
-    if (ts) {
-        fputs(" || e->", out);
-        cg_put_field(out, ts);
-        fputs(" < last", out);
-    }
-    fputs(")\n            break;\n", out);
-    if (ts) {
-        fputs("        last = e->", out);
-        cg_put_field(out, ts);
-        fputs(";\n", out);
-    }
-    fputs("    }\ndone:\n    if (j == k)\n        return k;\n", out);
+    put_scalar(out, g, i, d, q, ts, "n");
+    fputs("done:\n    if (j == k)\n        return k;\n", out);
     fputs("    m->stats.events += j - k;\n    m->index += (int64_t)(j - k);\n    s->pos += (int64_t)(j - k);\n", out);
     if (ts) {
         /* the block loop kept last at the end of whole blocks; the
