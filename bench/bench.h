@@ -85,6 +85,9 @@ typedef struct bench_entry {
     long text_bytes;        /* code size of its object (text + data) */
     double sremc_s;         /* wall seconds sremc took to emit it */
     double cc_s;            /* wall seconds to compile it */
+    long rodata_bytes;      /* its object's read-only data (.rodata*): the tables */
+    const char *base;       /* NULL, or the BENCH_BASELINE commit whose sremc emitted it
+                               (strategy is then "S@COMMIT") */
 } bench_entry;
 
 extern const bench_entry bench_entries[];

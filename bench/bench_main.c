@@ -523,56 +523,84 @@ static size_t fit_prefix(const job *j, const group *g, double budget)
 }
 
 /* Runs and records one row: REPS passes over the events fit_prefix gives. */
+/* One row being measured; its repetitions may alternate with another's. */
+typedef struct meas {
+    row r;
+    const job *j;
+    uint64_t first;
+} meas;
+
+static void meas_start(meas *m, const opts *o, const group *g, const job *j, const char *wl, int k,
+                       long w, int p, const char *method, double budget)
+{
+    memset(m, 0, sizeof *m);
+    m->j = j;
+    m->r.wl = wl;
+    m->r.k = k;
+    m->r.w = w;
+    m->r.p = p;
+    m->r.method = method;
+    m->r.n = fit_prefix(j, g, budget);
+    m->r.reps = j->kind == J_ENTRY || budget <= 0 ? o->reps : o->breps;
+}
+
+/* Repetition i: its time, and its counts checked against the first's. */
+static void meas_rep(meas *m, const group *g, int i)
+{
+    row *r = &m->r;
+    bench_counts c;
+    uint64_t ovf;
+    r->t[i] = job_run(m->j, g, r->n, &c, &ovf);
+    if (ovf) {
+        printf("FAILED: %s K=%d w=%ld %s: %" PRIu64 " capacity overflows\n", r->wl, r->k, r->w,
+               r->method, ovf);
+        failed = 1;
+    }
+    if (i == 0) {
+        m->first = main_count(r->wl, &c);
+        r->count2 = c.matches;
+        if (m->j->kind == J_ENTRY)
+            r->state = (long)(m->j->e->ops->size() + c.heap_peak);
+    } else if (main_count(r->wl, &c) != m->first) {
+        printf("FAILED: %s K=%d w=%ld %s: repetition %d counted %" PRIu64 ", the first %" PRIu64 "\n",
+               r->wl, r->k, r->w, r->method, i + 1, main_count(r->wl, &c), m->first);
+        failed = 1;
+    }
+}
+
+/* The median, the check, the progress line and the raw row. */
+static void meas_end(meas *m, const opts *o, const group *g)
+{
+    row *r = &m->r;
+    const job *j = m->j;
+    double v[MAXREP], ns;
+    r->rss_kb = rss_peak_kb();
+    r->count = m->first;
+    if (j->kind == J_HS || j->kind == J_HS1) {
+        r->state = (long)hsb_stream_bytes(j->hs);
+        r->comp_s = j->d;
+    }
+    memcpy(v, r->t, sizeof v);
+    ns = median(v, r->reps) * 1e9 / (double)r->n;
+    if (j->kind != J_SUM8 && j->kind != J_DFA64 && j->kind != J_REC16) {
+        row_check(g, r, j->kind == J_ENTRY);
+        add_oracle(r->wl, r->k, r->w, r->p, j, ns, r->method);
+    }
+    fprintf(stderr, "  %-4s K=%-2d w=%-5ld p=%-3d %-8s n=%-9zu %10.2f ns/event  %s\n", r->wl, r->k, r->w,
+            r->p, r->method, r->n, ns, r->check);
+    row_write(o, r);
+}
+
 static void measure(const opts *o, const group *g, const job *j, const char *wl, int k, long w,
                     int p, const char *method, double budget)
 {
-    row r;
-    bench_counts c;
-    uint64_t ovf, first = 0;
-    double v[MAXREP], ns;
+    meas m;
     int i;
-    memset(&r, 0, sizeof r);
-    r.wl = wl;
-    r.k = k;
-    r.w = w;
-    r.p = p;
-    r.method = method;
-    r.n = fit_prefix(j, g, budget);
+    meas_start(&m, o, g, j, wl, k, w, p, method, budget);
     rss_reset();
-    r.reps = j->kind == J_ENTRY || budget <= 0 ? o->reps : o->breps;
-    for (i = 0; i < r.reps; i++) {
-        r.t[i] = job_run(j, g, r.n, &c, &ovf);
-        if (ovf) {
-            printf("FAILED: %s K=%d w=%ld %s: %" PRIu64 " capacity overflows\n", wl, k, w,
-                   method, ovf);
-            failed = 1;
-        }
-        if (i == 0) {
-            first = main_count(wl, &c);
-            r.count2 = c.matches;
-            if (j->kind == J_ENTRY)
-                r.state = (long)(j->e->ops->size() + c.heap_peak);
-        } else if (main_count(wl, &c) != first) {
-            printf("FAILED: %s K=%d w=%ld %s: repetition %d counted %" PRIu64 ", the first %"
-                   PRIu64 "\n", wl, k, w, method, i + 1, main_count(wl, &c), first);
-            failed = 1;
-        }
-    }
-    r.rss_kb = rss_peak_kb();
-    r.count = first;
-    if (j->kind == J_HS || j->kind == J_HS1) {
-        r.state = (long)hsb_stream_bytes(j->hs);
-        r.comp_s = j->d;
-    }
-    memcpy(v, r.t, sizeof v);
-    ns = median(v, r.reps) * 1e9 / (double)r.n;
-    if (j->kind != J_SUM8 && j->kind != J_DFA64 && j->kind != J_REC16) {
-        row_check(g, &r, j->kind == J_ENTRY);
-        add_oracle(wl, k, w, p, j, ns, method);
-    }
-    fprintf(stderr, "  %-4s K=%-2d w=%-5ld p=%-3d %-8s n=%-9zu %10.2f ns/event  %s\n", wl, k, w,
-            p, method, r.n, ns, r.check);
-    row_write(o, &r);
+    for (i = 0; i < m.r.reps; i++)
+        meas_rep(&m, g, i);
+    meas_end(&m, o, g);
 }
 
 /* ---- Hyperscan ------------------------------------------------------------------------- */
@@ -788,6 +816,50 @@ static void baselines(const opts *o, const group *g, const char *wl, int k, long
 
 /* The uniform streams: the floors, then per workload (K, w, p) of the
  * group's K and kind its baselines and every entry; the floors again. */
+/* Entry i of bench_entries as workload wl, and the BENCH_BASELINE
+ * commit's matcher of it (the entry right after, when there is one) with
+ * repetitions alternating between the two, so that a change of load on
+ * this shared machine weighs on both. Returns the entries used. */
+static int measure_entries(const opts *o, const group *g, int i, const char *wl, int k, long w, int p)
+{
+    const bench_entry *e = &bench_entries[i], *b = NULL;
+    job je, jb;
+    meas me, mb;
+    int r, n;
+    if (i + 1 < bench_n_entries && bench_entries[i + 1].base && !e->base &&
+        !strcmp(bench_entries[i + 1].workload, e->workload) && bench_entries[i + 1].k == e->k &&
+        bench_entries[i + 1].w == e->w && bench_entries[i + 1].param == e->param)
+        b = &bench_entries[i + 1];
+    memset(&je, 0, sizeof je);
+    memset(&jb, 0, sizeof jb);
+    je.kind = jb.kind = J_ENTRY;
+    je.e = e;
+    jb.e = b;
+    if (!e->ops)
+        skip_row(o, wl, k, w, p, e->strategy, e->skip ? e->skip : "-");
+    if (b && !b->ops)
+        skip_row(o, wl, k, w, p, b->strategy, b->skip ? b->skip : "-");
+    if (e->ops)
+        meas_start(&me, o, g, &je, wl, k, w, p, e->strategy, o->mbudget);
+    if (b && b->ops)
+        meas_start(&mb, o, g, &jb, wl, k, w, p, b->strategy, o->mbudget);
+    rss_reset();
+    n = e->ops ? me.r.reps : 0;
+    if (b && b->ops && mb.r.reps > n)
+        n = mb.r.reps;
+    for (r = 0; r < n; r++) {
+        if (e->ops && r < me.r.reps)
+            meas_rep(&me, g, r);
+        if (b && b->ops && r < mb.r.reps)
+            meas_rep(&mb, g, r);
+    }
+    if (e->ops)
+        meas_end(&me, o, g);
+    if (b && b->ops)
+        meas_end(&mb, o, g);
+    return b ? 2 : 1;
+}
+
 static void run_group(const opts *o, const group *g)
 {
     int i, a;
@@ -795,7 +867,6 @@ static void run_group(const opts *o, const group *g)
     floors(o, g);
     for (i = 0; i < bench_n_entries; i++) {
         const bench_entry *e = &bench_entries[i];
-        job j;
         if (e->k != g->k || e->records != (g->rec != NULL) || !strcmp(e->workload, "B9p"))
             continue;
         /* before the first entry of its workload: the baselines */
@@ -805,14 +876,7 @@ static void run_group(const opts *o, const group *g)
                 break;
         if (a == i)
             baselines(o, g, e->workload, e->k, e->w, e->param, e->arg, e->srem);
-        if (!e->ops) {
-            skip_row(o, e->workload, e->k, e->w, e->param, e->strategy, e->skip ? e->skip : "-");
-        } else {
-            memset(&j, 0, sizeof j);
-            j.kind = J_ENTRY;
-            j.e = e;
-            measure(o, g, &j, e->workload, e->k, e->w, e->param, e->strategy, o->mbudget);
-        }
+        i += measure_entries(o, g, i, e->workload, e->k, e->w, e->param) - 1;
     }
     floors(o, g);
 }
@@ -833,13 +897,9 @@ static void run_rare(const opts *o, const group *g)
         hs_rows(o, g, b8[x], 26, 100, g->pm, 0);
         for (i = 0; i < bench_n_entries; i++) {
             const bench_entry *e = &bench_entries[i];
-            job j;
-            if (strcmp(e->workload, wls[x]) || e->k != 26 || e->w != 100 || !e->ops)
+            if (strcmp(e->workload, wls[x]) || e->k != 26 || e->w != 100)
                 continue;
-            memset(&j, 0, sizeof j);
-            j.kind = J_ENTRY;
-            j.e = e;
-            measure(o, g, &j, b8[x], 26, 100, g->pm, e->strategy, o->mbudget);
+            i += measure_entries(o, g, i, b8[x], 26, 100, g->pm) - 1;
         }
     }
     floors(o, g);
@@ -1242,6 +1302,32 @@ static int is_matcher(const char *m)
     return !strcmp(m, "tdfa") || !strcmp(m, "dsra") || !strcmp(m, "runs") || !strcmp(m, "auto");
 }
 
+/* A matcher the BENCH_BASELINE commit's sremc emitted: "S@COMMIT". */
+static int is_base(const char *m)
+{
+    return strchr(m, '@') != NULL;
+}
+
+/* Whether the strategy sremc chose is the method's (a baseline's "S@COMMIT": S). */
+static int same_strategy(const char *chosen, const char *method)
+{
+    size_t len = strcspn(method, "@");
+    return strlen(chosen) == len && !strncmp(chosen, method, len);
+}
+
+/* ns/event of the baseline's matcher of a's strategy (0: none). */
+static double base_ns(const agg *a)
+{
+    size_t len = strlen(a->method);
+    int i;
+    for (i = 0; i < naggs; i++)
+        if (!strcmp(aggs[i].wl, a->wl) && aggs[i].k == a->k && aggs[i].w == a->w &&
+            aggs[i].p == a->p && aggs[i].nns && !strncmp(aggs[i].method, a->method, len) &&
+            aggs[i].method[len] == '@')
+            return agg_ns(&aggs[i]);
+    return 0;
+}
+
 /* The fastest generated matcher of a workload (0: none measured). */
 static double best_matcher_ns(const char *wl, int k, long w, int p)
 {
@@ -1293,8 +1379,8 @@ static void md_workload(FILE *o, const char *wl)
     int i, any = 0;
     for (i = 0; i < naggs; i++) {
         agg *a = &aggs[i];
-        char fl[16], hs[16], nv[16], ct[16], ip[16], size[24] = "", obj[24] = "", sc[16] = "", cc[16] = "",
-             comp[16] = "";
+        char fl[16], hs[16], nv[16], ct[16], ip[16], xb[16], size[24] = "", obj[24] = "", tab[24] = "",
+             sc[16] = "", cc[16] = "", comp[16] = "";
         double ns;
         if (strcmp(a->wl, wl))
             continue;
@@ -1304,14 +1390,14 @@ static void md_workload(FILE *o, const char *wl)
                 if (!strcmp(wl_title[t][0], wl))
                     fprintf(o, "\n#### %s\n\n", wl_title[t][1]);
             fprintf(o, "| K | w | p | method | events | count | check | ns/event | M events/s "
-                       "| x floor | x hs | x naive | x counter | x interp | state B | C KB | .o KB "
-                       "| sremc s | cc s | hs compile s | peak RSS MB |\n");
+                       "| x floor | x hs | x naive | x counter | x interp | x base | state B | C KB "
+                       "| .o KB | table B | sremc s | cc s | hs compile s | peak RSS MB |\n");
             fprintf(o, "|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:"
-                       "|---:|---:|---:|---:|---:|---:|\n");
+                       "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             any = 1;
         }
         if (a->nns == 0) {
-            fprintf(o, "| %d | %ld | %d | %s | | | skipped: %s | | | | | | | | | %s | | %s | | | |\n",
+            fprintf(o, "| %d | %ld | %d | %s | | | skipped: %s | | | | | | | | | | %s | | | %s | | | |\n",
                     a->k, a->w, a->p, a->method, a->skip,
                     a->e && a->e->c_bytes ? (snprintf(size, sizeof size, "%.0f",
                                                       (double)a->e->c_bytes / 1024), size) : "",
@@ -1325,7 +1411,10 @@ static void md_workload(FILE *o, const char *wl)
         snprintf(nv, sizeof nv, "-");
         snprintf(ct, sizeof ct, "-");
         snprintf(ip, sizeof ip, "-");
-        if (is_matcher(a->method)) {
+        snprintf(xb, sizeof xb, "-");
+        if (is_matcher(a->method))
+            ratio(xb, sizeof xb, base_ns(a), ns);
+        if (is_matcher(a->method) || is_base(a->method)) {
             ratio(fl, sizeof fl, floor_ns(a), ns);
             ratio(hs, sizeof hs, ns_of(a->wl, a->k, a->w, a->p, "hs"), ns);
             ratio(nv, sizeof nv, ns_of(a->wl, a->k, a->w, a->p, "naive"), ns);
@@ -1335,18 +1424,19 @@ static void md_workload(FILE *o, const char *wl)
         if (a->e) {
             snprintf(size, sizeof size, "%.1f", (double)a->e->c_bytes / 1024);
             snprintf(obj, sizeof obj, "%.1f", (double)a->e->text_bytes / 1024);
+            snprintf(tab, sizeof tab, "%ld", a->e->rodata_bytes);
             snprintf(sc, sizeof sc, "%.2f", a->e->sremc_s);
             snprintf(cc, sizeof cc, "%.2f", a->e->cc_s);
         }
         if (a->comp_s > 0)
             snprintf(comp, sizeof comp, "%.2f", a->comp_s);
         fprintf(o, "| %d | %ld | %d | %s%s%s | %s%zu | %" PRIu64 " | %s | %.2f | %.1f | %s | %s | %s "
-                   "| %s | %s | %ld | %s | %s | %s | %s | %s | %.0f |\n",
+                   "| %s | %s | %s | %ld | %s | %s | %s | %s | %s | %s | %.0f |\n",
                 a->k, a->w, a->p, a->method,
-                a->e && a->e->chosen && strcmp(a->e->chosen, a->method) ? " -> " : "",
-                a->e && a->e->chosen && strcmp(a->e->chosen, a->method) ? a->e->chosen : "",
+                a->e && a->e->chosen && !same_strategy(a->e->chosen, a->method) ? " -> " : "",
+                a->e && a->e->chosen && !same_strategy(a->e->chosen, a->method) ? a->e->chosen : "",
                 a->n_varies ? "~" : "", a->n, a->count, a->check, ns, 1e3 / ns, fl, hs, nv, ct, ip,
-                a->state, size, obj, sc, cc, comp, (double)a->rss_kb / 1024);
+                xb, a->state, size, obj, tab, sc, cc, comp, (double)a->rss_kb / 1024);
     }
 }
 
@@ -1529,6 +1619,24 @@ static void eval_targets(void)
             snprintf(t->figure, sizeof t->figure, "worst %.3fx the floor's speed (%s)", worst, by);
         }
     }
+    t = tnew("no matcher slower than the BENCH_BASELINE commit's by more than 10% (x base >= 0.9)");
+    {
+        double worst = 1e9;
+        char by[96] = "";
+        for (i = 0; i < naggs; i++) {
+            agg *a = &aggs[i];
+            double b = a->nns && is_matcher(a->method) ? base_ns(a) : 0;
+            if (b > 0 && b / agg_ns(a) < worst) {
+                worst = b / agg_ns(a);
+                snprintf(by, sizeof by, "%s K=%d w=%ld p=%d %s: %.2f ns/event, baseline %.2f", a->wl,
+                         a->k, a->w, a->p, a->method, agg_ns(a), b);
+            }
+        }
+        if (worst < 1e9) {
+            t->met = worst >= 0.9;
+            snprintf(t->figure, sizeof t->figure, "worst %.2fx (%s)", worst, by);
+        }
+    }
     t = tnew("B9: push overhead <= 5 ns/event at p50 (tdfa, one push per event, timed in "
              "groups of 8)");
     {
@@ -1631,7 +1739,9 @@ static void write_json(const char *path, const char *meta, const char *episodes,
             json_str(o, a->check);
             fprintf(o, ", \"samples\": %d, \"ns_per_event\": %.4f, \"m_events_per_s\": %.3f", a->nns,
                     ns, ns > 0 ? 1e3 / ns : 0);
-            if (is_matcher(a->method)) {
+            if (is_matcher(a->method) && base_ns(a) > 0)
+                fprintf(o, ", \"x_base\": %.4f", base_ns(a) / ns);
+            if (is_matcher(a->method) || is_base(a->method)) {
                 const char *bl[] = {"hs", "hs1", "naive", "counter", "interp"};
                 size_t b;
                 double f = floor_ns(a);
@@ -1668,8 +1778,13 @@ static void write_json(const char *path, const char *meta, const char *episodes,
         if (a->e) {
             fprintf(o, ", \"strategy_used\": ");
             json_str(o, a->e->chosen);
-            fprintf(o, ", \"c_bytes\": %ld, \"object_bytes\": %ld, \"sremc_s\": %.3f, \"cc_s\": %.3f",
-                    a->e->c_bytes, a->e->text_bytes, a->e->sremc_s, a->e->cc_s);
+            fprintf(o, ", \"c_bytes\": %ld, \"object_bytes\": %ld, \"rodata_bytes\": %ld, \"sremc_s\": %.3f"
+                       ", \"cc_s\": %.3f", a->e->c_bytes, a->e->text_bytes, a->e->rodata_bytes,
+                    a->e->sremc_s, a->e->cc_s);
+            if (a->e->base) {
+                fprintf(o, ", \"baseline\": ");
+                json_str(o, a->e->base);
+            }
         }
         fputc('}', o);
     }
@@ -1757,7 +1872,10 @@ static void write_md(FILE *o, int procs, int reps, int breps)
                "(> 1: the matcher is faster). Floor: the 64-state table DFA (one-byte types) or "
                "the 16-byte record sum (records). check: golden = the WORKLOADS.md count; ref = "
                "the workload's first row, its reference; =X: equal to X's count on the same "
-               "events. events with ~: prefix chosen per process by the time budget.\n", procs, reps, breps);
+               "events. events with ~: prefix chosen per process by the time budget. "
+               "S@COMMIT: the matcher of strategy S emitted by the sremc of that commit "
+               "(BENCH_BASELINE); x base: the matcher's speed over it. table B: the object's "
+               "read-only data (.rodata*).\n", procs, reps, breps);
     fprintf(o, "\n#### B0: floors (M events/s)\n\n| stream | byte sum | 64-state table DFA "
                "| 16-byte record sum |\n|---|---:|---:|---:|\n");
     for (s = 0; s < sizeof streams / sizeof streams[0]; s++) {

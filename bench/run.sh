@@ -20,6 +20,17 @@
 # bench/report.sh merges it with the episode and explore benchmarks into
 # bench/results.json and draws the plot.
 #
+# BENCH_ONLY="B7 B1r": only the matchers of these workloads (a quick look;
+# the floors still run).
+#
+# BENCH_BASELINE=COMMIT: also builds that commit's sremc (git archive into
+# build/bench/baseline, then make there) and emits every matcher with it
+# too, as rows "S@COMMIT" in the same driver run; the report gives each
+# matcher's speed over its baseline's ("x base"). The baseline's matchers
+# are compiled against its own runtime headers and linked with this
+# tree's runtime, so the two must share the runtime ABI (the matcher's
+# init checks it); what is compared is the generated code.
+#
 # A combination is skipped, and the report says why, when sremc refuses it
 # (over the state budget), when its C is over BENCH_MAX_C_KB (default 4096
 # KB) or when compiling it takes over BENCH_COMPILE_TIMEOUT seconds
@@ -42,6 +53,18 @@ RTINC=runtime/include
 
 rm -rf "$GEN"
 mkdir -p "$GEN"
+BASE= BSREMC=
+if [ -n "${BENCH_BASELINE:-}" ]; then
+    BASE=$(git rev-parse --short "$BENCH_BASELINE")
+    BDIR=$OUT/baseline
+    echo "bench: building the sremc of $BASE in $BDIR" >&2
+    rm -rf "$BDIR"
+    mkdir -p "$BDIR"
+    git archive "$BASE" | tar -x -C "$BDIR"
+    make -C "$BDIR" -j2 bin/sremc lib/libsremrt.a > "$OUT/baseline.log" 2>&1 ||
+        { echo "bench: building $BASE failed (see $OUT/baseline.log)" >&2; exit 1; }
+    BSREMC=$BDIR/bin/sremc
+fi
 rm -f "$OUT"/raw.*.txt
 ENTRIES=$OUT/entries.c
 OBJS=
@@ -57,24 +80,19 @@ echo '#include "bench.h"' >> "$ENTRIES.tmp"
 TABLE=$OUT/table.tmp
 : > "$TABLE"
 
-# one WORKLOAD K W STRATEGY [PARAM D]: emit, compile, add the entry.
-# Templates: bench/patterns/WORKLOAD.srem.in (B7: b7, PARAM the
-# selectivity in %, D the offset that gives it).
-one() {
-    wl=$1 k=$2 w=$3 strat=$4 param=${5:-0} d=${6:-0}
-    tpl=$(echo "$wl" | tr 'B' 'b')
-    name=${tpl}_k${k}_w${w}_p${param}_${strat}
-    src=$GEN/$name.srem
-    sed "s/@TYPES@/$(types "$k")/; s/@W@/$w/; s/@G@/$((w - 2))/g; s/@D@/$d/g" \
-        "bench/patterns/$tpl.srem.in" > "$src"
-    case $wl in B7|B1r) rec=1 bytes= ;; *) rec=0 bytes=-DBENCH_BYTES ;; esac
-    skip= cbytes=0 obytes=0 ssecs=0 csecs=0 chosen=$strat
+# emit SREMC RTINC NAME LABEL BASE: emits and compiles $src (set by one)
+# as the matcher NAME, adds its entry (strategy LABEL, base BASE: "NULL"
+# or the quoted commit). Uses wl k w strat param d src rec bytes of one.
+emit() {
+    sremc=$1 rtinc=$2 name=$3 label=$4 base=$5
+    skip= cbytes=0 obytes=0 rbytes=0 ssecs=0 csecs=0 chosen=$strat
     t0=$(date +%s.%N)
     # a forced strategy is measured whatever its size (BENCH_MAX_C_KB and the
-    # timeout bound it here); auto keeps the code budget
+    # timeout bound it here); auto keeps the code budget. A baseline sremc
+    # older than the budget has no --max-code-kb.
     budget=
-    [ "$strat" = auto ] || budget="--max-code-kb 1048576"
-    if ! "$SREMC" "$src" -o "$GEN/$name.c" --prefix "$name" --strategy "$strat" $budget \
+    [ "$strat" = auto ] || [ "$sremc" != "$SREMC" ] || budget="--max-code-kb 1048576"
+    if ! "$sremc" "$src" -o "$GEN/$name.c" --prefix "$name" --strategy "$strat" $budget \
             > "$GEN/$name.log" 2>&1; then
         ssecs=$(secs_since "$t0")
         skip=$(sed -n 's/.*reached \([0-9]*\) states.*/over the state budget (>= \1 states)/p' \
@@ -88,13 +106,15 @@ one() {
             skip="C too large to compile in time ($((cbytes / 1048576)) MB)"
         else
             t0=$(date +%s.%N)
-            if timeout "$TIMEOUT" $CC -std=c99 $BENCH_CFLAGS -I"$RTINC" -c \
+            if timeout "$TIMEOUT" $CC -std=c99 $BENCH_CFLAGS -I"$rtinc" -c \
                     -o "$GEN/$name.o" "$GEN/$name.c" 2>> "$GEN/$name.log"; then
                 csecs=$(secs_since "$t0")
                 obytes=$(size "$GEN/$name.o" | awk 'NR == 2 { print $1 + $2 }')
+                # the tables: every read-only data section of the object
+                rbytes=$(size -A "$GEN/$name.o" | awk '$1 ~ /^\.rodata/ { s += $2 } END { print s + 0 }')
                 many=
                 if grep -q "${name}_push_many" "$GEN/$name.h"; then many=-DBENCH_PUSH_MANY; fi
-                $CC -std=c99 $BENCH_CFLAGS $bytes $many -Ibench -I"$GEN" -I"$RTINC" \
+                $CC -std=c99 $BENCH_CFLAGS $bytes $many -Ibench -I"$GEN" -I"$rtinc" \
                     -DPFX="$name" -DHDR="\"$name.h\"" -c -o "$GEN/${name}_ad.o" bench/adapter.c
                 OBJS="$OBJS $GEN/$name.o $GEN/${name}_ad.o"
             else
@@ -102,8 +122,8 @@ one() {
             fi
         fi
     fi
-    printf '  %-24s %s (%s bytes of C; sremc %.2f s, cc %.2f s)\n' "$name" "${skip:-$chosen}" \
-        "$cbytes" "$ssecs" "$csecs" >&2
+    printf '  %-30s %s (%s bytes of C, %s of tables; sremc %.2f s, cc %.2f s)\n' "$name" \
+        "${skip:-$chosen}" "$cbytes" "$rbytes" "$ssecs" "$csecs" >&2
     if [ -n "$skip" ]; then
         ops=0
     else
@@ -112,8 +132,27 @@ one() {
         skip=0
     fi
     [ "$skip" = 0 ] || skip="\"$skip\""
-    echo "    { \"$wl\", $k, $w, $param, $d, \"$strat\", \"$chosen\", $rec, $skip, $ops," \
-         "\"$src\", $cbytes, $obytes, $ssecs, $csecs }," >> "$TABLE"
+    echo "    { \"$wl\", $k, $w, $param, $d, \"$label\", \"$chosen\", $rec, $skip, $ops," \
+         "\"$src\", $cbytes, $obytes, $ssecs, $csecs, $rbytes, $base }," >> "$TABLE"
+}
+
+# one WORKLOAD K W STRATEGY [PARAM D]: the matcher of this tree, and with
+# BENCH_BASELINE the baseline's beside it.
+# Templates: bench/patterns/WORKLOAD.srem.in (B7: b7, PARAM the
+# selectivity in %, D the offset that gives it).
+one() {
+    wl=$1 k=$2 w=$3 strat=$4 param=${5:-0} d=${6:-0}
+    case " ${BENCH_ONLY:-$wl} " in *" $wl "*) ;; *) return 0 ;; esac
+    tpl=$(echo "$wl" | tr 'B' 'b')
+    name=${tpl}_k${k}_w${w}_p${param}_${strat}
+    src=$GEN/$name.srem
+    sed "s/@TYPES@/$(types "$k")/; s/@W@/$w/; s/@G@/$((w - 2))/g; s/@D@/$d/g" \
+        "bench/patterns/$tpl.srem.in" > "$src"
+    case $wl in B7|B1r) rec=1 bytes= ;; *) rec=0 bytes=-DBENCH_BYTES ;; esac
+    emit "$SREMC" "$RTINC" "$name" "$strat" NULL
+    if [ -n "$BSREMC" ]; then
+        emit "$BSREMC" "$BDIR/runtime/include" "${name}_base" "$strat@$BASE" "\"$BASE\""
+    fi
 }
 
 echo "bench: emitting and compiling matchers ($CC $BENCH_CFLAGS)" >&2
@@ -185,6 +224,7 @@ $CC -std=c99 $BENCH_CFLAGS $DEFS -Wall -Wextra -Ibench -o "$OUT/bench" bench/ben
     echo "commit=$(git rev-parse --short HEAD 2>/dev/null || echo none)"
     echo "uncommitted=$(git status --porcelain compiler templates runtime 2>/dev/null | wc -l)" \
          "files of compiler/, templates/, runtime/"
+    echo "baseline=${BASE:-none}"
 } > "$OUT/meta.txt"
 echo >&2
 sed 's/^/  /' "$OUT/meta.txt" >&2

@@ -85,6 +85,10 @@ typedef struct Table {
 } Table;
 
 
+/* cg_accel.c */
+bool cg_accel_state(const Dsra *d, int q);
+void cg_emit_accel(Cg *g, int i, const Dsra *d, int q);
+
 /* cg_arena.c */
 void cg_arena_keymap(Cg *g, const char *what, const char *name);
 void cg_arena_runtime(Cg *g, const char *what, const char *name, int count, size_t bytes);

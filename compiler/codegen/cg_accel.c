@@ -1,0 +1,177 @@
+/* cg_accel.c: a tdfa or dsra state that most events leave unchanged -> a
+ * C skip function that passes over those events in blocks (acceleration).
+ *
+ * Hyperscan's "acceleration", for the automata of cg_tree.c: in a state
+ * whose tree reads no register (the start state of most patterns), an
+ * event that leads to a plain self-loop (no detection, no start tag to
+ * move) changes nothing but the counters, the timestamp rule's last value
+ * and the history ring. The skip function tests blocks of events without
+ * a branch per event and jumps to the first that leaves the state (or goes
+ * back in time); the counters move by the number skipped, and the ring
+ * gets the last skipped events it holds, so the matcher's state is the
+ * one stepping would have left. The layout only has to call it at the top
+ * of the state's code: cg_accel_state says whether a state qualifies. */
+#define _POSIX_C_SOURCE 200809L
+#include "cg_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Nodes of a tree the skip function evaluates without branches: every
+ * node costs one line, so a bigger tree is not worth it. */
+enum { ACCEL_MAX_NODES = 64, ACCEL_BLOCK = 16 };
+
+/* Whether transition t is a self-loop of q that an event can take
+ * unnoticed: no detection and (tagged tdfa) no start tag to move. */
+static bool accel_stays(const Dsra *d, int q, int t)
+{
+    const DsraTrans *tr = &d->trans[t];
+    const DsraState *to = &d->states[tr->to];
+    if (tr->from != q || tr->to != q || to->final)
+        return false;
+    return !d->tagged || to->nmembers == 0 || !tr->tags;
+}
+
+bool cg_accel_state(const Dsra *d, int q)
+{
+    const DsraState *st = &d->states[q];
+    if (st->nnodes == 0 || st->nnodes > ACCEL_MAX_NODES)
+        return false;
+    for (int a = 0; a < st->natoms; a++)
+        if (d->mt->atoms[st->atoms[a]].regs)
+            return false;   /* the ring would have to be current */
+    for (int n = 0; n < st->nnodes; n++)
+        if (st->nodes[n].atom < 0 && accel_stays(d, q, st->nodes[n].trans))
+            return true;
+    return false;
+}
+
+/* The value of node n as a C operand, in name[n]: 1 when the event
+ * leaves the state (or stays with a side effect), 0 when it stays
+ * unnoticed. Inner nodes become locals after their children, as selects
+ * on the atoms' values, so the test has no branch. */
+static void put_node(FILE *out, const char *ind, const Dsra *d, int q, int n, char (*name)[24])
+{
+    const DsraNode *nd = &d->states[q].nodes[n];
+    if (name[n][0])
+        return;
+    if (nd->atom < 0) {
+        snprintf(name[n], sizeof name[n], "%d", accel_stays(d, q, nd->trans) ? 0 : 1);
+        return;
+    }
+    put_node(out, ind, d, q, nd->hi, name);
+    put_node(out, ind, d, q, nd->lo, name);
+    const char *hi = name[nd->hi], *lo = name[nd->lo];
+    if (strcmp(hi, lo) == 0)
+        memcpy(name[n], hi, sizeof name[n]);
+    else if (strcmp(hi, "1") == 0 && strcmp(lo, "0") == 0)
+        snprintf(name[n], sizeof name[n], "a%d", nd->atom);
+    else if (strcmp(hi, "0") == 0 && strcmp(lo, "1") == 0)
+        snprintf(name[n], sizeof name[n], "!a%d", nd->atom);
+    else {
+        snprintf(name[n], sizeof name[n], "n%d", n);
+        fprintf(out, "%sint n%d = a%d ? %s : %s;\n", ind, n, nd->atom, hi, lo);
+    }
+}
+
+/* The leave test of one event e: atoms once each, then the tree. */
+static void put_leave(FILE *out, const char *ind, const Cg *g, int i, const Dsra *d, int q)
+{
+    const DsraState *st = &d->states[q];
+    for (int a = 0; a < st->natoms; a++)
+        fprintf(out, "%sint a%d = %s_p%d_a%d(e, s);\n", ind, st->atoms[a], g->P, i, st->atoms[a]);
+    char (*name)[24] = calloc((size_t)st->nnodes, sizeof *name);
+    if (!name)
+        abort();
+    put_node(out, ind, d, q, 0, name);
+    fprintf(out, "%sint leave = %s;\n", ind, name[0]);
+    free(name);
+}
+
+/* One event at a time up to index `lim` (C text): stops at the first
+ * event that leaves or goes back in time, jumping to done. */
+static void put_scalar(FILE *out, const Cg *g, int i, const Dsra *d, int q, const AstAttr *ts, const char *lim)
+{
+    fprintf(out, "    for (; j < %s; j++) {\n        const %s_event *e = &events[j];\n", lim, g->P);
+    put_leave(out, "        ", g, i, d, q);
+    fputs("        if (leave", out);
+    if (ts) {
+        fputs(" || e->", out);
+        cg_put_field(out, ts);
+        fputs(" < last", out);
+    }
+    fputs(")\n            goto done;\n", out);
+    if (ts) {
+        fputs("        last = e->", out);
+        cg_put_field(out, ts);
+        fputs(";\n", out);
+    }
+    fputs("    }\n", out);
+}
+
+void cg_emit_accel(Cg *g, int i, const Dsra *d, int q)
+{
+    FILE *out = g->code.f;
+    const char *P = g->P;
+    int H = d->kind == DSRA_DSRA ? d->history : 0;
+    const AstAttr *ts = g->schema->ts_attr >= 0 ? &g->schema->attrs[g->schema->ts_attr] : NULL;
+
+    fprintf(out,
+            "/* State %d: events[k..] that keep it without a detection, skipped\n"
+            " * (acceleration): the first index at or after k whose event leaves\n"
+            " * the state%s, or n. Counters, %sring as if stepped. */\n",
+            q, ts ? " or goes back in time" : "", ts ? "the last timestamp and the " : "the ");
+    fprintf(out, "static size_t %s_p%d_skip%d(%s_matcher *m, %s_p%d_st *s, const %s_event *events, size_t k, size_t n)\n{\n",
+            P, i, q, P, P, i, P);
+    fputs("    size_t j = k;\n", out);
+    if (ts) {
+        fputs("    int64_t last = m->order.last;\n    if (!m->order.seen)\n        return k;   /* the first event sets the rule */\n", out);
+    }
+    /* the first events one at a time: where the state is left within a few
+     * events (a start event 1 in 10), a block would test events in vain */
+    fprintf(out, "    size_t lim = n - j > %d ? j + %d : n;\n", ACCEL_BLOCK, ACCEL_BLOCK);
+    put_scalar(out, g, i, d, q, ts, "lim");
+    /* blocks: a bit per event that leaves, no branch until the block's end */
+    fprintf(out, "    while (n - j >= %d) {\n        uint32_t stop = 0;\n        for (unsigned b = 0; b < %d; b++) {\n"
+                 "            const %s_event *e = &events[j + b];\n",
+            ACCEL_BLOCK, ACCEL_BLOCK, P);
+    put_leave(out, "            ", g, i, d, q);
+    if (ts) {
+        fputs("            int back = e->", out);
+        cg_put_field(out, ts);
+        fputs(" < (b ? events[j + b - 1].", out);
+        cg_put_field(out, ts);
+        fputs(" : last);\n            stop |= (uint32_t)(leave | back) << b;\n", out);
+    } else {
+        fputs("            stop |= (uint32_t)leave << b;\n", out);
+    }
+    /* the first stop without a loop that mispredicts where a builtin has it */
+    fputs("        }\n        if (stop) {\n#if defined(__GNUC__)\n            j += (size_t)__builtin_ctz(stop);\n#else\n"
+          "            while (!(stop & 1u)) {\n                stop >>= 1;\n                j++;\n            }\n#endif\n"
+          "            goto done;\n        }\n",
+          out);
+    if (ts) {
+        fprintf(out, "        last = events[j + %d].", ACCEL_BLOCK - 1);
+        cg_put_field(out, ts);
+        fputs(";\n", out);
+    }
+    fprintf(out, "        j += %d;\n    }\n", ACCEL_BLOCK);
+    /* the tail, one event at a time */
+    put_scalar(out, g, i, d, q, ts, "n");
+    fputs("done:\n    if (j == k)\n        return k;\n", out);
+    fputs("    m->stats.events += j - k;\n    m->index += (int64_t)(j - k);\n    s->pos += (int64_t)(j - k);\n", out);
+    if (ts) {
+        /* the block loop kept last at the end of whole blocks; the
+         * stopping block's prefix passed the rule too */
+        fputs("    m->order.last = events[j - 1].", out);
+        cg_put_field(out, ts);
+        fputs(";\n", out);
+    }
+    if (H > 0)
+        fprintf(out, "    /* the ring holds the last %d events: the skipped ones it keeps */\n"
+                     "    for (size_t r = j - k > %d ? j - %d : k; r < j; r++)\n"
+                     "        s->ring[(s->pos - (int64_t)(j - 1 - r)) %% %d] = events[r];\n",
+                H, H, H, H);
+    fputs("    return j;\n}\n\n", out);
+}
