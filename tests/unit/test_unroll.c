@@ -352,7 +352,7 @@ static void plan_detect(const Plan *plan, const Stream *s, bool *det)
  * the generated-code tests compare it). */
 static bool budget_ok(const Case *c, uint64_t seed, bool report, const bool *want, bool *got, Arena *arena)
 {
-    StrategyOpts so = {STRATEGY_AUTO, 300, 4096, LAYOUT_AUTO, 8};
+    StrategyOpts so = {STRATEGY_AUTO, 300, 4096, LAYOUT_AUTO, 8, 1};
     Diag d;
     diag_init(&d, "t.srem", "", 0);
     Plan *plan = strategy_plan(c->p, &so, arena, &d);
@@ -379,7 +379,7 @@ static bool plans_ok(const Case *c, uint64_t seed, bool report, int *by)
     interp_detect(c->p, &c->s, NULL, want);
     bool ok = true;
     for (int st = STRATEGY_AUTO; st <= STRATEGY_RUNS; st++) {
-        StrategyOpts so = {(Strategy)st, 300, 4096, LAYOUT_AUTO, 0};
+        StrategyOpts so = {(Strategy)st, 300, 4096, LAYOUT_AUTO, 0, 1};
         Diag d;
         diag_init(&d, "t.srem", "", 0);
         Plan *plan = strategy_plan(c->p, &so, &arena, &d);
