@@ -38,7 +38,7 @@ enum { CG_BATCH_MAX = 16, CG_BATCH_BLOCK = 64 };
 enum { CG_THREADED_MAX_STATES = 256 };
 
 /* nodes layout: from this many nodes patterns in a file on, tagged ones
- * share their walk (cg -O2 compiled 80 copies of it in ~2 s); at most
+ * share their walk (cc -O2 compiled 80 copies of it in ~2 s); at most
  * CG_NODES_WALKS distinct walks (by array widths, CG_NODES_SIG - 1 of
  * them), and patterns of up to CG_NODES_SHARE_ATOMS atoms, which the
  * shared walk takes as a bit vector evaluated before it. */
