@@ -57,7 +57,7 @@ static bool cell(const AstPattern *p, Strategy st, int max_states, bool skip, Ar
         printf(" over budget | |");
         return true;
     }
-    StrategyOpts o = {st, max_states, RUNS_CAPACITY_DEFAULT, LAYOUT_AUTO, 0};
+    StrategyOpts o = {st, max_states, RUNS_CAPACITY_DEFAULT, LAYOUT_AUTO, 0, 1};
     int before = diag->n;
     double t0 = now_ms();
     Plan *plan = strategy_plan(p, &o, arena, diag);

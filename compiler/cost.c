@@ -49,13 +49,18 @@ enum {
     COST_MIN_ROW_C   = 64,     /* ... as a table row (or nodes): 16 classes of 1 byte */
 };
 
-int cost_state_cap(long max_code_kb)
+int cost_state_cap(long max_code_kb, int npatterns)
 {
     if (max_code_kb <= 0)
         return INT_MAX;
+    /* every layout of every pattern weighs at least COST_PATTERN_C: what
+     * the others leave is all one automaton can have (100 patterns in
+     * 320 KB: ~430 states, where determinizing to 5,120 and throwing the
+     * automaton away took most of sremc's time) */
+    long room = max_code_kb * 1024 - (long)(npatterns > 1 ? npatterns : 1) * COST_PATTERN_C;
     /* the least a state costs in any layout: a table row, or nodes */
     long per_state = COST_MIN_ROW_C;
-    long cap = max_code_kb * 1024 / per_state;
+    long cap = room / per_state;
     return cap > INT_MAX ? INT_MAX : cap < 16 ? 16 : (int)cap;
 }
 

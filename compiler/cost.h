@@ -26,9 +26,10 @@ typedef struct Cost {
 enum { COST_DEFAULT_KB = 320, COST_FREESTANDING_KB = 64 };
 
 /* The state budget auto determinizes under for a code budget of
- * max_code_kb (0: none): no layout fits more states than this, so
+ * max_code_kb (0: none) shared by npatterns patterns: no layout fits more
+ * states than this once every pattern's fixed code is counted, so
  * determinization stops there instead of at --max-states. */
-int cost_state_cap(long max_code_kb);
+int cost_state_cap(long max_code_kb, int npatterns);
 
 /* Estimated bytes of the table-driven node arrays of d (layout nodes). */
 long cost_nodes_bytes(const Dsra *d, Arena *arena);

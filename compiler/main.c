@@ -293,7 +293,7 @@ static int make_job(const Options *opts, bool dot, Job *job)
     if (opts->max_code_kb && parse_count("--max-code-kb", opts->max_code_kb, &code_kb))
         return EXIT_USAGE;
     job->strategy = (StrategyOpts){STRATEGY_AUTO, job->max_states, RUNS_CAPACITY_DEFAULT, LAYOUT_AUTO,
-                                   code_kb ? code_kb : kb};
+                                   code_kb ? code_kb : kb, 1};
     if (opts->strategy && !strategy_parse(opts->strategy, &job->strategy.strategy))
         return usage_error("unknown strategy '%s' (strategies: auto, tdfa, dsra, runs)", opts->strategy);
     if (opts->max_runs && parse_count("--max-runs", opts->max_runs, &job->strategy.max_runs))
@@ -360,10 +360,12 @@ static void print_plans(const Ast *ast, const Job *job, Arena *arena, Diag *diag
         fputs("  label=\"no patterns (episodes have no automaton)\";\n", out);
     /* planned together, as emit plans them: the code budget is the file's */
     Plan **plans = arena_alloc(arena, ((size_t)nselected + 1) * sizeof *plans);
+    StrategyOpts shared = job->strategy;
+    shared.npatterns = nselected;
     for (int i = 0, k = 0; i < ast->ndecls; i++)
         if (ast->decls[i].kind == DECL_PATTERN &&
             (!job->pattern || strcmp(job->pattern, ast->decls[i].u.pattern->name) == 0))
-            plans[k++] = strategy_plan(ast->decls[i].u.pattern, &job->strategy, arena, diag);
+            plans[k++] = strategy_plan(ast->decls[i].u.pattern, &shared, arena, diag);
     cost_choose(plans, nselected, &job->strategy, arena, diag);
     int n = 0, k = 0;
     for (int i = 0; next_selected(ast, job, &i, out) != NULL;) {

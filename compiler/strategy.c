@@ -95,7 +95,7 @@ static void over_budget(Plan *plan, const StrategyOpts *o, Arena *arena, bool ca
  * *capped: the code budget's cap is the one that binds. */
 static int auto_states(const StrategyOpts *o, bool *capped)
 {
-    int cap = cost_state_cap(o->max_code_kb);
+    int cap = cost_state_cap(o->max_code_kb, o->npatterns);
     *capped = cap < o->max_states;
     return *capped ? cap : o->max_states;
 }
@@ -315,10 +315,12 @@ Plan **strategy_plan_all(const Ast *ast, const StrategyOpts *o, Arena *arena, Di
     for (int k = 0; k < ast->ndecls; k++)
         n += ast->decls[k].kind == DECL_PATTERN;
     Plan **plans = arena_alloc(arena, ((size_t)n + 1) * sizeof *plans);
+    StrategyOpts shared = *o;   /* the n patterns share the code budget */
+    shared.npatterns = n;
     n = 0;
     for (int k = 0; k < ast->ndecls; k++)
         if (ast->decls[k].kind == DECL_PATTERN)
-            plans[n++] = strategy_plan(ast->decls[k].u.pattern, o, arena, diag);
+            plans[n++] = strategy_plan(ast->decls[k].u.pattern, &shared, arena, diag);
     *npatterns = n;
     cost_choose(plans, n, o, arena, diag);
     return plans;

@@ -36,6 +36,8 @@ typedef struct StrategyOpts {
     Layout   layout;       /* AUTO: choose; else forced (--layout) */
     long     max_code_kb;  /* code budget of a file (cost.h); 0: none, and
                               auto takes each plan's fastest layout */
+    int      npatterns;    /* patterns sharing that budget (0 or 1: one), which
+                              lowers auto's state cap (cost_state_cap) */
 } StrategyOpts;
 
 struct Cost;

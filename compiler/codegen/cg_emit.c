@@ -642,8 +642,14 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     cg_bufs_open(g.sec, CG_NSECTIONS);
     int i = 0, j = 0, ndecls = 0;
     bool ok = true;
-    for (int k = 0; k < ast->ndecls; k++)
+    int nnodes = 0;
+    for (int k = 0, n = 0; k < ast->ndecls; k++) {
         ndecls += ast->decls[k].kind == DECL_PATTERN || ast->decls[k].kind == DECL_EPISODE;
+        if (ast->decls[k].kind == DECL_PATTERN && plans[n] && plans[n]->layout == LAYOUT_NODES)
+            nnodes++;
+        n += ast->decls[k].kind == DECL_PATTERN;
+    }
+    g.nodes_share = nnodes >= CG_NODES_SHARE_MIN;
     for (int k = 0; k < ast->ndecls; k++) {
         if (ast->decls[k].kind == DECL_EPISODE)
             cg_emit_episode(&g, j++, ast->decls[k].u.episode);

@@ -37,6 +37,13 @@ enum { CG_BATCH_MAX = 16, CG_BATCH_BLOCK = 64 };
  * at -O2 threaded. */
 enum { CG_THREADED_MAX_STATES = 256 };
 
+/* nodes layout: from this many nodes patterns in a file on, tagged ones
+ * share their walk (cc -O2 compiled 80 copies of it in ~2 s); at most
+ * CG_NODES_WALKS distinct walks (by array widths, CG_NODES_SIG - 1 of
+ * them), and patterns of up to CG_NODES_SHARE_ATOMS atoms, which the
+ * shared walk takes as a bit vector evaluated before it. */
+enum { CG_NODES_SHARE_MIN = 8, CG_NODES_WALKS = 16, CG_NODES_SIG = 16, CG_NODES_SHARE_ATOMS = 16 };
+
 typedef struct Cg {
     const Ast       *ast;
     const CgOptions *o;
@@ -65,6 +72,11 @@ typedef struct Cg {
     const char      *batch_name[CG_BATCH_MAX];
     bool             no_batch;
     struct CgRunsFn *runs_fns;   /* runs: register-free literal functions, shared by the file's patterns */
+    /* nodes: a file of CG_NODES_SHARE_MIN or more nodes patterns shares
+       one walk per array widths (cg_nodes.c); the widths emitted so far */
+    bool             nodes_share;
+    int              nnodes_walks;
+    char             nodes_walk[CG_NODES_WALKS][CG_NODES_SIG];
 } Cg;
 
 /* A register-free tdfa whose events fall into few classes runs from tables

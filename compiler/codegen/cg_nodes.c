@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- the nodes layout ----------------------------------------------------------------- */
 
@@ -102,6 +103,100 @@ static void put_tagged_leaf(Cg *g, int i, const NodeTables *t)
     fprintf(out, "        s->cur ^= 1u;\n        s->state = %s_p%d_to[n];\n", P, i);
 }
 
+/* ---- the walk shared by many tagged patterns ------------------------------------------ */
+
+/* The index of the shared walk for t's array widths (emitted on first
+ * use), or -1 where t does not share one: few nodes patterns in the file,
+ * untagged, no nodes, too many atoms for the bit vector, or no room. */
+static int shared_walk(Cg *g, const NodeTables *t)
+{
+    if (!g->nodes_share || !t->tagged || t->nnodes == 0 || t->natoms > CG_NODES_SHARE_ATOMS ||
+        t->narrays >= CG_NODES_SIG)
+        return -1;
+    char sig[CG_NODES_SIG];
+    for (int k = 0; k < t->narrays; k++)
+        sig[k] = (char)('0' + nodes_width(t->arrays[k]->max));
+    sig[t->narrays] = '\0';
+    for (int w = 0; w < g->nnodes_walks; w++)
+        if (strcmp(g->nodes_walk[w], sig) == 0)
+            return w;
+    if (g->nnodes_walks == CG_NODES_WALKS)
+        return -1;
+    int w = g->nnodes_walks++;
+    memcpy(g->nodes_walk[w], sig, sizeof sig);
+
+    FILE *out = g->code.f;
+    const char *P = g->P;
+    fprintf(out, "/* Tagged node arrays of these widths, shared by the patterns that have\n"
+                 " * them (one walk compiled, not one a pattern): the arrays, by pointer. */\n"
+                 "typedef struct %s_nw%d {\n", P, w);
+    for (int k = 0; k < t->narrays; k++)
+        fprintf(out, "    const %s *%s;\n", width_type(nodes_width(t->arrays[k]->max)), t->arrays[k]->name);
+    fputs("    unsigned nnodes, slots, shift, stay;   /* stay: a state without a tree (or none) */\n"
+          "    uint64_t window, plus;   /* a detection: now - last start + plus <= window */\n", out);
+    fprintf(out, "} %s_nw%d;\n\n", P, w);
+    fprintf(out, "/* One event, whose atoms are bits of `atoms`: the walk from state *st to\n"
+                 " * a leaf, whose transition writes row *cur ^ 1 of the tags from row *cur\n"
+                 " * (as the nodes walk of a single pattern); 1 on a detection. */\n"
+                 "static int %s_nw%d_step(const %s_nw%d *d, unsigned *st, unsigned *cur, int64_t *const rows[2],\n"
+                 "                        int64_t now, uint32_t atoms)\n{\n", P, w, P, w);
+    fputs("    unsigned n = d->root[*st];\n"
+          "    while (n < d->nnodes)\n"
+          "        n = d->kid[2 * n + (atoms >> d->atom[n] & 1u)];\n"
+          "    if (n == d->stay)\n        return 0;\n"
+          "    n -= d->nnodes;\n"
+          "    int64_t *o = rows[*cur], *nt = rows[*cur ^ 1u];\n"
+          "    o[d->slots] = now;\n"
+          "    unsigned k = d->src_first[n], m = d->src_first[n + 1] - k;\n"
+          "    for (unsigned j = 0; j < m; j++)\n"
+          "        nt[j] = o[d->src[k + j]];\n"
+          "    unsigned mask = (1u << d->shift) - 1u;\n"
+          "    for (unsigned x = d->xsrc_first[n]; x < d->xsrc_first[n + 1]; x++) {\n"
+          "        unsigned j = (unsigned)d->xsrc[x] >> d->shift;\n"
+          "        int64_t v = o[d->xsrc[x] & mask];\n"
+          "        if (v > nt[j])\n            nt[j] = v;\n"
+          "    }\n"
+          "    int hit = 0;\n"
+          "    unsigned f = d->fin_first[n], fe = d->fin_first[n + 1];\n"
+          "    if (f < fe) {   /* the latest start among the final slots is inside the window */\n"
+          "        int64_t last = nt[d->fin[f]];\n"
+          "        while (++f < fe)\n"
+          "            if (nt[d->fin[f]] > last)\n"
+          "                last = nt[d->fin[f]];\n"
+          "        hit = (uint64_t)now - (uint64_t)last + d->plus <= d->window;\n"
+          "    }\n"
+          "    *cur ^= 1u;\n"
+          "    *st = d->to[n];\n"
+          "    return hit;\n}\n\n", out);
+    return w;
+}
+
+/* Pattern i's step by the shared walk w: its atoms into a bit vector
+ * (all of them, eagerly: few, and the walk takes no callback), its arrays
+ * by pointer. */
+static void put_shared_step(Cg *g, int i, const Dsra *d, const NodeTables *t, int w)
+{
+    FILE *out = g->code.f;
+    const char *P = g->P;
+    fprintf(out, "static const %s_nw%d %s_p%d_nodes = {", P, w, P, i);
+    for (int k = 0; k < t->narrays; k++)
+        fprintf(out, "%s_p%d_%s, ", P, i, t->arrays[k]->name);
+    fprintf(out, "%du, %du, %du, %du, UINT64_C(%" PRId64 "), %du};\n\n", t->nnodes, t->slots, t->src_shift,
+            t->has_stay ? t->stay : t->nnodes + t->nleaves + 1, d->window, d->window_kind == WIN_TIME ? 0 : 1);
+    fprintf(out, "/* One event of the substream: 1 on a detection. */\n"
+                 "static int %s_p%d_step(%s_p%d_st *s, const %s_event *e)\n{\n    s->pos++;\n",
+            P, i, P, i, P);
+    cg_put_now(g, d, out, "int64_t ");
+    fputs("    uint32_t atoms = 0;\n", out);
+    for (int a = 0; a < t->natoms; a++)
+        fprintf(out, "    atoms |= (uint32_t)%s_p%d_a%d(e, s) << %d;\n", P, i, t->atoms[a], a);
+    fprintf(out, "    unsigned st = s->state;\n"
+                 "    int64_t *const rows[2] = {s->tag[0], s->tag[1]};\n"
+                 "    int hit = %s_nw%d_step(&%s_p%d_nodes, &st, &s->cur, rows, now, atoms);\n"
+                 "    s->state = (%s)st;\n    return hit;\n}\n\n",
+            P, w, P, i, cg_uint_type(d->nstates));
+}
+
 /* The tdfa or dsra of pattern i as node arrays and one walk. */
 void cg_emit_nodes(Cg *g, int i, const Plan *plan)
 {
@@ -133,6 +228,11 @@ void cg_emit_nodes(Cg *g, int i, const Plan *plan)
         cg_put_table(out, width_type(nodes_width(a->max)), name, a->n, array_value, a);
     }
     fputc('\n', out);
+    int w = shared_walk(g, t);
+    if (w >= 0) {
+        put_shared_step(g, i, d, t, w);
+        return;
+    }
     if (t->nnodes > 0)
         put_test_fn(g, i, t);
 

@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (ast->decls[i].kind != DECL_PATTERN)
                 continue;
             for (size_t k = 0; k < sizeof strategies / sizeof strategies[0]; k++) {
-                StrategyOpts o = {strategies[k], 300, 64, LAYOUT_AUTO, 0};
+                StrategyOpts o = {strategies[k], 300, 64, LAYOUT_AUTO, 0, 1};
                 Plan *plan = strategy_plan(ast->decls[i].u.pattern, &o, &arena, &diag);
                 if (!plan)
                     continue;

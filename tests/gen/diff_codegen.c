@@ -68,7 +68,7 @@ static bool applies(const char *src, int strategy, int *chosen)
     bool ok = diag.nerrors == 0;
     for (int i = 0; ok && i < ast->ndecls; i++)
         if (ast->decls[i].kind == DECL_PATTERN) {
-            StrategyOpts o = {(Strategy)strategy, MAX_STATES, 1024, LAYOUT_AUTO, 0};
+            StrategyOpts o = {(Strategy)strategy, MAX_STATES, 1024, LAYOUT_AUTO, 0, 1};
             Plan *plan = strategy_plan(ast->decls[i].u.pattern, &o, &arena, &diag);
             ok = plan != NULL && diag.nerrors == 0;
             if (ok && chosen)

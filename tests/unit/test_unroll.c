@@ -352,7 +352,7 @@ static void plan_detect(const Plan *plan, const Stream *s, bool *det)
  * the generated-code tests compare it). */
 static bool budget_ok(const Case *c, uint64_t seed, bool report, const bool *want, bool *got, Arena *arena)
 {
-    StrategyOpts so = {STRATEGY_AUTO, 300, 4096, LAYOUT_AUTO, 8};
+    StrategyOpts so = {STRATEGY_AUTO, 300, 4096, LAYOUT_AUTO, 8, 1};
     Diag d;
     diag_init(&d, "t.srem", "", 0);
     Plan *plan = strategy_plan(c->p, &so, arena, &d);
@@ -379,7 +379,7 @@ static bool plans_ok(const Case *c, uint64_t seed, bool report, int *by)
     interp_detect(c->p, &c->s, NULL, want);
     bool ok = true;
     for (int st = STRATEGY_AUTO; st <= STRATEGY_RUNS; st++) {
-        StrategyOpts so = {(Strategy)st, 300, 4096, LAYOUT_AUTO, 0};
+        StrategyOpts so = {(Strategy)st, 300, 4096, LAYOUT_AUTO, 0, 1};
         Diag d;
         diag_init(&d, "t.srem", "", 0);
         Plan *plan = strategy_plan(c->p, &so, &arena, &d);
@@ -444,12 +444,54 @@ static void test_plans_differential(void)
     CU_ASSERT(by[STRATEGY_TDFA] > 0 && by[STRATEGY_DSRA] > 0 && by[STRATEGY_RUNS] > 0);
 }
 
+/* A file's patterns share the code budget, so auto caps each automaton at
+ * what the others leave (cost_state_cap): fire's 768-state dsra is not
+ * built among 12 patterns in 64 KB, yet every pattern gets the strategy
+ * and layout that planning each alone under the whole budget and then
+ * choosing for the file gives. */
+static void test_shared_state_cap(void)
+{
+    Fixture fx;
+    char src[4096];
+    int len = snprintf(src, sizeof src,
+                       "schema E { type : enum { A, B, C, D, H, T }; id : int; v : int; value : float; }\n"
+                       "pattern fire on E within 10 events { x:T _* [type == H && id == x.id && value > 60] }\n"
+                       "pattern seven on E within 4 events { A [v > 3] _* (B | [id < 5]) C? [v %% 3 == 0] _* D }\n");
+    for (int k = 0; k < 10; k++)
+        len += snprintf(src + len, sizeof src - (size_t)len,
+                        "pattern s%d on E within 4 events { x:A _* [v > x.v + %d] }\n", k, k);
+    fx_run(&fx, src, true);
+    CU_ASSERT_EQUAL_FATAL(fx.nerrors, 0);
+    StrategyOpts so = {STRATEGY_AUTO, 100000, 1024, LAYOUT_AUTO, 64, 1};
+    int n = 0;
+    Plan **shared = strategy_plan_all(fx.ast, &so, &fx.arena, &fx.diag, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 12);
+    Plan *alone[12];
+    for (int i = 0, k = 0; k < fx.ast->ndecls; k++)
+        if (fx.ast->decls[k].kind == DECL_PATTERN)
+            alone[i++] = strategy_plan(fx.ast->decls[k].u.pattern, &so, &fx.arena, &fx.diag);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alone[0]);
+    CU_ASSERT_PTR_NOT_NULL(alone[0]->min);   /* alone, fire's dsra fits the state cap */
+    cost_choose(alone, n, &so, &fx.arena, &fx.diag);
+    for (int i = 0; i < n; i++) {
+        CU_ASSERT_PTR_NOT_NULL_FATAL(shared[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(alone[i]);
+        CU_ASSERT_EQUAL(shared[i]->strategy, alone[i]->strategy);
+        CU_ASSERT_EQUAL(shared[i]->layout, alone[i]->layout);
+    }
+    CU_ASSERT(strstr(shared[0]->reason, "room for") != NULL);   /* shared, it never was built */
+    CU_ASSERT_EQUAL(shared[0]->strategy, STRATEGY_RUNS);
+    CU_ASSERT_EQUAL(fx.diag.nerrors, 0);
+    fx_done(&fx);
+}
+
 void add_unroll_tests(void)
 {
     CU_pSuite s = CU_add_suite("unroll", NULL, NULL);
     CU_add_test(s, "fire pattern, small windows", test_fire_small_windows);
     CU_add_test(s, "reads of empty registers", test_empty_register_reads);
     CU_add_test(s, "state budget", test_budget_error);
+    CU_add_test(s, "a file's patterns share the state cap", test_shared_state_cap);
     CU_add_test(s, "unrolled = nfa = interpreter on random patterns", test_unroll_differential);
     CU_add_test(s, "runs = interpreter on random time-window patterns", test_runs_differential);
     CU_add_test(s, "every strategy = interpreter on random patterns", test_plans_differential);
