@@ -370,6 +370,8 @@ static void emit_tables(Cg *g, int i, const Runs *ru, const Order *o, const Conj
     bool dense = true;
     for (int r = 0; r < ru->nregs; r++)
         dense &= !reg_read(ru, r);
+    for (int k = 0; k < c->n; k++)   /* the dense step tests register-free literals only */
+        dense &= !reads_reg(c->v[k].cond);
     fprintf(out, "};\n\nstatic const %s_rs_desc %s_p%d_desc = {\n"
                  "    %s_p%d_states, %s_p%d_trans, %s_p%d_lits, %d, %d, (int32_t)sizeof(%s_p%d_regs), %d, %d,\n"
                  "    %d, INT64_C(%" PRId64 "), %s_p%d_write,\n};\n\n",
