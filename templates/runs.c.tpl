@@ -20,6 +20,7 @@ typedef struct @@PREFIX@@_rs_lit {
 
 typedef struct @@PREFIX@@_rs_trans {
     int32_t to, lit, nlits;        /* lits[lit .. lit + nlits) */
+    uint64_t fpos, fneg;           /* desc eval: its register-free literal functions that hold, fail */
     uint64_t writes;               /* registers that store the event */
     uint8_t loop;                  /* guard-free, write-free self-loop: runs stay */
     uint8_t final;
@@ -44,6 +45,9 @@ typedef struct @@PREFIX@@_rs_desc {
     int32_t window_kind;           /* 0 none, 1 events, 2 time */
     int64_t window;
     void (*write)(void *regs, const @@PREFIX@@_event *e, uint64_t writes);
+    /* a pattern with few register-free literal functions: all of them on
+     * e at once, bit f for function f (NULL: each when first needed) */
+    uint64_t (*eval)(const @@PREFIX@@_event *e);
 } @@PREFIX@@_rs_desc;
 
 static inline uint32_t @@PREFIX@@_rs_mix(uint64_t h)
@@ -355,11 +359,14 @@ static inline int @@PREFIX@@_rs_lits(const @@PREFIX@@_rs_desc *d, const @@PREFIX
     return 1;
 }
 
-/* Whether the register-free literals of t hold; memo[f] is literal
- * function f's value on this event (2: not computed yet). */
-static inline int @@PREFIX@@_rs_free(const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_rs_trans *t, const @@PREFIX@@_event *e,
-                              uint8_t *memo)
+/* Whether the register-free literals of t hold: from this event's
+ * s->lits with desc eval, else memo[f] is literal function f's value on
+ * this event (2: not computed yet). */
+static inline int @@PREFIX@@_rs_free(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
+                                     const @@PREFIX@@_rs_trans *t, const @@PREFIX@@_event *e, uint8_t *memo)
 {
+    if (d->eval)
+        return (s->lits & t->fpos) == t->fpos && (s->lits & t->fneg) == 0;
     for (int32_t k = t->lit; k < t->lit + t->nlits; k++) {
         const @@PREFIX@@_rs_lit *l = &d->lits[k];
         if (!l->free_)
@@ -445,14 +452,14 @@ static int @@PREFIX@@_rs_step_state(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_de
 
 /* Which transitions of q the event may take: those whose register-free
  * literals hold, self-loops left out for runs that stay anyway. */
-static inline int32_t @@PREFIX@@_rs_enabled(const @@PREFIX@@_rs_desc *d, int32_t q, const @@PREFIX@@_event *e, int stay,
-                                     int32_t *on, uint8_t *memo)
+static inline int32_t @@PREFIX@@_rs_enabled(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t q,
+                                     const @@PREFIX@@_event *e, int stay, int32_t *on, uint8_t *memo)
 {
     const @@PREFIX@@_rs_state *st = &d->states[q];
     int32_t non = 0;
     for (int32_t k = 0; k < st->ntrans; k++) {
         const @@PREFIX@@_rs_trans *t = &d->trans[st->trans + k];
-        if (!(stay && t->loop) && @@PREFIX@@_rs_free(d, t, e, memo))
+        if (!(stay && t->loop) && @@PREFIX@@_rs_free(s, d, t, e, memo))
             on[non++] = k;
     }
     return non;
@@ -466,28 +473,32 @@ static inline int32_t @@PREFIX@@_rs_enabled(const @@PREFIX@@_rs_desc *d, int32_t
 static inline int @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t q, int64_t sp,
                                     int64_t st, const @@PREFIX@@_event *e, uint8_t *memo, uint64_t *overflow)
 {
-    int64_t *np = s->dense + 2 * d->nstates, *nt = np + d->nstates;
-    const @@PREFIX@@_rs_state *qs = &d->states[q];
+    /* locals: the stores below might alias the tables for all the compiler knows */
+    int32_t ns = d->nstates, nnext = s->nnext;
+    int64_t *np = s->dense + 2 * ns, *nt = np + ns;
+    const @@PREFIX@@_rs_state *sts = d->states;
+    const @@PREFIX@@_rs_trans *t = d->trans + sts[q].trans, *end = t + sts[q].ntrans;
     int hit = 0;
-    for (int32_t k = qs->trans; k < qs->trans + qs->ntrans; k++) {
-        const @@PREFIX@@_rs_trans *t = &d->trans[k];
-        if (t->nlits && !@@PREFIX@@_rs_free(d, t, e, memo))   /* every literal is register-free */
+    for (; t < end; t++) {
+        if (t->nlits && !@@PREFIX@@_rs_free(s, d, t, e, memo))   /* every literal is register-free */
             continue;
+        int32_t to = t->to;
         hit |= t->final;
-        if (d->states[t->to].dead)
+        if (sts[to].dead)
             continue;
-        if (np[t->to] < 0) {
-            if (s->nnext == s->cap) {
+        if (np[to] < 0) {
+            if (nnext == s->cap) {
                 (*overflow)++;
                 continue;
             }
-            s->occ[d->nstates + s->nnext++] = t->to;
-        } else if (np[t->to] >= sp) {
+            s->occ[ns + nnext++] = to;
+        } else if (np[to] >= sp) {
             continue;
         }
-        np[t->to] = sp;
-        nt[t->to] = st;
+        np[to] = sp;
+        nt[to] = st;
     }
+    s->nnext = nnext;
     return hit;
 }
 
@@ -524,7 +535,10 @@ static int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
                               int64_t ts, int32_t *on, uint8_t *memo, uint64_t *overflow)
 {
     int hit = 0;
-    memset(memo, 2, (size_t)d->nfns);
+    if (d->eval)
+        s->lits = d->eval(e);
+    else
+        memset(memo, 2, (size_t)d->nfns);
     if (d->dense)
         return @@PREFIX@@_rs_dense_step(s, d, e, ts, memo, overflow);
     /* out of the window: from the oldest start */
@@ -540,11 +554,11 @@ static int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
     /* the states occupied before the event; stepping only appends */
     for (int32_t i = 0, nocc = s->nocc; i < nocc; i++) {
         int32_t q = s->occ[i];
-        int32_t non = @@PREFIX@@_rs_enabled(d, q, e, d->states[q].loop, on, memo);
+        int32_t non = @@PREFIX@@_rs_enabled(s, d, q, e, d->states[q].loop, on, memo);
         if (non > 0)
             hit |= @@PREFIX@@_rs_step_state(s, d, q, on, non, e, ts, overflow);
     }
-    int32_t non = @@PREFIX@@_rs_enabled(d, d->start, e, 0, on, memo);
+    int32_t non = @@PREFIX@@_rs_enabled(s, d, d->start, e, 0, on, memo);
     if (non > 0)
         hit |= @@PREFIX@@_rs_step_run(s, d, -1, d->start, on, non, e, ts, overflow);
     /* merges into runs that were there before: their later starts */

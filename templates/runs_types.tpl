@@ -34,6 +34,7 @@ typedef struct @@PREFIX@@_runset {
     int64_t *dense;                /* [4 nstates]: register-free patterns, below */
     int32_t *occ;                  /* [2 nstates]: occupied states (dense: now and next) */
     int64_t pos;                   /* substream position of the next event */
+    uint64_t lits;                 /* the event's register-free literals (desc eval) */
     int32_t cap, nb, n, nheap;     /* capacity, buckets, runs stored, runs in the heap */
     int32_t nloop, nnext, npend;   /* runs in self-loop states, in the set after the event, merges */
     int32_t nfinal, nocc;          /* runs in final self-loop states, occupied states */
