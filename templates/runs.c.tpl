@@ -529,16 +529,11 @@ static int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_de
     return hit;
 }
 
-/* One event of the substream; 1 if a run reached a final state. on and
- * memo are scratch: the transitions of one state, d->nfns literals. */
-static int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
-                              int64_t ts, int32_t *on, uint8_t *memo, uint64_t *overflow)
+/* rs_step with runs, or with a run starting at e. */
+static int @@PREFIX@@_rs_step_set(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
+                                  int64_t ts, int32_t *on, uint8_t *memo, uint64_t *overflow)
 {
     int hit = 0;
-    if (d->eval)
-        s->lits = d->eval(e);
-    else
-        memset(memo, 2, (size_t)d->nfns);
     if (d->dense)
         return @@PREFIX@@_rs_dense_step(s, d, e, ts, memo, overflow);
     /* out of the window: from the oldest start */
@@ -589,4 +584,26 @@ static int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
         @@PREFIX@@_rs_rehash(s, d, 0);
     s->pos++;
     return hit;
+}
+
+/* One event of the substream; 1 if a run reached a final state. on and
+ * memo are scratch: the transitions of one state, d->nfns literals. An
+ * empty set that no run leaves the start of only counts the event (the
+ * common case of short-lived runs: tested here, inlined in the caller). */
+static inline int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
+                                     int64_t ts, int32_t *on, uint8_t *memo, uint64_t *overflow)
+{
+    if (!d->eval) {
+        memset(memo, 2, (size_t)d->nfns);
+        return @@PREFIX@@_rs_step_set(s, d, e, ts, on, memo, overflow);
+    }
+    s->lits = d->eval(e);
+    const @@PREFIX@@_rs_state *st = &d->states[d->start];
+    for (int32_t k = st->trans; s->n == 0 && k < st->trans + st->ntrans; k++)
+        if (@@PREFIX@@_rs_free(s, d, &d->trans[k], e, memo))
+            return @@PREFIX@@_rs_step_set(s, d, e, ts, on, memo, overflow);
+    if (s->n > 0)
+        return @@PREFIX@@_rs_step_set(s, d, e, ts, on, memo, overflow);
+    s->pos++;
+    return 0;
 }
