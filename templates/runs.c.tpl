@@ -466,16 +466,18 @@ static inline int32_t @@PREFIX@@_rs_enabled(const @@PREFIX@@_runset *s, const @@
 }
 
 /* Register-free patterns: runs in one state are equal but for their
- * start, so each state holds at most one run, the latest start:
- * dense[q] (-1: none) and its timestamp dense[nstates + q], the states
- * that have one in occ[0 .. n); the next event's in the other halves.
- * The run of state q moves over e. */
-static inline int @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t q, int64_t sp,
-                                    int64_t st, const @@PREFIX@@_event *e, uint8_t *memo, uint64_t *overflow)
+ * start, so each state holds at most one run, the latest start. Two
+ * halves, swapped after each event (s->flip: the current one): in half h,
+ * dense[2 h nstates + q] (-1: none) and its timestamp dense[(2 h + 1)
+ * nstates + q], the states that have one in occ[h nstates ..][0 .. n).
+ * The run of state q moves over e into the next half np, its list nocc. */
+static inline int @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int64_t *np, int32_t *nocc,
+                                           int32_t q, int64_t sp, int64_t st, const @@PREFIX@@_event *e, uint8_t *memo,
+                                           uint64_t *overflow)
 {
     /* locals: the stores below might alias the tables for all the compiler knows */
     int32_t ns = d->nstates, nnext = s->nnext;
-    int64_t *np = s->dense + 2 * ns, *nt = np + ns;
+    int64_t *nt = np + ns;
     const @@PREFIX@@_rs_state *sts = d->states;
     const @@PREFIX@@_rs_trans *t = d->trans + sts[q].trans, *end = t + sts[q].ntrans;
     int hit = 0;
@@ -491,7 +493,7 @@ static inline int @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@
                 (*overflow)++;
                 continue;
             }
-            s->occ[ns + nnext++] = to;
+            nocc[nnext++] = to;
         } else if (np[to] >= sp) {
             continue;
         }
@@ -505,25 +507,20 @@ static inline int @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@
 static int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
                                     int64_t ts, uint8_t *memo, uint64_t *overflow)
 {
-    int32_t ns = d->nstates;
-    int64_t *cp = s->dense, *ct = cp + ns, *np = ct + ns, *nt = np + ns;
+    int32_t ns = d->nstates, h = s->flip;
+    int64_t *cp = s->dense + 2 * ns * h, *ct = cp + ns, *np = s->dense + 2 * ns * (1 - h);
+    int32_t *occ = s->occ + ns * h, *nocc = s->occ + ns * (1 - h);
     int hit = 0;
     s->nnext = 0;
     for (int32_t i = 0; i < s->n; i++) {
-        int32_t q = s->occ[i];
+        int32_t q = occ[i];
         if (@@PREFIX@@_rs_live(s, d, cp[q], ct[q], ts))
-            hit |= @@PREFIX@@_rs_dense_from(s, d, q, cp[q], ct[q], e, memo, overflow);
+            hit |= @@PREFIX@@_rs_dense_from(s, d, np, nocc, q, cp[q], ct[q], e, memo, overflow);
     }
-    hit |= @@PREFIX@@_rs_dense_from(s, d, d->start, s->pos, ts, e, memo, overflow);
-    for (int32_t i = 0; i < s->n; i++)
-        cp[s->occ[i]] = -1;
-    for (int32_t i = 0; i < s->nnext; i++) {
-        int32_t q = s->occ[ns + i];
-        s->occ[i] = q;
-        cp[q] = np[q];
-        ct[q] = nt[q];
-        np[q] = -1;
-    }
+    hit |= @@PREFIX@@_rs_dense_from(s, d, np, nocc, d->start, s->pos, ts, e, memo, overflow);
+    for (int32_t i = 0; i < s->n; i++)   /* the current half is the next event's next */
+        cp[occ[i]] = -1;
+    s->flip = 1 - h;
     s->n = s->nnext;
     s->pos++;
     return hit;
