@@ -20,6 +20,7 @@ typedef struct @@PREFIX@@_rs_lit {
 
 typedef struct @@PREFIX@@_rs_trans {
     int32_t to, lit, nlits;        /* lits[lit .. lit + nlits) */
+    uint64_t fpos, fneg;           /* desc eval: its register-free literal functions that hold, fail */
     uint64_t writes;               /* registers that store the event */
     uint8_t loop;                  /* guard-free, write-free self-loop: runs stay */
     uint8_t final;
@@ -44,6 +45,9 @@ typedef struct @@PREFIX@@_rs_desc {
     int32_t window_kind;           /* 0 none, 1 events, 2 time */
     int64_t window;
     void (*write)(void *regs, const @@PREFIX@@_event *e, uint64_t writes);
+    /* a pattern with few register-free literal functions: all of them on
+     * e at once, bit f for function f (NULL: each when first needed) */
+    uint64_t (*eval)(const @@PREFIX@@_event *e);
 } @@PREFIX@@_rs_desc;
 
 static inline uint32_t @@PREFIX@@_rs_mix(uint64_t h)
@@ -119,7 +123,9 @@ static void @@PREFIX@@_rs_release(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc
     s->cur = NULL;
 }
 
-/* The heap of runs by start: runs leave the window from its root. */
+/* The heap by start of the runs in self-loop states (with a window):
+ * they leave the window from its root. A run in another state lives one
+ * event, so it is only tested when it steps (rs_movable). */
 static void @@PREFIX@@_rs_heap_set(@@PREFIX@@_runset *s, int32_t at, int32_t r)
 {
     s->heap[at] = r;
@@ -136,9 +142,9 @@ static void @@PREFIX@@_rs_sift(@@PREFIX@@_runset *s, int32_t at)
     }
     for (;;) {
         int32_t c = 2 * at + 1;
-        if (c >= s->n)
+        if (c >= s->nheap)
             break;
-        if (c + 1 < s->n && s->runs[s->heap[c + 1]].start_pos < s->runs[s->heap[c]].start_pos)
+        if (c + 1 < s->nheap && s->runs[s->heap[c + 1]].start_pos < s->runs[s->heap[c]].start_pos)
             c++;
         if (s->runs[s->heap[c]].start_pos >= k)
             break;
@@ -148,14 +154,29 @@ static void @@PREFIX@@_rs_sift(@@PREFIX@@_runset *s, int32_t at)
     @@PREFIX@@_rs_heap_set(s, at, r);
 }
 
+/* The occupied states (with a run), occ[0 .. nocc), and each one's place
+ * in it, occ[nstates + q]: the step visits only those. */
+static void @@PREFIX@@_rs_occupy(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t q)
+{
+    s->occ[d->nstates + q] = s->nocc;
+    s->occ[s->nocc++] = q;
+}
+
+static void @@PREFIX@@_rs_vacate(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t q)
+{
+    int32_t at = s->occ[d->nstates + q], last = s->occ[--s->nocc];
+    s->occ[at] = last;
+    s->occ[d->nstates + last] = at;
+}
+
 /* A run leaves every list and goes back to the free list. */
 static void @@PREFIX@@_rs_remove(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t r)
 {
     @@PREFIX@@_run *x = &s->runs[r];
     int32_t at = x->heap;
     s->n--;
-    if (d->window_kind && at != s->n) {
-        @@PREFIX@@_rs_heap_set(s, at, s->heap[s->n]);
+    if (at >= 0 && at != --s->nheap) {
+        @@PREFIX@@_rs_heap_set(s, at, s->heap[s->nheap]);
         @@PREFIX@@_rs_sift(s, at);
     }
     if (x->sprev >= 0)
@@ -164,6 +185,8 @@ static void @@PREFIX@@_rs_remove(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc 
         s->shead[x->state] = x->snext;
     if (x->snext >= 0)
         s->runs[x->snext].sprev = x->sprev;
+    if (s->shead[x->state] < 0)
+        @@PREFIX@@_rs_vacate(s, d, x->state);
     if (x->kb >= 0) {
         if (x->kprev >= 0)
             s->runs[x->kprev].knext = x->knext;
@@ -172,11 +195,14 @@ static void @@PREFIX@@_rs_remove(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc 
         if (x->knext >= 0)
             s->runs[x->knext].kprev = x->kprev;
     }
-    int32_t *p = &s->hhead[@@PREFIX@@_rs_bucket(s, x->hash)];
-    while (*p != r)
-        p = &s->runs[*p].hnext;
-    *p = x->hnext;
+    if (s->hashed) {
+        int32_t *p = &s->hhead[@@PREFIX@@_rs_bucket(s, x->hash)];
+        while (*p != r)
+            p = &s->runs[*p].hnext;
+        *p = x->hnext;
+    }
     s->nloop -= d->states[x->state].loop;
+    s->nfinal -= d->states[x->state].loop & d->states[x->state].final;
     x->state = -1;
     x->snext = s->free_;
     s->free_ = r;
@@ -188,15 +214,57 @@ static int32_t @@PREFIX@@_rs_kbucket(const @@PREFIX@@_runset *s, int32_t state, 
     return @@PREFIX@@_rs_bucket(s, @@PREFIX@@_rs_mix((uint64_t)key * UINT64_C(0x9e3779b97f4a7c15) + (uint64_t)state));
 }
 
+/* Puts run r, its hash set, in the duplicate check's buckets. */
+static void @@PREFIX@@_rs_hlink(@@PREFIX@@_runset *s, int32_t r)
+{
+    int32_t b = @@PREFIX@@_rs_bucket(s, s->runs[r].hash);
+    s->runs[r].hnext = s->hhead[b];
+    s->hhead[b] = r;
+}
+
+/* A small set (at most RS_FLAT runs) finds duplicates in the list of
+ * their state, without hashing; it turns to hash buckets above RS_FLAT
+ * runs and back at RS_FLAT / 4 (every run is linked or unlinked once). */
+enum { @@PREFIX@@_RS_FLAT = 16 };
+
+static void @@PREFIX@@_rs_rehash(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int hashed)
+{
+    for (int32_t i = 0; i < s->nocc; i++)
+        for (int32_t r = s->shead[s->occ[i]]; r >= 0; r = s->runs[r].snext) {
+            @@PREFIX@@_run *x = &s->runs[r];
+            if (!hashed) {   /* every run in a chain goes: empty its bucket */
+                s->hhead[@@PREFIX@@_rs_bucket(s, x->hash)] = -1;
+                continue;
+            }
+            x->hash = @@PREFIX@@_rs_hash(x->state, @@PREFIX@@_rs_regs(s, d, r), d->rb);
+            @@PREFIX@@_rs_hlink(s, r);
+        }
+    s->hashed = hashed;
+}
+
+/* Whether run x, in state, is an equal run in the set after the event
+ * (stored at it, or there before it in a self-loop state). */
+static inline int @@PREFIX@@_rs_same(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t r,
+                                     int32_t state, const unsigned char *regs)
+{
+    const @@PREFIX@@_run *x = &s->runs[r];
+    return x->state == state && (x->stamp == s->pos || d->states[state].loop) &&
+           memcmp(@@PREFIX@@_rs_regs(s, d, r), regs, (size_t)d->rb) == 0;
+}
+
 /* The run with this state and registers that is in the set after the
- * event (stored at it, or there before it in a self-loop state), or -1. */
+ * event, or -1; h: their hash when the set is hashed. */
 static inline int32_t @@PREFIX@@_rs_find(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t state,
                                  const unsigned char *regs, uint32_t h)
 {
+    if (!s->hashed) {
+        for (int32_t r = s->shead[state]; r >= 0; r = s->runs[r].snext)
+            if (@@PREFIX@@_rs_same(s, d, r, state, regs))
+                return r;
+        return -1;
+    }
     for (int32_t r = s->hhead[@@PREFIX@@_rs_bucket(s, h)]; r >= 0; r = s->runs[r].hnext) {
-        const @@PREFIX@@_run *x = &s->runs[r];
-        if (x->hash == h && x->state == state && (x->stamp == s->pos || d->states[state].loop) &&
-            memcmp(@@PREFIX@@_rs_regs(s, d, r), regs, (size_t)d->rb) == 0)
+        if (s->runs[r].hash == h && @@PREFIX@@_rs_same(s, d, r, state, regs))
             return r;
     }
     return -1;
@@ -207,7 +275,7 @@ static inline int32_t @@PREFIX@@_rs_find(const @@PREFIX@@_runset *s, const @@PRE
 static void @@PREFIX@@_rs_add(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t state,
                               const unsigned char *regs, int64_t start_pos, int64_t start_ts, uint64_t *overflow)
 {
-    uint32_t h = @@PREFIX@@_rs_hash(state, regs, d->rb);
+    uint32_t h = s->hashed ? @@PREFIX@@_rs_hash(state, regs, d->rb) : 0;
     int32_t m = @@PREFIX@@_rs_find(s, d, state, regs, h);
     if (m >= 0) {
         @@PREFIX@@_run *x = &s->runs[m];
@@ -215,7 +283,7 @@ static void @@PREFIX@@_rs_add(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
             if (start_pos > x->start_pos) {
                 x->start_pos = start_pos;
                 x->start_ts = start_ts;
-                if (d->window_kind)
+                if (x->heap >= 0)
                     @@PREFIX@@_rs_sift(s, x->heap);
             }
             return;
@@ -248,21 +316,26 @@ static void @@PREFIX@@_rs_add(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
     x->hash = h;
     x->state = state;
     x->pend = -1;
-    @@PREFIX@@_rs_heap_set(s, s->n, r);
     s->n++;
-    if (d->window_kind)
+    x->heap = -1;
+    const @@PREFIX@@_rs_state *st = &d->states[state];
+    if (d->window_kind && st->loop) {
+        @@PREFIX@@_rs_heap_set(s, s->nheap++, r);
         @@PREFIX@@_rs_sift(s, x->heap);
+    }
     x->sprev = -1;
     x->snext = s->shead[state];
     if (x->snext >= 0)
         s->runs[x->snext].sprev = r;
+    else
+        @@PREFIX@@_rs_occupy(s, d, state);
     s->shead[state] = r;
-    int32_t b = @@PREFIX@@_rs_bucket(s, h);
-    x->hnext = s->hhead[b];
-    s->hhead[b] = r;
+    if (s->hashed)
+        @@PREFIX@@_rs_hlink(s, r);
+    else if (s->n > @@PREFIX@@_RS_FLAT)
+        @@PREFIX@@_rs_rehash(s, d, 1);
     x->kb = -1;
     int64_t key;
-    const @@PREFIX@@_rs_state *st = &d->states[state];
     if (st->run_key && st->run_key(@@PREFIX@@_rs_regs(s, d, r), &key)) {
         x->kb = @@PREFIX@@_rs_kbucket(s, state, key);
         x->kprev = -1;
@@ -272,6 +345,7 @@ static void @@PREFIX@@_rs_add(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
         s->khead[x->kb] = r;
     }
     s->nloop += st->loop;
+    s->nfinal += st->loop & st->final;
     s->nnext++;
 }
 
@@ -285,21 +359,44 @@ static inline int @@PREFIX@@_rs_lits(const @@PREFIX@@_rs_desc *d, const @@PREFIX
     return 1;
 }
 
-/* Whether the register-free literals of t hold; memo[f] is literal
- * function f's value on this event (2: not computed yet). */
-static inline int @@PREFIX@@_rs_free(const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_rs_trans *t, const @@PREFIX@@_event *e,
-                              uint8_t *memo)
+/* Whether the register-free literals of t hold: from this event's
+ * s->lits with desc eval, else memo[f] is literal function f's value on
+ * this event (2: not computed yet). */
+static inline int @@PREFIX@@_rs_free(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
+                                     const @@PREFIX@@_rs_trans *t, const @@PREFIX@@_event *e, uint8_t *memo)
 {
+    if (d->eval)
+        return (s->lits & t->fpos) == t->fpos && (s->lits & t->fneg) == 0;
     for (int32_t k = t->lit; k < t->lit + t->nlits; k++) {
         const @@PREFIX@@_rs_lit *l = &d->lits[k];
         if (!l->free_)
             continue;
-        if (memo[l->id] == 2)
-            memo[l->id] = (uint8_t)(l->fn(e, NULL) != 0);
-        if (memo[l->id] == l->neg)
+        uint8_t v = memo[l->id];   /* a local: the call might write memo */
+        if (v == 2)
+            memo[l->id] = v = (uint8_t)(l->fn(e, NULL) != 0);
+        if (v == l->neg)
             return 0;
     }
     return 1;
+}
+
+/* Whether a run that started at (start_pos, start_ts) may take the event. */
+static inline int @@PREFIX@@_rs_live(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int64_t start_pos,
+                              int64_t start_ts, int64_t ts)
+{
+    if (d->window_kind == 1)
+        return (uint64_t)s->pos - (uint64_t)start_pos + 1 <= (uint64_t)d->window;
+    if (d->window_kind == 2)
+        return (uint64_t)ts - (uint64_t)start_ts <= (uint64_t)d->window;
+    return 1;
+}
+
+/* Whether run r, there before this event, steps now: a run in a state
+ * without a self-loop is not in the heap, so its window is tested here. */
+static inline int @@PREFIX@@_rs_movable(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t r, int64_t ts)
+{
+    const @@PREFIX@@_run *x = &s->runs[r];
+    return x->stamp != s->pos && (x->heap >= 0 || @@PREFIX@@_rs_live(s, d, x->start_pos, x->start_ts, ts));
 }
 
 /* Steps run r (-1: the run starting at e, registers empty) over the
@@ -340,14 +437,14 @@ static int @@PREFIX@@_rs_step_state(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_de
         int32_t b = @@PREFIX@@_rs_kbucket(s, q, st->ev_key(e));
         for (int32_t r = s->khead[b], nx; r >= 0; r = nx) {
             nx = s->runs[r].knext;
-            if (s->runs[r].state == q && s->runs[r].stamp != s->pos)
+            if (s->runs[r].state == q && @@PREFIX@@_rs_movable(s, d, r, ts))
                 hit |= @@PREFIX@@_rs_step_run(s, d, r, q, on, non, e, ts, overflow);
         }
         return hit;
     }
     for (int32_t r = s->shead[q], nx; r >= 0; r = nx) {
         nx = s->runs[r].snext;
-        if (s->runs[r].stamp != s->pos)
+        if (@@PREFIX@@_rs_movable(s, d, r, ts))
             hit |= @@PREFIX@@_rs_step_run(s, d, r, q, on, non, e, ts, overflow);
     }
     return hit;
@@ -355,102 +452,89 @@ static int @@PREFIX@@_rs_step_state(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_de
 
 /* Which transitions of q the event may take: those whose register-free
  * literals hold, self-loops left out for runs that stay anyway. */
-static inline int32_t @@PREFIX@@_rs_enabled(const @@PREFIX@@_rs_desc *d, int32_t q, const @@PREFIX@@_event *e, int stay,
-                                     int32_t *on, uint8_t *memo)
+static inline int32_t @@PREFIX@@_rs_enabled(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t q,
+                                     const @@PREFIX@@_event *e, int stay, int32_t *on, uint8_t *memo)
 {
     const @@PREFIX@@_rs_state *st = &d->states[q];
     int32_t non = 0;
     for (int32_t k = 0; k < st->ntrans; k++) {
         const @@PREFIX@@_rs_trans *t = &d->trans[st->trans + k];
-        if (!(stay && t->loop) && @@PREFIX@@_rs_free(d, t, e, memo))
+        if (!(stay && t->loop) && @@PREFIX@@_rs_free(s, d, t, e, memo))
             on[non++] = k;
     }
     return non;
 }
 
-/* Whether a run that started at (start_pos, start_ts) may take the event. */
-static inline int @@PREFIX@@_rs_live(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int64_t start_pos,
-                              int64_t start_ts, int64_t ts)
-{
-    if (d->window_kind == 1)
-        return (uint64_t)s->pos - (uint64_t)start_pos + 1 <= (uint64_t)d->window;
-    if (d->window_kind == 2)
-        return (uint64_t)ts - (uint64_t)start_ts <= (uint64_t)d->window;
-    return 1;
-}
-
 /* Register-free patterns: runs in one state are equal but for their
- * start, so each state holds at most one run, the latest start:
- * dense[q] (-1: none) and its timestamp dense[nstates + q], the states
- * that have one in occ[0 .. n); the next event's in the other halves.
- * The run of state q moves over e. */
-static inline int @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t q, int64_t sp,
-                                    int64_t st, const @@PREFIX@@_event *e, uint8_t *memo, uint64_t *overflow)
+ * start, so each state holds at most one run, the latest start. Two
+ * halves, swapped after each event (s->flip: the current one): in half h,
+ * dense[2 h nstates + q] (-1: none) and its timestamp dense[(2 h + 1)
+ * nstates + q], the states that have one in occ[h nstates ..][0 .. n).
+ * The run of state q moves over e into the next half np, its list nocc. */
+static inline int @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int64_t *np, int32_t *nocc,
+                                           int32_t q, int64_t sp, int64_t st, const @@PREFIX@@_event *e, uint8_t *memo,
+                                           uint64_t *overflow)
 {
-    int64_t *np = s->dense + 2 * d->nstates, *nt = np + d->nstates;
-    const @@PREFIX@@_rs_state *qs = &d->states[q];
-    const unsigned char *none = @@PREFIX@@_rs_regs(s, d, 2 * s->cap + 1);
+    /* locals: the stores below might alias the tables for all the compiler knows */
+    int32_t ns = d->nstates, nnext = s->nnext;
+    int64_t *nt = np + ns;
+    const @@PREFIX@@_rs_state *sts = d->states;
+    const @@PREFIX@@_rs_trans *t = d->trans + sts[q].trans, *end = t + sts[q].ntrans;
     int hit = 0;
-    for (int32_t k = qs->trans; k < qs->trans + qs->ntrans; k++) {
-        const @@PREFIX@@_rs_trans *t = &d->trans[k];
-        if (t->nlits && (!@@PREFIX@@_rs_free(d, t, e, memo) || !@@PREFIX@@_rs_lits(d, t, e, none, 0)))
+    for (; t < end; t++) {
+        if (t->nlits && !@@PREFIX@@_rs_free(s, d, t, e, memo))   /* every literal is register-free */
             continue;
+        int32_t to = t->to;
         hit |= t->final;
-        if (d->states[t->to].dead)
+        if (sts[to].dead)
             continue;
-        if (np[t->to] < 0) {
-            if (s->nnext == s->cap) {
+        if (np[to] < 0) {
+            if (nnext == s->cap) {
                 (*overflow)++;
                 continue;
             }
-            s->occ[d->nstates + s->nnext++] = t->to;
-        } else if (np[t->to] >= sp) {
+            nocc[nnext++] = to;
+        } else if (np[to] >= sp) {
             continue;
         }
-        np[t->to] = sp;
-        nt[t->to] = st;
+        np[to] = sp;
+        nt[to] = st;
     }
+    s->nnext = nnext;
     return hit;
 }
 
 static int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
                                     int64_t ts, uint8_t *memo, uint64_t *overflow)
 {
-    int32_t ns = d->nstates;
-    int64_t *cp = s->dense, *ct = cp + ns, *np = ct + ns, *nt = np + ns;
+    int32_t ns = d->nstates, h = s->flip;
+    int64_t *cp = s->dense + 2 * ns * h, *ct = cp + ns, *np = s->dense + 2 * ns * (1 - h);
+    int32_t *occ = s->occ + ns * h, *nocc = s->occ + ns * (1 - h);
     int hit = 0;
     s->nnext = 0;
     for (int32_t i = 0; i < s->n; i++) {
-        int32_t q = s->occ[i];
+        int32_t q = occ[i];
         if (@@PREFIX@@_rs_live(s, d, cp[q], ct[q], ts))
-            hit |= @@PREFIX@@_rs_dense_from(s, d, q, cp[q], ct[q], e, memo, overflow);
+            hit |= @@PREFIX@@_rs_dense_from(s, d, np, nocc, q, cp[q], ct[q], e, memo, overflow);
     }
-    hit |= @@PREFIX@@_rs_dense_from(s, d, d->start, s->pos, ts, e, memo, overflow);
-    for (int32_t i = 0; i < s->n; i++)
-        cp[s->occ[i]] = -1;
-    for (int32_t i = 0; i < s->nnext; i++) {
-        int32_t q = s->occ[ns + i];
-        s->occ[i] = q;
-        cp[q] = np[q];
-        ct[q] = nt[q];
-        np[q] = -1;
-    }
+    hit |= @@PREFIX@@_rs_dense_from(s, d, np, nocc, d->start, s->pos, ts, e, memo, overflow);
+    for (int32_t i = 0; i < s->n; i++)   /* the current half is the next event's next */
+        cp[occ[i]] = -1;
+    s->flip = 1 - h;
     s->n = s->nnext;
     s->pos++;
     return hit;
 }
 
-/* One event of the substream; 1 if a run reached a final state. on and
- * memo are scratch: the transitions of one state, d->nfns literals. */
-static int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
-                              int64_t ts, int32_t *on, uint8_t *memo, uint64_t *overflow)
+/* rs_step with runs, or with a run starting at e. */
+static int @@PREFIX@@_rs_step_set(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
+                                  int64_t ts, int32_t *on, uint8_t *memo, uint64_t *overflow)
 {
     int hit = 0;
-    memset(memo, 2, (size_t)d->nfns);
     if (d->dense)
         return @@PREFIX@@_rs_dense_step(s, d, e, ts, memo, overflow);
     /* out of the window: from the oldest start */
-    while (d->window_kind && s->n > 0) {
+    while (s->nheap > 0) {
         const @@PREFIX@@_run *x = &s->runs[s->heap[0]];
         if (@@PREFIX@@_rs_live(s, d, x->start_pos, x->start_ts, ts))
             break;
@@ -458,16 +542,15 @@ static int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
     }
     s->nnext = s->nloop;   /* those stay */
     s->npend = 0;
-    for (int32_t q = 0; q < d->nstates; q++)   /* staying in a final state */
-        hit |= d->states[q].loop & d->states[q].final & (s->shead[q] >= 0);
-    for (int32_t q = 0; q < d->nstates; q++) {
-        if (s->shead[q] < 0)
-            continue;
-        int32_t non = @@PREFIX@@_rs_enabled(d, q, e, d->states[q].loop, on, memo);
+    hit |= s->nfinal > 0;   /* staying in a final state */
+    /* the states occupied before the event; stepping only appends */
+    for (int32_t i = 0, nocc = s->nocc; i < nocc; i++) {
+        int32_t q = s->occ[i];
+        int32_t non = @@PREFIX@@_rs_enabled(s, d, q, e, d->states[q].loop, on, memo);
         if (non > 0)
             hit |= @@PREFIX@@_rs_step_state(s, d, q, on, non, e, ts, overflow);
     }
-    int32_t non = @@PREFIX@@_rs_enabled(d, d->start, e, 0, on, memo);
+    int32_t non = @@PREFIX@@_rs_enabled(s, d, d->start, e, 0, on, memo);
     if (non > 0)
         hit |= @@PREFIX@@_rs_step_run(s, d, -1, d->start, on, non, e, ts, overflow);
     /* merges into runs that were there before: their later starts */
@@ -478,12 +561,14 @@ static int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
         if (p->start_pos > x->start_pos) {
             x->start_pos = p->start_pos;
             x->start_ts = p->start_ts;
-            if (d->window_kind)
+            if (x->heap >= 0)
                 @@PREFIX@@_rs_sift(s, x->heap);
         }
     }
-    /* the runs of states without a self-loop have moved on */
-    for (int32_t q = 0; q < d->nstates; q++) {
+    /* the runs of states without a self-loop have moved on (backwards:
+     * a state that empties takes the place of the last) */
+    for (int32_t i = s->nocc - 1; i >= 0 && s->n > s->nloop; i--) {
+        int32_t q = s->occ[i];
         if (d->states[q].loop)
             continue;
         for (int32_t r = s->shead[q], nx; r >= 0; r = nx) {
@@ -492,6 +577,30 @@ static int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
                 @@PREFIX@@_rs_remove(s, d, r);
         }
     }
+    if (s->hashed && s->n <= @@PREFIX@@_RS_FLAT / 4)
+        @@PREFIX@@_rs_rehash(s, d, 0);
     s->pos++;
     return hit;
+}
+
+/* One event of the substream; 1 if a run reached a final state. on and
+ * memo are scratch: the transitions of one state, d->nfns literals. An
+ * empty set that no run leaves the start of only counts the event (the
+ * common case of short-lived runs: tested here, inlined in the caller). */
+static inline int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
+                                     int64_t ts, int32_t *on, uint8_t *memo, uint64_t *overflow)
+{
+    if (!d->eval) {
+        memset(memo, 2, (size_t)d->nfns);
+        return @@PREFIX@@_rs_step_set(s, d, e, ts, on, memo, overflow);
+    }
+    s->lits = d->eval(e);
+    const @@PREFIX@@_rs_state *st = &d->states[d->start];
+    for (int32_t k = st->trans; s->n == 0 && k < st->trans + st->ntrans; k++)
+        if (@@PREFIX@@_rs_free(s, d, &d->trans[k], e, memo))
+            return @@PREFIX@@_rs_step_set(s, d, e, ts, on, memo, overflow);
+    if (s->n > 0)
+        return @@PREFIX@@_rs_step_set(s, d, e, ts, on, memo, overflow);
+    s->pos++;
+    return 0;
 }

@@ -5,9 +5,9 @@
 typedef struct @@PREFIX@@_run {
     int64_t start_pos, start_ts;   /* its first event: substream position, timestamp */
     int64_t stamp;                 /* position of the event that stored it */
-    uint32_t hash;                 /* of its state and registers */
+    uint32_t hash;                 /* of its state and registers (set hashed) */
     int32_t state;
-    int32_t heap;                  /* its place in the heap by start */
+    int32_t heap;                  /* its place in the heap by start, -1: not there */
     int32_t sprev, snext;          /* the runs of its state (free list: snext) */
     int32_t kb, kprev, knext;      /* keyed state: its key bucket (-1 none) and the runs there */
     int32_t hnext;                 /* bucket chain of the duplicate check */
@@ -30,12 +30,16 @@ typedef struct @@PREFIX@@_runset {
     unsigned char *regs;           /* [(2 cap + 2) rb]: the last two are scratch and empty */
     @@PREFIX@@_rs_pend *pend;
     int32_t *shead, *hhead, *khead;   /* [nstates], [nb], [nb] */
-    int32_t *heap;                 /* [2 cap]: runs, a min-heap by start (with a window) */
+    int32_t *heap;                 /* [2 cap]: runs in self-loop states, a min-heap by start (with a window) */
     int64_t *dense;                /* [4 nstates]: register-free patterns, below */
-    int32_t *occ;                  /* [2 nstates]: their occupied states, now and next */
+    int32_t *occ;                  /* [2 nstates]: occupied states (dense: now and next) */
     int64_t pos;                   /* substream position of the next event */
-    int32_t cap, nb, n;            /* capacity, buckets, runs stored */
+    uint64_t lits;                 /* the event's register-free literals (desc eval) */
+    int32_t cap, nb, n, nheap;     /* capacity, buckets, runs stored, runs in the heap */
     int32_t nloop, nnext, npend;   /* runs in self-loop states, in the set after the event, merges */
+    int32_t nfinal, nocc;          /* runs in final self-loop states, occupied states */
+    int32_t hashed;                /* runs are in the hash buckets (above RS_FLAT runs) */
+    int32_t flip;                  /* dense: the half of dense and occ that is current */
     int32_t free_;
 } @@PREFIX@@_runset;
 

@@ -11,18 +11,24 @@
 /* Pattern registers the run-set engine can hold: run->set is a uint64_t. */
 enum { CG_RUNS_MAX_REGS = 64 };
 
-/* Whether e reads a register. */
-static bool reads_reg(const AstExpr *e)
+/* Whether e or a subexpression satisfies p. */
+static bool any_expr(const AstExpr *e, bool (*p)(const AstExpr *))
 {
     if (!e)
         return false;
-    if (e->kind == EX_REGATTR)
+    if (p(e))
         return true;
     for (int i = 0; i < e->nargs; i++)
-        if (reads_reg(e->args[i]))
+        if (any_expr(e->args[i], p))
             return true;
-    return reads_reg(e->lhs) || reads_reg(e->rhs);
+    return any_expr(e->lhs, p) || any_expr(e->rhs, p);
 }
+
+static bool is_regattr(const AstExpr *e) { return e->kind == EX_REGATTR; }
+static bool is_extern_call(const AstExpr *e) { return e->kind == EX_CALL && e->ext; }
+
+/* Whether e reads a register. */
+static bool reads_reg(const AstExpr *e) { return any_expr(e, is_regattr); }
 
 static bool int_like(const AstAttr *a) { return a && a->kind != ATTR_FLOAT; }
 
@@ -222,7 +228,13 @@ typedef struct Conjs {
     int   n, cap;
     int  *first;   /* [transitions + 1]: each transition's entries, in Order */
     int   nfns;    /* distinct functions */
+    bool  eval;    /* the register-free ones are evaluated at once (emit_eval) */
 } Conjs;
+
+/* Register-free literal functions evaluated on every event at once, as
+ * bits of a uint64_t, when a pattern has at most this many (and all with
+ * numbers below 64); above it each is evaluated when first needed. */
+enum { CG_RUNS_EAGER_LITS = 16 };
 
 static void conj_add(Conjs *c, const AstExpr *e, const int *regmap, bool neg)
 {
@@ -249,13 +261,45 @@ static void split_conj(Conjs *c, const AstExpr *e, const int *regmap)
     }
 }
 
+/* The pattern's eval function: every register-free literal function on
+ * the event at once, bit f for function f, so a transition's register-free
+ * literals are two mask tests (rs_trans fpos, fneg); when there are few. */
+static void emit_eval(Cg *g, int i, Conjs *c)
+{
+    int nfree = 0;
+    bool fits = true;
+    for (int k = 0, seen = -1; k < c->n; k++) {   /* functions are numbered in order of first use */
+        if (c->v[k].fn <= seen)
+            continue;
+        seen = c->v[k].fn;
+        if (!reads_reg(c->v[k].cond)) {   /* extern predicates only when needed, as before */
+            nfree++;
+            fits &= seen < 64 && !any_expr(c->v[k].cond, is_extern_call);
+        }
+    }
+    c->eval = false;
+    if (!fits || nfree == 0 || nfree > CG_RUNS_EAGER_LITS)
+        return;
+    FILE *out = g->code.f;
+    fprintf(out, "/* The register-free literal functions on e: bit f for function f. */\n"
+                 "static uint64_t %s_p%d_eval(const %s_event *e)\n{\n    uint64_t b = 0;\n", g->P, i, g->P);
+    for (int k = 0, done = -1; k < c->n; k++) {
+        if (reads_reg(c->v[k].cond) || c->v[k].fn <= done)
+            continue;
+        done = c->v[k].fn;
+        fprintf(out, "    b |= (uint64_t)(%s(e, NULL) != 0) << %d;\n", c->v[k].fname, c->v[k].fn);
+    }
+    fputs("    return b;\n}\n\n", out);
+    c->eval = true;
+}
+
 /* Guard literals: one function per distinct (conjunct, register map), and
  * the table of every transition's conjuncts in order. */
 static Conjs emit_lits(Cg *g, int i, const Sra *nfa, const Order *o)
 {
     FILE *out = g->code.f;
     const char *P = g->P;
-    Conjs c = {NULL, 0, 0, calloc((size_t)o->n + 1, sizeof(int)), 0};
+    Conjs c = {NULL, 0, 0, calloc((size_t)o->n + 1, sizeof(int)), 0, false};
     if (!c.first)
         abort();
     for (int k = 0; k < o->n; k++) {
@@ -292,6 +336,7 @@ static Conjs emit_lits(Cg *g, int i, const Sra *nfa, const Order *o)
         fputs("    {NULL, 0, 0, 0},   /* no literals */\n", out);
     c.nfns = nfns;
     fputs("};\n\n", out);
+    emit_eval(g, i, &c);
     return c;
 }
 
@@ -346,12 +391,17 @@ static void emit_tables(Cg *g, int i, const Runs *ru, const Order *o, const Conj
         for (int j = 0; j < t->nwrites; j++)
             if (reg_read(ru, t->writes[j]))
                 w |= UINT64_C(1) << t->writes[j];
-        fprintf(out, "    {%d, %d, %d, UINT64_C(0x%" PRIx64 "), %d, %d},   /* %d -> %d, atom %d */\n", t->to,
-                c->first[k], c->first[k + 1] - c->first[k], w, is_loop(t), nfa->final[t->to], t->from, t->to,
-                t->position);
+        uint64_t fpos = 0, fneg = 0;   /* its register-free literal functions, for eval */
+        for (int j = c->first[k]; c->eval && j < c->first[k + 1]; j++)
+            if (!reads_reg(c->v[j].cond))
+                *(c->v[j].neg ? &fneg : &fpos) |= UINT64_C(1) << c->v[j].fn;
+        fprintf(out, "    {%d, %d, %d, UINT64_C(0x%" PRIx64 "), UINT64_C(0x%" PRIx64 "), UINT64_C(0x%" PRIx64 "), %d, %d},"
+                     "   /* %d -> %d, atom %d */\n",
+                t->to, c->first[k], c->first[k + 1] - c->first[k], fpos, fneg, w, is_loop(t), nfa->final[t->to],
+                t->from, t->to, t->position);
     }
     if (o->n == 0)
-        fputs("    {0, 0, 0, 0, 0, 0},   /* no transitions */\n", out);
+        fputs("    {0, 0, 0, 0, 0, 0, 0, 0},   /* no transitions */\n", out);
     fprintf(out, "};\n\nstatic const %s_rs_state %s_p%d_states[] = {\n", P, P, i);
     for (int q = 0; q < nfa->nstates; q++) {
         bool loop = false;
@@ -370,10 +420,16 @@ static void emit_tables(Cg *g, int i, const Runs *ru, const Order *o, const Conj
     bool dense = true;
     for (int r = 0; r < ru->nregs; r++)
         dense &= !reg_read(ru, r);
+    for (int k = 0; k < c->n; k++)   /* the dense step tests register-free literals only */
+        dense &= !reads_reg(c->v[k].cond);
     fprintf(out, "};\n\nstatic const %s_rs_desc %s_p%d_desc = {\n"
                  "    %s_p%d_states, %s_p%d_trans, %s_p%d_lits, %d, %d, (int32_t)sizeof(%s_p%d_regs), %d, %d,\n"
-                 "    %d, INT64_C(%" PRId64 "), %s_p%d_write,\n};\n\n",
+                 "    %d, INT64_C(%" PRId64 "), %s_p%d_write, ",
             P, P, i, P, i, P, i, P, i, nfa->nstates, nfa->start, P, i, c->nfns, dense, wk, ru->window, P, i);
+    if (c->eval)
+        fprintf(out, "%s_p%d_eval,\n};\n\n", P, i);
+    else
+        fputs("NULL,\n};\n\n", out);
     free(key);
 }
 
