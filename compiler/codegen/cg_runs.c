@@ -212,7 +212,8 @@ static const char *emit_conj_fn(Cg *g, const char *rtype, const Conj *c, const c
         return f->name;
     }
     const char *at = strstr(b.text, NAME_HOLE);
-    fprintf(g->code.f, "%.*s%s%s", (int)(at - b.text), b.text, fname, at + strlen(NAME_HOLE));
+    /* cg_buf_close took the text's last newlines */
+    fprintf(g->code.f, "%.*s%s%s\n\n", (int)(at - b.text), b.text, fname, at + strlen(NAME_HOLE));
     const char *name = arena_strdup(g->arena, fname);
     if (shared) {
         CgRunsFn *n = arena_alloc(g->arena, sizeof *n);
