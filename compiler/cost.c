@@ -42,6 +42,7 @@ enum {
     COST_LINK_C      = 400,    /* chain: one link */
     COST_RUNS_C      = 2500,   /* runs: the run set and its step */
     COST_RUNS_ATOM_C = 150,    /* runs: one NFA transition's test */
+    COST_RUNS_ENGINE_C = 22000, /* runs: the run-set engine (templates/runs*.tpl), once a file */
     COST_DSRA_TREE_US = 20,    /* cc -O2 a byte of dsra tree code (registers by age) */
     COST_TDFA_TREE_US = 8,     /* a byte of tdfa tree code */
     COST_DATA_US     = 5,      /* a byte of other C */
@@ -266,10 +267,6 @@ static void over_error(Plan *plan, const Cost *c, const StrategyOpts *o, Diag *d
                c->states, c->minterms, c->table_bytes, (c->weight + 1023) / 1024, o->max_code_kb,
                c->strategy == STRATEGY_RUNS ? "--strategy auto" : "--layout nodes, --strategy runs");
 }
-
-/* The run-set engine (templates/runs.c.tpl, runs_types.tpl): C that a
- * file with any runs pattern has once, whatever its number of them. */
-enum { COST_RUNS_ENGINE_C = 22000 };
 
 /* The first plan whose current candidate is runs, or -1. */
 static int first_runs(Plan **plans, const Ladder *l, int n)
