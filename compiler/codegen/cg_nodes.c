@@ -69,38 +69,55 @@ static void put_tagged_struct(Cg *g, int i, const Dsra *d, const NodeTables *t)
     fprintf(ty, "} %s_p%d_st;\n\n", P, i);
 }
 
-/* Tagged tdfa, leaf u = n: each target slot's tag is the max of its
- * sources (old slots, or the event itself), then the window test on the
- * latest new tag among the final slots, as cg_tree.c's transitions. The
- * first sources are one per slot, so the common case (one source each)
- * is a loop of loads and stores without a data-dependent branch. */
+/* How put_tag_move names what it reads: a pattern's own arrays and
+ * constants, or the shared walk's descriptor. */
+typedef struct TagText {
+    const char *ind;     /* indentation of its lines */
+    const char *arr;     /* prefix of the arrays: "P_pI_" or "d->" */
+    const char *o, *nt;  /* the current and the next row of tags */
+    const char *slots, *shift, *mask;
+    const char *limit;   /* after "now - last": the window test */
+} TagText;
+
+/* Tagged tdfa, leaf n: each target slot's tag is the max of its sources
+ * (old slots, or the event itself), then the window test on the latest
+ * new tag among the final slots, as cg_tree.c's transitions. The first
+ * sources are one per slot, so the common case (one source each) is a
+ * loop of loads and stores without a data-dependent branch. */
+static void put_tag_move(FILE *out, const TagText *x)
+{
+    const char *I = x->ind, *A = x->arr;
+    fprintf(out, "%sint64_t *o = %s, *nt = %s;\n%so[%s] = now;\n", I, x->o, x->nt, I, x->slots);
+    fprintf(out, "%sunsigned k = %ssrc_first[n], m = %ssrc_first[n + 1] - k;\n"
+                 "%sfor (unsigned j = 0; j < m; j++)\n%s    nt[j] = o[%ssrc[k + j]];\n",
+            I, A, A, I, I, A);
+    fprintf(out, "%sfor (unsigned x = %sxsrc_first[n]; x < %sxsrc_first[n + 1]; x++) {\n"
+                 "%s    unsigned j = (unsigned)%sxsrc[x] >> %s;\n"
+                 "%s    int64_t v = o[%sxsrc[x] & %s];\n"
+                 "%s    if (v > nt[j])\n%s        nt[j] = v;\n%s}\n",
+            I, A, A, I, A, x->shift, I, A, x->mask, I, I, I);
+    fprintf(out, "%sunsigned f = %sfin_first[n], fe = %sfin_first[n + 1];\n"
+                 "%sif (f < fe) {   /* the latest start among the final slots is inside the window */\n"
+                 "%s    int64_t last = nt[%sfin[f]];\n"
+                 "%s    while (++f < fe)\n%s        if (nt[%sfin[f]] > last)\n%s            last = nt[%sfin[f]];\n"
+                 "%s    hit = (uint64_t)now - (uint64_t)last%s;\n%s}\n",
+            I, A, A, I, I, A, I, I, A, I, A, I, x->limit, I);
+}
+
+/* A pattern's own walk, leaf n: the tags, then the target state. */
 static void put_tagged_leaf(Cg *g, int i, const NodeTables *t)
 {
     FILE *out = g->code.f;
-    const char *P = g->P;
-    unsigned mask = (1u << t->src_shift) - 1u;
-    fprintf(out, "        int64_t *o = s->tag[s->cur], *nt = s->tag[s->cur ^ 1u];\n"
-                 "        o[%d] = now;\n"
-                 "        unsigned k = %s_p%d_src_first[n], m = %s_p%d_src_first[n + 1] - k;\n"
-                 "        for (unsigned j = 0; j < m; j++)\n"
-                 "            nt[j] = o[%s_p%d_src[k + j]];\n",
-            t->slots, P, i, P, i, P, i);
-    fprintf(out, "        for (unsigned x = %s_p%d_xsrc_first[n]; x < %s_p%d_xsrc_first[n + 1]; x++) {\n"
-                 "            unsigned j = (unsigned)%s_p%d_xsrc[x] >> %d;\n"
-                 "            int64_t v = o[%s_p%d_xsrc[x] & %uu];\n"
-                 "            if (v > nt[j])\n                nt[j] = v;\n"
-                 "        }\n",
-            P, i, P, i, P, i, t->src_shift, P, i, mask);
-    fprintf(out, "        unsigned f = %s_p%d_fin_first[n], fe = %s_p%d_fin_first[n + 1];\n"
-                 "        if (f < fe) {   /* the latest start among the final slots is inside the window */\n"
-                 "            int64_t last = nt[%s_p%d_fin[f]];\n"
-                 "            while (++f < fe)\n"
-                 "                if (nt[%s_p%d_fin[f]] > last)\n"
-                 "                    last = nt[%s_p%d_fin[f]];\n",
-            P, i, P, i, P, i, P, i, P, i);
-    fprintf(out, "            hit = (uint64_t)now - (uint64_t)last%s <= (uint64_t)INT64_C(%" PRId64 ");\n        }\n",
-            t->d->window_kind == WIN_TIME ? "" : " + 1", t->d->window);
-    fprintf(out, "        s->cur ^= 1u;\n        s->state = %s_p%d_to[n];\n", P, i);
+    char arr[CG_NAME_MAX], slots[16], shift[16], mask[24], limit[80];
+    snprintf(arr, sizeof arr, "%s_p%d_", g->P, i);
+    snprintf(slots, sizeof slots, "%d", t->slots);
+    snprintf(shift, sizeof shift, "%d", t->src_shift);
+    snprintf(mask, sizeof mask, "%uu", (1u << t->src_shift) - 1u);
+    snprintf(limit, sizeof limit, "%s <= (uint64_t)INT64_C(%" PRId64 ")",
+             t->d->window_kind == WIN_TIME ? "" : " + 1", t->d->window);
+    TagText x = {"        ", arr, "s->tag[s->cur]", "s->tag[s->cur ^ 1u]", slots, shift, mask, limit};
+    put_tag_move(out, &x);
+    fprintf(out, "        s->cur ^= 1u;\n        s->state = %sto[n];\n", arr);
 }
 
 /* ---- the walk shared by many tagged patterns ------------------------------------------ */
@@ -145,29 +162,12 @@ static int shared_walk(Cg *g, const NodeTables *t)
           "        n = d->kid[2 * n + (atoms >> d->atom[n] & 1u)];\n"
           "    if (n == d->stay)\n        return 0;\n"
           "    n -= d->nnodes;\n"
-          "    int64_t *o = rows[*cur], *nt = rows[*cur ^ 1u];\n"
-          "    o[d->slots] = now;\n"
-          "    unsigned k = d->src_first[n], m = d->src_first[n + 1] - k;\n"
-          "    for (unsigned j = 0; j < m; j++)\n"
-          "        nt[j] = o[d->src[k + j]];\n"
           "    unsigned mask = (1u << d->shift) - 1u;\n"
-          "    for (unsigned x = d->xsrc_first[n]; x < d->xsrc_first[n + 1]; x++) {\n"
-          "        unsigned j = (unsigned)d->xsrc[x] >> d->shift;\n"
-          "        int64_t v = o[d->xsrc[x] & mask];\n"
-          "        if (v > nt[j])\n            nt[j] = v;\n"
-          "    }\n"
-          "    int hit = 0;\n"
-          "    unsigned f = d->fin_first[n], fe = d->fin_first[n + 1];\n"
-          "    if (f < fe) {   /* the latest start among the final slots is inside the window */\n"
-          "        int64_t last = nt[d->fin[f]];\n"
-          "        while (++f < fe)\n"
-          "            if (nt[d->fin[f]] > last)\n"
-          "                last = nt[d->fin[f]];\n"
-          "        hit = (uint64_t)now - (uint64_t)last + d->plus <= d->window;\n"
-          "    }\n"
-          "    *cur ^= 1u;\n"
-          "    *st = d->to[n];\n"
-          "    return hit;\n}\n\n", out);
+          "    int hit = 0;\n", out);
+    TagText x = {"    ", "d->", "rows[*cur]", "rows[*cur ^ 1u]", "d->slots", "d->shift", "mask",
+                 " + d->plus <= d->window"};
+    put_tag_move(out, &x);
+    fputs("    *cur ^= 1u;\n    *st = d->to[n];\n    return hit;\n}\n\n", out);
     return w;
 }
 
