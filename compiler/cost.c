@@ -42,7 +42,6 @@ enum {
     COST_LINK_C      = 400,    /* chain: one link */
     COST_RUNS_C      = 2500,   /* runs: the run set and its step */
     COST_RUNS_ATOM_C = 150,    /* runs: one NFA transition's test */
-    COST_RUNS_ENGINE_C = 22000, /* runs: the run-set engine (templates/runs*.tpl), once a file */
     COST_DSRA_TREE_US = 20,    /* cc -O2 a byte of dsra tree code (registers by age) */
     COST_TDFA_TREE_US = 8,     /* a byte of tdfa tree code */
     COST_DATA_US     = 5,      /* a byte of other C */
@@ -268,6 +267,17 @@ static void over_error(Plan *plan, const Cost *c, const StrategyOpts *o, Diag *d
                c->strategy == STRATEGY_RUNS ? "--strategy auto" : "--layout nodes, --strategy runs");
 }
 
+/* C of the run-set engine, which a file with any runs pattern has once:
+ * the size of its templates as built into sremc (they grow with it). */
+static long runs_engine_bytes(void)
+{
+    long n = 0;
+    for (int i = 0; cg_templates[i].name; i++)
+        if (strcmp(cg_templates[i].name, "runs.c.tpl") == 0 || strcmp(cg_templates[i].name, "runs_types.tpl") == 0)
+            n += (long)strlen(cg_templates[i].text);
+    return n;
+}
+
 /* The first plan whose current candidate is runs, or -1. */
 static int first_runs(Plan **plans, const Ladder *l, int n)
 {
@@ -283,7 +293,7 @@ static long file_weight(Plan **plans, const Ladder *l, int n)
     long total = 0;
     for (int i = 0; i < n; i++)
         total += plans[i] && l[i].n ? l[i].cand[l[i].at].weight : 0;
-    return total + (first_runs(plans, l, n) >= 0 ? COST_RUNS_ENGINE_C : 0);
+    return total + (first_runs(plans, l, n) >= 0 ? runs_engine_bytes() : 0);
 }
 
 bool cost_choose(Plan **plans, int n, const StrategyOpts *o, Arena *arena, Diag *diag)
@@ -307,9 +317,11 @@ bool cost_choose(Plan **plans, int n, const StrategyOpts *o, Arena *arena, Diag 
     /* the engine is told with the first runs pattern (--explain) */
     int engine = first_runs(plans, l, n);
     if (engine >= 0) {
-        l[engine].cand[l[engine].at].c_bytes += COST_RUNS_ENGINE_C;
-        l[engine].cand[l[engine].at].weight += COST_RUNS_ENGINE_C;
-        l[engine].cand[l[engine].at].cc_ms += COST_RUNS_ENGINE_C * COST_DATA_US / 1000;
+        Cost *c = &l[engine].cand[l[engine].at];
+        long bytes = runs_engine_bytes();
+        c->c_bytes += bytes;
+        c->weight += bytes;
+        c->cc_ms += bytes * COST_DATA_US / 1000;
     }
     bool ok = true;
     for (int i = 0; i < n; i++) {
