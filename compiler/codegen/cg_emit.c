@@ -683,24 +683,13 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
             int *atom_bit = arena_alloc(arena, ((size_t)plan->min->mt->natoms + 1) * sizeof *atom_bit);
             g.local_state = false;
             /* plan->layout is cost_choose's (compiler/cost.c), under the
-             * code budget; AUTO (plans made without it) chooses as follows:
-             * tables for plain DFAs (they measured at the table-DFA floor
-             * on B2, a little ahead of the chain); with start tags a chain
-             * where the pattern is one, else trees, which measured faster
-             * than tagged tables on uniform streams (docs/PERFORMANCE.md):
-             * tagged tables on request */
-            bool automatic = plan->layout == LAYOUT_AUTO || plan->layout == LAYOUT_CHAIN;
-            bool want = plan->layout == LAYOUT_TABLE || (automatic && !plan->min->tagged);
+             * code budget; tables where cg_table_plan takes them, else
+             * (and for AUTO, which no plan of strategy_plan_all has) trees */
             if (plan->layout == LAYOUT_NODES) {
                 cg_emit_nodes(&g, i, plan);
-            } else if (want && cg_table_plan(&g, plan->min, &table, atom_bit)) {
+            } else if (plan->layout == LAYOUT_TABLE && cg_table_plan(&g, plan->min, &table, atom_bit)) {
                 cg_emit_tdfa_table(&g, i, plan, &table, atom_bit);
                 g.local_state = p->partition_attr == NULL;
-            } else if (plan->chain && plan->strategy == STRATEGY_TDFA && plan->layout == LAYOUT_AUTO) {
-                cg_emit_chain(&g, i, plan);
-                g.local_state = p->partition_attr == NULL;
-            } else if (automatic && plan->min->ntrans > CG_NODES_AUTO_TRANS) {
-                cg_emit_nodes(&g, i, plan);
             } else {
                 /* threaded run: one per-state prologue each, so only for
                  * small automata (fire's 768-state dsra took 7x longer to

@@ -126,10 +126,6 @@ void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int 
 /* cg_runs.c */
 void cg_emit_runs(Cg *g, int i, const Plan *plan);
 
-/* cg_nodes.c. Provisional rule until the cost model decides: --layout
- * auto walks node arrays rather than trees as code over this many
- * transitions, where the trees' C grows large (docs/codegen.md). */
-enum { CG_NODES_AUTO_TRANS = 512 };
 /* cg_nodes.c */
 void cg_emit_nodes(Cg *g, int i, const Plan *plan);
 
