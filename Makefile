@@ -28,7 +28,7 @@ vpath %.c compiler compiler/codegen build tests/unit tests/diff tests/fuzz tests
         golden-update compile-bench bench fuzz clean
 .DELETE_ON_ERROR:
 
-all: bin/sremc lib/libsremrt.a
+all: bin/sremc lib/libsremrt.a  ## build sremc and the runtime library (the default)
 
 # ---- generated front end --------------------------------------------------
 
@@ -109,7 +109,7 @@ build/san/runtime_tests: $(RT_STEST_OBJ) $(RT_SAN_OBJ) | build/san
 
 # Runtime suites, plain and sanitized; the runtime must build warning-free
 # with clang too (when installed).
-check-runtime: build/runtime_tests build/san/runtime_tests
+check-runtime: build/runtime_tests build/san/runtime_tests  ## runtime suites, plain and sanitized
 	./build/runtime_tests
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/san/runtime_tests
 	@if command -v clang >/dev/null; then \
@@ -122,35 +122,35 @@ check-runtime: build/runtime_tests build/san/runtime_tests
 
 # ---- user-facing targets ------------------------------------------------------
 
-deps:
+deps:  ## install what the build and the tests need (apt-get, as root)
 	@sh scripts/deps.sh
 
-demo: deps
+demo: deps  ## build sremc, build a matcher from a sample and run it
 	@$(MAKE) -s --no-print-directory all
 	@sh scripts/demo.sh
 
-check: deps
+check: deps  ## run every test (about 4 minutes on 2 idle cores)
 	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install samples-long check-firmware check-cost
 	@echo "check: all suites passed"
 
-check-unit: build/unit_tests
+check-unit: build/unit_tests  ## unit suites of the compiler
 	./build/unit_tests
 
-check-golden: bin/sremc
+check-golden: bin/sremc  ## golden outputs of every stage and of the diagnostics
 	sh tests/golden/run.sh bin/sremc
 
-check-samples: bin/sremc
+check-samples: bin/sremc  ## the samples against their expected records
 	sh tests/check_samples.sh bin/sremc
 
 # Every automaton stage of every sample must render with Graphviz.
-check-dot: bin/sremc
+check-dot: bin/sremc  ## every automaton stage of every sample renders with Graphviz
 	sh tests/check_dot.sh bin/sremc
 
 # sremc build stopped by SIGTERM/SIGINT: its C compiler stopped, nothing left (~1 s).
-check-build: bin/sremc lib/libsremrt.a
+check-build: bin/sremc lib/libsremrt.a  ## a killed sremc build leaves nothing behind
 	sh tests/check_build_signal.sh bin/sremc
 
-check-san: build/san/unit_tests build/san/sremc
+check-san: build/san/unit_tests build/san/sremc  ## unit suites and goldens under ASan and UBSan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/san/unit_tests
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/golden/run.sh build/san/sremc
 
@@ -164,7 +164,7 @@ build/diff_codegen: $(LIB_OBJ) build/obj/diff_codegen.o build/obj/gen.o build/ob
 build/diff_decl: build/obj/diff_decl.o
 	$(CC) $(CFLAGS) -o $@ $^
 
-check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl
+check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl  ## generated code against the reference interpreter and oracles
 	sh tests/gen/run.sh bin/sremc build/diff_codegen build/diff_decl
 
 # Bad input for generated programs (malformed CSV and binary records,
@@ -173,15 +173,15 @@ check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl
 # check-fault-long (in check, ~70 s): 10^8 events through a program, about
 # 2 minutes.
 .PHONY: check-fault check-fault-long
-check-fault: bin/sremc lib/libsremrt.a
+check-fault: bin/sremc lib/libsremrt.a  ## bad input for sremc and generated programs
 	sh tests/fault/run.sh bin/sremc
 
-check-fault-long: bin/sremc lib/libsremrt.a
+check-fault-long: bin/sremc lib/libsremrt.a  ## check-fault with 10^8 events through a program
 	sh tests/fault/run.sh bin/sremc --long
 
 # Firmware mode (sremc --freestanding): every sample for the host and a
 # Cortex-M4, no malloc or stdio, the arena large enough, samples/firmware.
-check-firmware: bin/sremc lib/libsremrt.a
+check-firmware: bin/sremc lib/libsremrt.a  ## freestanding builds for the host and a Cortex-M4
 	sh tests/check_firmware.sh bin/sremc
 
 # The differential tests (unit suites and generated code against the
@@ -191,13 +191,13 @@ check-firmware: bin/sremc lib/libsremrt.a
 # generated-code differential); lower LONG_SCALE if that is too long.
 LONG_SCALE ?= 20
 
-check-long: build/unit_tests bin/sremc lib/libsremrt.a build/diff_codegen
+check-long: build/unit_tests bin/sremc lib/libsremrt.a build/diff_codegen  ## the differential tests at LONG_SCALE times the cases (not in check)
 	SREMC_DIFF_SCALE=$(LONG_SCALE) ./build/unit_tests
 	rm -rf build/gen-long && mkdir -p build/gen-long
 	SREMC_DIFF_SCALE=$(LONG_SCALE) ./build/diff_codegen bin/sremc build/gen-long
 
 # The compiler must also build warning-free with clang (when installed).
-check-clang: build/parser.c build/lexer.c
+check-clang: build/parser.c build/lexer.c  ## the compiler builds warning-free with clang
 	@if command -v clang >/dev/null; then \
 	    for f in compiler/*.c compiler/codegen/*.c $(GEN_SRC); do \
 	        clang $(WARN) -fsyntax-only -Icompiler -Igrammar -Ibuild -Iruntime/include $$f || exit 1; \
@@ -208,10 +208,10 @@ check-clang: build/parser.c build/lexer.c
 # window from 4 to 64 emit within --max-code-kb (tests/cost/check.sh, ~40 s);
 # build-bench times their builds (bench/build_times.sh; not in check).
 .PHONY: check-cost build-bench
-check-cost: bin/sremc
+check-cost: bin/sremc  ## issue inputs at windows 4 to 64 stay within the code budget
 	sh tests/cost/check.sh bin/sremc
 
-build-bench: bin/sremc lib/libsremrt.a
+build-bench: bin/sremc lib/libsremrt.a  ## time sremc and cc on the large inputs (not in check)
 	sh bench/build_times.sh bin/sremc $(BUILD_WINDOWS)
 
 # Automaton sizes and compile times as the count window grows, per
@@ -219,10 +219,10 @@ build-bench: bin/sremc lib/libsremrt.a
 build/compile_bench: $(LIB_OBJ) build/obj/compile_bench.o
 	$(CC) $(CFLAGS) -o $@ $^
 
-compile-bench: build/compile_bench
+compile-bench: build/compile_bench  ## automaton sizes and compile times by window (not in check)
 	./build/compile_bench
 
-# The workloads of WORKLOADS.md (docs/PERFORMANCE.md); not part of check.
+# The workloads of docs/workloads.md (docs/PERFORMANCE.md); not part of check.
 # bench/run.sh: generated matchers per strategy beside the floors, naive
 # matchers, Hyperscan and the reference interpreter (linked from the
 # compiler's objects), every count checked (golden or same-run baseline);
@@ -232,7 +232,7 @@ compile-bench: build/compile_bench
 # repetitions (1 for the baselines): 5-8 minutes here. BENCH_CFLAGS
 # compiles the matchers and drivers (run.sh: -O3 -march=native; the
 # others: -O2).
-bench: bin/sremc lib/libsremrt.a
+bench: bin/sremc lib/libsremrt.a  ## the benchmark workloads, beside floors and peers (5-8 min)
 	-@sh scripts/deps.sh bench   # Hyperscan, gnuplot; without them those rows say so
 	BENCH_INTERP_OBJS="$(filter build/obj/%,$(LIB_OBJ))" sh bench/run.sh bin/sremc lib/libsremrt.a
 	sh bench/episodes.sh lib/libsremrt.a
@@ -244,10 +244,10 @@ bench: bin/sremc lib/libsremrt.a
 # more windows, longer streams and budgets; about an hour (bench/run.sh:
 # 45 minutes).
 .PHONY: bench-full
-bench-full:
+bench-full:  ## the benchmarks at full size (about an hour)
 	BENCH_FULL=1 $(MAKE) --no-print-directory bench
 
-golden-update: bin/sremc
+golden-update: bin/sremc  ## rewrite the golden files from the current sremc
 	sh tests/golden/run.sh bin/sremc --update
 
 # libFuzzer needs clang; seeds are the golden and sample pattern files.
@@ -269,7 +269,7 @@ build/fuzz_csv: tests/fuzz/fuzz_csv.c build/fuzz-csv-gen/fcsv.c $(RT_SRC)
 	clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    -Iruntime/include -Ibuild/fuzz-csv-gen -o $@ $^
 
-fuzz: deps build/fuzz_frontend build/fuzz_compiler build/fuzz_csv
+fuzz: deps build/fuzz_frontend build/fuzz_compiler build/fuzz_csv  ## libFuzzer on the front end, the compiler and the CSV reader
 	for f in frontend compiler; do \
 	    mkdir -p build/fuzz-corpus-$$f && \
 	    cp tests/golden/*/*.srem samples/*.srem build/fuzz-corpus-$$f/ 2>/dev/null; \
@@ -306,8 +306,9 @@ build/telecom_gen build/building_gen: build/%: samples/%.c | build
 build/telecom_oracle build/building_oracle: build/%: tests/samples/%.c | build
 	$(CC) $(RT_WARN) $(CFLAGS) -o $@ $<
 
-samples-long: bin/sremc lib/libsremrt.a build/telecom_gen build/building_gen \
-              build/telecom_oracle build/building_oracle
+SL_TOOLS = build/telecom_gen build/building_gen build/telecom_oracle build/building_oracle
+
+samples-long: bin/sremc lib/libsremrt.a $(SL_TOOLS)  ## sample streams regenerated and checked against oracles
 	rm -rf $(SL) && mkdir -p $(SL)
 	bin/sremc build samples/telecom.srem -o $(SL)/telecom
 	bin/sremc build samples/building.srem -o $(SL)/building
@@ -336,7 +337,7 @@ RT_HEADERS = $(wildcard runtime/include/sremrt/*.h)
 
 .PHONY: install check-install
 
-install: bin/sremc lib/libsremrt.a
+install: bin/sremc lib/libsremrt.a  ## install sremc, the runtime and the man page under PREFIX
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/sremrt \
 	    $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 bin/sremc $(DESTDIR)$(PREFIX)/bin/sremc
@@ -346,10 +347,15 @@ install: bin/sremc lib/libsremrt.a
 
 # Installs into a temporary prefix, builds a sample with the installed sremc
 # and runs it; checks the man page against --help (and with groff).
-check-install: bin/sremc lib/libsremrt.a
+check-install: bin/sremc lib/libsremrt.a  ## install into a temporary prefix and build against it
 	sh tests/check_install.sh "$(MAKE)"
 
-clean:
+# make help: the targets above marked with `## what it does`.
+.PHONY: help
+help:  ## list the targets with one line each
+	@sed -n 's/^\([a-z-]*\):.*## \(.*\)/  \1\t\2/p' $(MAKEFILE_LIST) | expand -t 20
+
+clean:  ## remove build products
 	rm -rf build bin lib
 
 -include $(wildcard build/obj/*.d build/san/*.d)

@@ -1,14 +1,14 @@
 /* baselines.c: the floors and naive matchers the benchmark driver times
  * beside the generated matchers (bench/bench_main.c), on the same streams.
  *
- * Floors (WORKLOADS.md, B0): the sum of all bytes (bandwidth), a 64-state
+ * Floors (docs/workloads.md, B0): the sum of all bytes (bandwidth), a 64-state
  * table DFA `st = T[st][ev]` (one dependent load per event: the serial
  * floor of any automaton), and the sum of one field of every 16-byte record.
  * Naive matchers: what someone would write by hand without an automaton
  * compiler: one run per start event (a list of partial matches, each
  * stepped on every event, dropped when its window or gap runs out), and the
  * enumeration of all triples for counting stam matches. Hand-written O(1)
- * counters (WORKLOADS.md's peer row) for B1 and B2: what a specialised
+ * counters (docs/workloads.md's peer row) for B1 and B2: what a specialised
  * matcher of these two patterns can cost. Each is exact for its workload;
  * the driver checks it against the golden counts or the generated
  * matchers. */

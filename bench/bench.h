@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The 16-byte record of WORKLOADS.md. */
+/* The 16-byte record of docs/workloads.md. */
 typedef struct bench_rec {
     uint64_t ts;
     uint32_t type;

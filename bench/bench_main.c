@@ -1,5 +1,5 @@
 /* bench_main.c: the benchmark driver (`make bench`, bench/run.sh): the
- * workloads of WORKLOADS.md through every generated matcher of the entry
+ * workloads of docs/workloads.md through every generated matcher of the entry
  * table (build/bench/entries.c) and, on the same streams in the same
  * process, the floors, naive matchers, Hyperscan and the reference
  * interpreter; then (--report) medians, ratios, tables and JSON.
@@ -9,10 +9,10 @@
  * ('A' + type, what Hyperscan scans) for K = 10 and 26, N = 50 M, so the
  * golden counts apply; for B8 a K = 26 stream whose A has probability
  * p (per mille); 16-byte records {ts = i, type, val} for B7 (val, which
- * WORKLOADS.md leaves open: the top 24 bits of the same x, in [0, 1)).
+ * docs/workloads.md leaves open: the top 24 bits of the same x, in [0, 1)).
  *
  * A wrong answer is a failure, not a figure. Every row's count is checked:
- * against the golden count of WORKLOADS.md when the row ran the full 50 M
+ * against the golden count of docs/workloads.md when the row ran the full 50 M
  * stream and has one, else against the first matcher of its workload on
  * the same events (run on the row's prefix when the row ran a prefix);
  * every repetition must give the same count, no capacity may overflow,
@@ -62,7 +62,7 @@ static uint64_t xs_step(uint64_t x)
     return x;
 }
 
-/* Event i: step first, then type = x mod K (WORKLOADS.md). */
+/* Event i: step first, then type = x mod K (docs/workloads.md). */
 static void gen_bytes(uint8_t *ty, size_t n, uint32_t k)
 {
     uint64_t x = SEED;
@@ -142,7 +142,7 @@ static void *xmalloc(size_t n)
 
 volatile uint64_t bench_sink;
 
-/* ---- golden counts (WORKLOADS.md, N = 50 M) ------------------------------------------ */
+/* ---- golden counts (docs/workloads.md, N = 50 M) ------------------------------------------ */
 
 typedef struct golden {
     const char *wl;
@@ -1870,7 +1870,7 @@ static void write_md(FILE *o, int procs, int reps, int breps)
                "\"x floor\", \"x hs\", \"x naive\", \"x counter\", "
                "\"x interp\": the matcher's speed over that one's, same run, same events "
                "(> 1: the matcher is faster). Floor: the 64-state table DFA (one-byte types) or "
-               "the 16-byte record sum (records). check: golden = the WORKLOADS.md count; ref = "
+               "the 16-byte record sum (records). check: golden = the docs/workloads.md count; ref = "
                "the workload's first row, its reference; =X: equal to X's count on the same "
                "events. events with ~: prefix chosen per process by the time budget. "
                "S@COMMIT: the matcher of strategy S emitted by the sremc of that commit "
@@ -1910,7 +1910,7 @@ static void write_md(FILE *o, int procs, int reps, int breps)
             fprintf(o, "\nPartitioned `B1` (`partition by key`, K = %d, w = %ld, %s): %ld bytes "
                        "with one key, %ld bytes per further key.\n", aggs[i].k, aggs[i].w,
                     aggs[i].method, aggs[i].state, aggs[i].per_key);
-    fprintf(o, "\n#### Targets (issue 7, DESIGN.md)\n\n| target | measured | met |\n|---|---|---|\n");
+    fprintf(o, "\n#### Targets (issue 7, docs/design.md)\n\n| target | measured | met |\n|---|---|---|\n");
     for (i = 0; i < ntargets; i++)
         fprintf(o, "| %s | %s | %s |\n", targets[i].what, targets[i].figure,
                 targets[i].met < 0 ? "not measured" : targets[i].met ? "**met**" : "**missed**");

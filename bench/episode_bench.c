@@ -1,7 +1,7 @@
 /* episode_bench.c: ns/event of the exact episode counters (runtime/episode.c)
  * beside two baselines, on one synthetic stream per k, frequencies checked.
  *
- * Stream (per k): the WORKLOADS.md generator (xorshift64, seed
+ * Stream (per k): the docs/workloads.md generator (xorshift64, seed
  * 88172645463325252, type = x mod K) with K = k + 2 types, ts = i (one event
  * per time unit), so two types in k + 2 satisfy no element. Episodes:
  * <E_1..E_k> with E_m = type m - 1 ("distinct elements": every event

@@ -4,7 +4,7 @@
  * with every algorithm's totals checked against the others.
  *
  * Stream (per K, like the trie paper's synthetic streams of 6, 10 and 11
- * types): the WORKLOADS.md generator (xorshift64, seed 88172645463325252,
+ * types): the docs/workloads.md generator (xorshift64, seed 88172645463325252,
  * type = x mod K), 16-byte records {ts = i, type, val} (bench/bench.h).
  * Pattern p = <A,B,C>, extensions and variations over the other K - 3
  * types, `within w events`, stam and stnm, one partition; every event goes

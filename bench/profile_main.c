@@ -1,4 +1,4 @@
-/* profile_main.c: one generated matcher over the WORKLOADS.md stream of
+/* profile_main.c: one generated matcher over the docs/workloads.md stream of
  * one-byte types (or, -DPROFILE_RECORDS, of 16-byte records {ts, type,
  * val} as bench_main.c makes them), for a profiler (bench/profile.sh runs
  * it under callgrind): PFX_bench_ops of the adapter it is linked with.

@@ -1,11 +1,11 @@
 #!/bin/sh
 # bench/run.sh SREMC LIBSREMRT: the matcher part of `make bench` (B0-B4,
-# B7-B9 of /work/shared/bench/WORKLOADS.md; docs/PERFORMANCE.md).
+# B7-B9 of docs/workloads.md; docs/PERFORMANCE.md).
 #
 # Emits one matcher per (workload, K, w, strategy) from the templates in
 # bench/patterns/ with SREMC (timed) and compiles each with $CC
 # $BENCH_CFLAGS (timed; default -O3 -march=native, the flags of
-# WORKLOADS.md's figures). Links them with the driver (bench/bench_main.c;
+# docs/workloads.md's figures). Links them with the driver (bench/bench_main.c;
 # one bench/adapter.c per matcher, which feeds events through
 # NAME_push_many in batches of 256 when the generated header has it, else
 # NAME_push), the floors and naive matchers (bench/baselines.c), Hyperscan

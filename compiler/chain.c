@@ -1,5 +1,5 @@
 /* chain.c: which patterns are chains (chain.h), and why one tag per atom
- * matches them exactly (LANGUAGE.md 3.3).
+ * matches them exactly (docs/language.md 3.3).
  *
  * stam. L_r = the latest start of a chain j_1 < .. < j_r taken so far
  * (events A_1..A_r). The prefix j_1..j_(r-1) of such a chain is a chain

@@ -989,7 +989,7 @@ static bool const_int(const AstExpr *e, uint64_t *v)
 }
 
 /* An integer '/' or '%' by a constant 0 makes the whole condition false
- * (LANGUAGE.md 3.2), which is surely not what was meant. */
+ * (docs/language.md 3.2), which is surely not what was meant. */
 static void warn_zero_divisor(Checker *c, const AstExpr *e)
 {
     uint64_t v;

@@ -12,7 +12,7 @@
 #include "minterm.h"
 #include "sra.h"
 
-/* Two strategies share this IR (DESIGN.md):
+/* Two strategies share this IR (docs/design.md):
  * - tdfa: from the epsilon-free SRA of a register-free pattern. A state
  *   is a set of NFA states, each (a slot) carrying a start tag: the latest
  *   start (substream position, or timestamp for time windows) of a run in
@@ -119,7 +119,7 @@ const char *dsra_check(const Dsra *d);
 void dsra_dump_txt(const Dsra *d, FILE *out);
 void dsra_dump_dot(const Dsra *d, const char *name, FILE *out);
 
-/* Detections (LANGUAGE.md 3.3) as the automaton computes them, for the
+/* Detections (docs/language.md 3.3) as the automaton computes them, for the
  * differential tests: det[k] for event k (0-based). Partitions are
  * independent substreams (count windows count substream positions);
  * time windows read the schema's timestamp. */

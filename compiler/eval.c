@@ -1,4 +1,4 @@
-/* eval.c: one checked condition on one event -> true/false (LANGUAGE.md
+/* eval.c: one checked condition on one event -> true/false (docs/language.md
  * 3.2), with registers, wrapping integers, IEEE floats and externs. */
 #include "eval.h"
 

@@ -1,4 +1,4 @@
-/* eval.h: evaluation of one condition on one event (LANGUAGE.md 3.2).
+/* eval.h: evaluation of one condition on one event (docs/language.md 3.2).
  * The only code the reference interpreter and the automata share. */
 #ifndef SREMC_EVAL_H
 #define SREMC_EVAL_H
@@ -33,7 +33,7 @@ typedef struct EvalCtx {
 } EvalCtx;
 
 /* A finite stream for the oracles and simulators: event k (0-based; its
- * LANGUAGE.md index is k + 1) is values[k * nattrs .. k * nattrs + nattrs). */
+ * docs/language.md index is k + 1) is values[k * nattrs .. k * nattrs + nattrs). */
 typedef struct Stream {
     int          n;
     int          nattrs;

@@ -1,5 +1,5 @@
 /* interp.h: the reference interpreter, checked pattern + finite stream ->
- * detections, straight from LANGUAGE.md 3.3; the oracle of the automata. */
+ * detections, straight from docs/language.md 3.3; the oracle of the automata. */
 #ifndef SREMC_INTERP_H
 #define SREMC_INTERP_H
 

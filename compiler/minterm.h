@@ -10,7 +10,7 @@
 #include "eval.h"
 #include "intern.h"
 
-/* A condition C holds iff DEF(C) and F(atoms) (LANGUAGE.md 3.2: a
+/* A condition C holds iff DEF(C) and F(atoms) (docs/language.md 3.2: a
  * condition that cannot be evaluated is false as a whole). DEF(C) is the
  * conjunction of "divisor != 0" for every integer / and % in C, nested
  * ones too, and of "register r is non-empty" for every register C reads;

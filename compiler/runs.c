@@ -158,7 +158,7 @@ static void add_run(Sim *sim, RunSet *set, int state, const int *regs, int start
 }
 
 /* Whether a run that started at (start_pos, start_ev) may still take the
- * event at (pos, ev): the window of LANGUAGE.md 3.3 from start to it. */
+ * event at (pos, ev): the window of docs/language.md 3.3 from start to it. */
 static bool in_window(const Sim *sim, int start_pos, int start_ev, int pos, int ev)
 {
     const Runs *ru = sim->runs;

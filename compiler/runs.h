@@ -44,7 +44,7 @@ Runs *runs_new(const Sra *nfa, int capacity, Arena *arena);
 /* Text form for `sremc dump`: the run layout, then the automaton. */
 void runs_dump_txt(const Runs *runs, FILE *out);
 
-/* Detections (LANGUAGE.md 3.3) as a generated runs matcher makes them:
+/* Detections (docs/language.md 3.3) as a generated runs matcher makes them:
  * det[k] for event k (0-based). Per partition, at most capacity runs;
  * runs with equal state and read register attributes (Runs.reads) are
  * merged keeping the latest start (it stays in the window longest); a run

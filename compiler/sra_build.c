@@ -538,7 +538,7 @@ static Frag skip_loop(Builder *b, Sra *s, const AstExpr *neg_cond)
     return (Frag){q, q};
 }
 
-/* LANGUAGE.md 3.3 as rewrites of the plain sequence A_1 .. A_m:
+/* docs/language.md 3.3 as rewrites of the plain sequence A_1 .. A_m:
  * stam = A_1 (_* A_2) .. (_* A_m); stnm = A_1 ([!A_2]* A_2) .. , the skip
  * taking only events A_{r+1} rejects, so the chain takes the first match
  * (no skip before an `_`, which rejects nothing). */

@@ -42,7 +42,7 @@ Sra *sra_nfa_from_pattern(const AstPattern *p, Arena *arena, Diag *diag, int max
 /* "within 10 events", "within 3 min", "without a window": for errors. */
 void sra_window_text(const AstPattern *p, char *buf, size_t size);
 
-/* Detections of sra->pattern in s (LANGUAGE.md 3.3): det[k] for event k
+/* Detections of sra->pattern in s (docs/language.md 3.3): det[k] for event k
  * (0-based). Works on every stage, with or without epsilons: runs start
  * at every event, are merged by (state, registers), and are dropped when
  * they leave the window; partitions have their own runs. */

@@ -1,5 +1,5 @@
 /* sra_sim.c: runs an SRA of any stage (with or without epsilons) over a
- * finite stream and marks the detections of LANGUAGE.md 3.3. */
+ * finite stream and marks the detections of docs/language.md 3.3. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* strategy.h: checked pattern -> the automata of its matching strategy
- * (tdfa, dsra or runs: DESIGN.md), chosen under the state budget. */
+ * (tdfa, dsra or runs: docs/design.md), chosen under the state budget. */
 #ifndef SREMC_STRATEGY_H
 #define SREMC_STRATEGY_H
 

@@ -232,7 +232,7 @@ static int intern(Unroller *u, const int *key)
 
 /* Whether some positive literal of NFA transition t reads a register that
  * last (as given) says no event wrote: such a condition can never be
- * evaluated, so it is false as a whole (LANGUAGE.md 3.2) and the
+ * evaluated, so it is false as a whole (docs/language.md 3.2) and the
  * transition never fires on this walk. */
 static bool guard_impossible(const Unroller *u, int t, const int *last)
 {

@@ -1,4 +1,4 @@
-/* parser.y: pure bison grammar of the .srem language (LANGUAGE.md v1);
+/* parser.y: pure bison grammar of the .srem language (docs/language.md v1);
  * builds the Ast and recovers from syntax errors at declarations. */
 %code requires {
 #include "ast.h"

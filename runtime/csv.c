@@ -1,4 +1,4 @@
-/* csv.c: CSV text (RFC 4180 quoting, LANGUAGE.md section 6 rules) -> events
+/* csv.c: CSV text (RFC 4180 quoting, docs/language.md section 6 rules) -> events
  * in the generated struct, one record at a time through a bounded buffer. */
 #include "sremrt/csv.h"
 

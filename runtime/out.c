@@ -95,7 +95,7 @@ static void json_best(sremrt_sink *s, const sremrt_record *r)
     sremrt_sink_putc(s, ']');
 }
 
-/* Field order as in LANGUAGE.md section 6. */
+/* Field order as in docs/language.md section 6. */
 static void emit_json(sremrt_sink *s, const sremrt_record *r)
 {
     sremrt_sink_puts(s, "{\"kind\":");

@@ -1,4 +1,4 @@
-/* ships_near.c: the extern predicate of samples/ships.srem (LANGUAGE.md 3.4).
+/* ships_near.c: the extern predicate of samples/ships.srem (docs/language.md 3.4).
  *
  *   sremc build samples/ships.srem samples/ships_near.c -o ships
  *

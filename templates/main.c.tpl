@@ -4,7 +4,7 @@
 @@#   SOURCE   the .srem file's name, fit for a C string and a comment
 @@#   VERSION  sremc's version (--version of the program)
 /* @@PREFIX@@_main.c: the program `sremc build` wraps around @@HEADER@@:
- * events from CSV or binary input -> records (LANGUAGE.md section 6). */
+ * events from CSV or binary input -> records (docs/language.md section 6). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

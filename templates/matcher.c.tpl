@@ -48,7 +48,7 @@ SREMRT_ABI_REQUIRE(@@PREFIX@@, 3);
 @@SCHEMA_DESC@@
 
 @@IF USES_HELPERS@@
-/* ======== condition semantics (LANGUAGE.md 3.2) ============================= */
+/* ======== condition semantics (docs/language.md 3.2) ============================= */
 
 @@END USES_HELPERS@@
 @@IF USES_WRAP@@
@@ -296,7 +296,7 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
     return 0;
 }
 
-/* The timestamp rule (LANGUAGE.md 2): 1 if e goes backwards (counted,
+/* The timestamp rule (docs/language.md 2): 1 if e goes backwards (counted,
  * and @@PREFIX@@_error says why), else 0 and e's timestamp is the last. */
 static inline int @@PREFIX@@_rejected(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e)
 {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# check_samples.sh SREMC: every bundled sample (the examples of LANGUAGE.md
+# check_samples.sh SREMC: every bundled sample (the examples of docs/language.md
 # among them) must check clean: exit 0 and no diagnostics at all.
 sremc=$1
 pass=0 fail=0

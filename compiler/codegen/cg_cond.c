@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- conditions (LANGUAGE.md 3.2, exactly as eval.c) ----------------------------------- */
+/* ---- conditions (docs/language.md 3.2, exactly as eval.c) ----------------------------------- */
 
 
 typedef struct Cond {

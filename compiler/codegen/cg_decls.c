@@ -252,7 +252,7 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
 _Static_assert(EXPLORE_MAX_LENGTH == SREMRT_EXPLORE_MAX_M && EXPLORE_MAX_VALUES == SREMRT_EXPLORE_MAX_VALUES,
                "the checker's explore limits are the runtime's");
 
-/* The explore clause of pattern i (LANGUAGE.md 5): its configuration and
+/* The explore clause of pattern i (docs/language.md 5): its configuration and
  * the shared trie; one counting state per partition (slot of the
  * pattern's keymap). Push code goes after the pattern's own step, so a
  * match record comes before the suggestions of the same event. */

@@ -377,7 +377,7 @@ static void emit_externs(Cg *g)
             continue;
         const AstExtern *x = g->ast->decls[i].u.ext;
         if (!any)
-            cg_line(out, 0, "/* Extern predicates the user links in (LANGUAGE.md 3.4). */");
+            cg_line(out, 0, "/* Extern predicates the user links in (docs/language.md 3.4). */");
         any = true;
         cg_begin(out, 0);
         fprintf(out->f, "extern %s %s(", ty[x->ret], x->name);

@@ -231,7 +231,7 @@ static void gen_atom(Gen *g, Ctx c)
 static void gen_rx(Gen *g, Ctx c, int depth);
 
 /* R & S: each writable register goes to at most one operand, which alone
- * may write and read it (LANGUAGE.md 3.1). */
+ * may write and read it (docs/language.md 3.1). */
 static void gen_and(Gen *g, Ctx c, int depth)
 {
     unsigned own[2] = {0, 0};

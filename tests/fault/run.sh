@@ -1,7 +1,7 @@
 #!/bin/sh
 # run.sh SREMC [--long]: bad input for generated programs and for sremc,
 # every expectation exact (make check-fault; --long is make check-fault-long).
-#  1. CSV faults (LANGUAGE.md section 6) beyond tests/gen/cases: fatal
+#  1. CSV faults (docs/language.md section 6) beyond tests/gen/cases: fatal
 #     headers, wrong types, overlong lines, invalid UTF-8, NUL bytes, quotes
 #     and line ends, timestamps going backwards, --input bin; the records
 #     and the --stats counts of each run, and its exit status;

@@ -1,7 +1,7 @@
 /* diff_decl.c: random episodes and explore patterns -> batched .srem files
  * -> `sremc build` programs run on random CSV streams (under every
  * --explore-algo), every JSONL record compared with brute-force oracles
- * written from LANGUAGE.md sections 4, 5 and 6. Usage:
+ * written from docs/language.md sections 4, 5 and 6. Usage:
  *   diff_decl SREMC WORKDIR [NPROGRAMS [SEED [DECLS]]]
  * NPROGRAMS (default 12) is multiplied by SREMC_DIFF_SCALE; each program
  * holds DECLS (default 16) declarations and is built with -O0. Prints the

@@ -1,5 +1,5 @@
 /* rt.h: helpers shared by the runtime's CUnit suites: a test schema (the
- * Sensor of LANGUAGE.md section 2) and string comparisons that show diffs. */
+ * Sensor of docs/language.md section 2) and string comparisons that show diffs. */
 #ifndef SREMRT_TEST_RT_H
 #define SREMRT_TEST_RT_H
 

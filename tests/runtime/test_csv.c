@@ -1,4 +1,4 @@
-/* test_csv.c: the CSV reader against every input rule of LANGUAGE.md
+/* test_csv.c: the CSV reader against every input rule of docs/language.md
  * section 6, as transcripts of events, bad lines and fatal errors. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* test_episode.c: episode frequencies against LANGUAGE.md section 4, the
+/* test_episode.c: episode frequencies against docs/language.md section 4, the
  * contract: brute-force oracles (every occurrence enumerated, then the
  * largest set of pairwise non-overlapped, or pairwise event-disjoint,
  * occurrences found by exhaustive search), the paper's examples, every

@@ -1,7 +1,7 @@
 /* test_explore.c: every counting algorithm (default, bf, rc, ic) against
  * an independent brute-force oracle on seeded random streams and patterns:
  * both policies; count, time and no windows; partitions. The oracle reads
- * LANGUAGE.md section 5 literally: it enumerates every increasing index
+ * docs/language.md section 5 literally: it enumerates every increasing index
  * list of the substream, keeps those with the right types and window (and,
  * under stnm, those taking the first event of the next type at every
  * step), and derives trie counts and suggestions from the definitions.

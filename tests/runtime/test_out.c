@@ -1,4 +1,4 @@
-/* test_out.c: the record writers: JSONL byte for byte as LANGUAGE.md
+/* test_out.c: the record writers: JSONL byte for byte as docs/language.md
  * section 6 shows it, the text lines, escaping, truncation and streams. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -39,7 +39,7 @@ static sremrt_record rec(sremrt_kind kind, const char *name, int64_t index, int6
 
 static const char *const seq[] = {"TempRise", "FanStart", "PressureAlert"};
 
-/* The seven example records of LANGUAGE.md section 6, in its order. */
+/* The seven example records of docs/language.md section 6, in its order. */
 static void spec_records(sremrt_record out[7])
 {
     out[0] = rec(SREMRT_MATCH, "fire", 7, 1700000007000, NULL);
@@ -247,7 +247,7 @@ static void test_write_stream(void)
 void add_out_tests(void)
 {
     CU_pSuite s = CU_add_suite("out", NULL, NULL);
-    CU_add_test(s, "LANGUAGE.md examples, JSONL", test_spec_examples);
+    CU_add_test(s, "docs/language.md examples, JSONL", test_spec_examples);
     CU_add_test(s, "text lines", test_text_lines);
     CU_add_test(s, "optional fields", test_optional_fields);
     CU_add_test(s, "suggest", test_suggest);

@@ -145,7 +145,7 @@ static uint64_t node_freq(const sremrt_explore *ex, const char *seq)
 }
 
 /* The paper's example: A1 A2 B3 A4 B5 C6 D7, <A,B,C>, stnm, window 10.
- * "count" is LANGUAGE.md's: matches passing through the node. */
+ * "count" is docs/language.md's: matches passing through the node. */
 static void test_worked_example(void)
 {
     static const int32_t abc[] = {0, 1, 2};

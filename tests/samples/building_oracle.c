@@ -4,7 +4,7 @@
  *   building_oracle EVENTS.csv            print the expected records (JSONL)
  *   building_oracle EVENTS.csv OUT.jsonl  compare; exit 0 if they agree, 1 if not
  *
- * Straight from LANGUAGE.md sections 3.3 and 5, not from the runtime's
+ * Straight from docs/language.md sections 3.3 and 5, not from the runtime's
  * algorithms: pattern overheat = <TempRise FanStart PowerIncrease>, stnm,
  * within 10 min, no partition (the zones share one stream). Every start
  * (TempRise) in the window keeps its own chain, advanced literally: the

@@ -4,7 +4,7 @@
  *   telecom_oracle ALARMS.csv            print the expected records (JSONL)
  *   telecom_oracle ALARMS.csv OUT.jsonl  compare; exit 0 if they agree, 1 if not
  *
- * Straight from LANGUAGE.md section 4, not from the runtime's algorithms:
+ * Straight from docs/language.md section 4, not from the runtime's algorithms:
  *   cell_out (per cell, 3 min, nonoverlapped): the greedy choice of the
  *     occurrence that ends earliest after the last one chosen is a maximum
  *     set of non-overlapping intervals (interval scheduling), and it never

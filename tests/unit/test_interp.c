@@ -293,7 +293,7 @@ static void expect_det(int line, const char *pattern, const char *spec, const ch
 
 #define DET(pattern, spec, want) expect_det(__LINE__, "pattern p on S " pattern, spec, want)
 
-/* LANGUAGE.md's fire pattern on a hand-made Sensor stream. */
+/* docs/language.md's fire pattern on a hand-made Sensor stream. */
 static void test_interp_fire(void)
 {
     static const char *const sensor =

@@ -1,4 +1,4 @@
-/* csv.h: the CSV event reader of LANGUAGE.md section 6: a header naming
+/* csv.h: the CSV event reader of docs/language.md section 6: a header naming
  * attributes, then one event per record, parsed into the generated struct. */
 #ifndef SREMRT_CSV_H
 #define SREMRT_CSV_H

@@ -1,5 +1,5 @@
 /* episode.h: the frequency of a serial episode <E_1..E_k> under a window
- * (LANGUAGE.md section 4), exactly, one counter per substream (partition).
+ * (docs/language.md section 4), exactly, one counter per substream (partition).
  * Per event the caller passes its position, its timestamp and the set of
  * elements it satisfies (a bitmask computed by the generated code: an event
  * may satisfy several elements, e.g. repeated types or overlapping

@@ -1,4 +1,4 @@
-/* explore.h: online exploration of an explore clause (LANGUAGE.md section
+/* explore.h: online exploration of an explore clause (docs/language.md section
  * 5): per event, count the matches of the pattern p = <ET_1..ET_m>, of its
  * extensions <ET_1..ET_m, X> and variations <ET_1..ET_m-1, X> ending at the
  * event, exactly, under stam or stnm and a count or time window; add them
@@ -61,7 +61,7 @@ typedef struct sremrt_explore_config {
     int64_t capacity;                /* window entries per partition; 0: default */
 } sremrt_explore_config;
 
-/* One suggestion due after an event (LANGUAGE.md section 5). */
+/* One suggestion due after an event (docs/language.md section 5). */
 typedef struct sremrt_suggestion {
     sremrt_candidate candidate;      /* SREMRT_EXTENSION or SREMRT_VARIATION */
     int32_t type;                    /* X */

@@ -52,7 +52,7 @@ int32_t sremrt_keymap_get(sremrt_keymap *km, int64_t key, int *inserted);
 /* Key stored in a slot (0 <= slot < count). */
 int64_t sremrt_keymap_key(const sremrt_keymap *km, int32_t slot);
 
-/* Key text as records show it (LANGUAGE.md 3.3): decimal for int, the
+/* Key text as records show it (docs/language.md 3.3): decimal for int, the
  * value's name for enum (decimal if out of range), true/false for bool.
  * Returns the text's length; writes at most cap bytes, NUL included. */
 size_t sremrt_key_format(char *buf, size_t cap, const sremrt_attr *a, int64_t key);

@@ -19,7 +19,7 @@
 
 #include "alloc.h"
 
-/* How an episode's window is measured (LANGUAGE.md section 4). */
+/* How an episode's window is measured (docs/language.md section 4). */
 typedef enum sremrt_episode_window {
     SREMRT_EPISODE_EVENTS,   /* within N events: i_k - i_1 + 1 <= N (substream positions) */
     SREMRT_EPISODE_TIME      /* within D: ts(i_k) - ts(i_1) <= D */

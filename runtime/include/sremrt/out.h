@@ -1,4 +1,4 @@
-/* out.h: the records a generated program writes (LANGUAGE.md section 6), as
+/* out.h: the records a generated program writes (docs/language.md section 6), as
  * JSONL for programs or one line of text for people. */
 #ifndef SREMRT_OUT_H
 #define SREMRT_OUT_H

@@ -1,4 +1,4 @@
-/* ptrie.h: the pattern trie of an explore clause (LANGUAGE.md section 5):
+/* ptrie.h: the pattern trie of an explore clause (docs/language.md section 5):
  * a node per prefix of the pattern and of its candidates, with counts,
  * and text and Graphviz dumps. The counting algorithms are in explore.h. */
 #ifndef SREMRT_PTRIE_H

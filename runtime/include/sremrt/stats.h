@@ -35,7 +35,7 @@ const char *sremrt_overflow_name(sremrt_overflow k);
 
 uint64_t sremrt_stats_overflows(const sremrt_stats *st);
 
-/* LANGUAGE.md section 6: 0 if every line was accepted, else 3. */
+/* docs/language.md section 6: 0 if every line was accepted, else 3. */
 int sremrt_stats_exit_status(const sremrt_stats *st);
 
 /* The report, `seconds` being the run's wall time (<= 0: rate unknown):

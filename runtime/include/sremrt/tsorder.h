@@ -1,4 +1,4 @@
-/* tsorder.h: the timestamp order rule of LANGUAGE.md section 2: an event
+/* tsorder.h: the timestamp order rule of docs/language.md section 2: an event
  * older than the previous accepted event (whole stream) is rejected. */
 #ifndef SREMRT_TSORDER_H
 #define SREMRT_TSORDER_H
