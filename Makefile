@@ -130,7 +130,7 @@ demo: deps  ## build sremc, build a matcher from a sample and run it
 	@sh scripts/demo.sh
 
 check: deps  ## run every test (about 4 minutes on 2 idle cores)
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install samples-long check-firmware check-cost
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install check-embed samples-long check-firmware check-cost
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests  ## unit suites of the compiler
@@ -349,6 +349,12 @@ install: bin/sremc lib/libsremrt.a  ## install sremc, the runtime and the man pa
 # and runs it; checks the man page against --help (and with groff).
 check-install: bin/sremc lib/libsremrt.a  ## install into a temporary prefix and build against it
 	sh tests/check_install.sh "$(MAKE)"
+
+# Embedding (tests/embed/run.sh): the runtime and generated headers compile
+# as C++, a C++ host prints what the generated program prints.
+.PHONY: check-embed
+check-embed: bin/sremc lib/libsremrt.a  ## a C++ host of a generated matcher
+	sh tests/embed/run.sh bin/sremc
 
 # make help: the targets above marked with `## what it does`.
 .PHONY: help

@@ -10,6 +10,7 @@ need() { # need COMMAND-OR-FILE DEBIAN-PACKAGE
     esac
 }
 need cc gcc
+need g++ g++                                          # make check-embed: a C++ host
 need make make
 need re2c re2c
 need bison bison

@@ -39,6 +39,10 @@
 #include "sremrt/stats.h"
 #include "sremrt/tsorder.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One event of schema @@SCHEMA@@, laid out as @@PREFIX@@_schema describes. */
 typedef struct @@PREFIX@@_event {
     @@EVENT_FIELDS@@
@@ -111,5 +115,9 @@ const sremrt_stats *@@PREFIX@@_stats(const @@PREFIX@@_matcher *m);
 
 /* Why the last push returned nonzero. */
 const char *@@PREFIX@@_error(const @@PREFIX@@_matcher *m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 
 #include "sink.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum sremrt_format {
     SREMRT_TEXT,       /* --format text (default) */
     SREMRT_JSONL       /* --format jsonl */
@@ -76,6 +80,10 @@ void sremrt_sink_init_file(sremrt_sink *s, char *buf, size_t cap, FILE *out);
 
 /* Host: the error record of a rejected line (usually to stderr). */
 int sremrt_write_error(FILE *out, sremrt_format f, int64_t line, const char *message);
+#endif
+
+#ifdef __cplusplus
+}
 #endif
 
 #endif
