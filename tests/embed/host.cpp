@@ -1,7 +1,8 @@
 // host.cpp: a C++ host of a generated matcher (tests/embed/run.sh).
 // Includes the generated header and the runtime headers in C++, fills
 // embed_event with the header's named enum constants, pushes a seeded
-// stream and prints each record as the generated program would (text).
+// stream and prints each record as the generated program would (text);
+// each record's decl must be its declaration's EMBED_DECL_ constant.
 // It also writes the stream as CSV (argv[1]) so that the script can run
 // the program sremc builds on it: the two outputs must be equal, which
 // checks the constants against the names the program reads.
@@ -17,11 +18,26 @@ namespace {
 
 struct Host {
     std::string out;
+    int bad_decl;   // records whose decl does not name their declaration
 };
+
+// The declarations by their constants, written out independently.
+const char *decl_name(int32_t decl)
+{
+    switch (decl) {
+    case EMBED_DECL_OUTAGE: return "outage";
+    case EMBED_DECL_REBOOTS: return "reboots";
+    case EMBED_DECL_SURGE: return "surge";
+    default: return NULL;
+    }
+}
 
 void on_record(void *user, const sremrt_record *r)
 {
     Host *h = static_cast<Host *>(user);
+    const char *want = decl_name(r->decl);
+    if (EMBED_DECL_COUNT != 3 || !want || std::strcmp(want, r->name) != 0)
+        h->bad_decl++;
     char buf[512];
     size_t n = sremrt_record_format(buf, sizeof buf, SREMRT_TEXT, r);
     h->out.append(buf, n < sizeof buf ? n : sizeof buf - 1);
@@ -74,6 +90,7 @@ int main(int argc, char **argv)
         return 2;
 
     Host h;
+    h.bad_decl = 0;
     embed_config cfg;
     embed_config_default(&cfg);
     cfg.record = on_record;
@@ -92,5 +109,9 @@ int main(int argc, char **argv)
     embed_finish(m);
     embed_free(m);
     std::fputs(h.out.c_str(), stdout);
+    if (h.bad_decl) {
+        std::fprintf(stderr, "host: %d records with a wrong decl (seed %llu)\n", h.bad_decl, seed);
+        return 1;
+    }
     return 0;
 }

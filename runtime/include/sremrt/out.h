@@ -43,6 +43,9 @@ typedef struct sremrt_best {
 typedef struct sremrt_record {
     sremrt_kind kind;
     const char *name;              /* pattern or episode: all kinds but error */
+    int32_t decl;                  /* its index among the file's patterns and episodes,
+                                      in file order (the header's PREFIX_DECL_ constants):
+                                      all kinds but error */
     int64_t index;                 /* event index: match, episode, alert, suggest */
     int has_ts;                    /* the schema has a timestamp: write ts */
     int64_t ts;                    /* the event's timestamp */
