@@ -334,15 +334,22 @@ samples-long: bin/sremc lib/libsremrt.a $(SL_TOOLS)  ## sample streams regenerat
 PREFIX  ?= /usr/local
 DESTDIR ?=
 RT_HEADERS = $(wildcard runtime/include/sremrt/*.h)
+# What a --freestanding build compiles (docs/FIRMWARE.md): the runtime but
+# its host parts (host.c: malloc and stdio; csv.c, bin.c: the readers of
+# generated programs), with the internal headers they include.
+RT_FW_SRC  = $(filter-out runtime/host.c runtime/csv.c runtime/bin.c,$(RT_SRC)) $(wildcard runtime/*_impl.h)
 
 .PHONY: install check-install
 
-install: bin/sremc lib/libsremrt.a  ## install sremc, the runtime and the man page under PREFIX
-	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/sremrt \
-	    $(DESTDIR)$(PREFIX)/share/man/man1
+install: bin/sremc lib/libsremrt.a  ## install sremc, the runtime (with sremrt.pc and the firmware sources), the man page
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/sremrt \
+	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/sremc/runtime
 	install -m 755 bin/sremc $(DESTDIR)$(PREFIX)/bin/sremc
 	install -m 644 lib/libsremrt.a $(DESTDIR)$(PREFIX)/lib/libsremrt.a
 	install -m 644 $(RT_HEADERS) $(DESTDIR)$(PREFIX)/include/sremrt/
+	install -m 644 $(RT_FW_SRC) $(DESTDIR)$(PREFIX)/share/sremc/runtime/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@VERSION@|$$(bin/sremc --version | sed 's/^sremc //')|" \
+	    runtime/sremrt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/sremrt.pc
 	install -m 644 docs/sremc.1 $(DESTDIR)$(PREFIX)/share/man/man1/sremc.1
 
 # Installs into a temporary prefix, builds a sample with the installed sremc
