@@ -360,7 +360,7 @@ check-install: bin/sremc lib/libsremrt.a  ## install into a temporary prefix and
 # Embedding (tests/embed/run.sh): the runtime and generated headers compile
 # as C++, a C++ host prints what the generated program prints.
 .PHONY: check-embed
-check-embed: bin/sremc lib/libsremrt.a  ## a C++ host of a generated matcher
+check-embed: bin/sremc lib/libsremrt.a  ## a C++ host of a generated matcher, the bin round trip
 	sh tests/embed/run.sh bin/sremc
 
 # make help: the targets above marked with `## what it does`.
