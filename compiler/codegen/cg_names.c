@@ -81,13 +81,15 @@ static bool report_collisions(Cg *g, const Const *v, int n)
 /* The names the generated files define besides the constants, that an
  * upper-case constant can equal: the include guard, the capacity macros
  * of --freestanding and the runs arrays' sizes (prefix as written). */
+static const char *const macro[] = {"MAX_KEYS", "MAX_RUNS", "DISTINCT_BUDGET", "OCCMAP_CAP",
+                                    "EXPLORE_CAP", "ARENA_BYTES", "RUNS_BYTES", "RS_FLAT"};
+enum { NMACROS = sizeof macro / sizeof macro[0] };
+
 static int add_generated(const Cg *g, Const *v, int n)
 {
-    static const char *const macro[] = {"MAX_KEYS", "MAX_RUNS", "DISTINCT_BUDGET", "OCCMAP_CAP",
-                                        "EXPLORE_CAP", "ARENA_BYTES", "RUNS_BYTES", "RS_FLAT"};
     char *guard = cg_const_name(g->P, "H", "GENERATED");
     v[n++] = (Const){guard, NULL, "the header's include guard", NULL, {0, 0}, -1};
-    for (size_t k = 0; k < sizeof macro / sizeof macro[0]; k++) {
+    for (int k = 0; k < NMACROS; k++) {
         size_t len = strlen(g->P) + strlen(macro[k]) + 2;
         char *name = malloc(len);
         if (!name)
@@ -98,62 +100,72 @@ static int add_generated(const Cg *g, Const *v, int n)
     return n;
 }
 
-/* The enum of one attribute's values, in the header. */
-static void put_enum(FILE *h, const Cg *g, const AstAttr *at, Const *v)
+/* The constants of every enum attribute's values into v (returns how
+ * many), and an enum of them per attribute into the header. */
+static int add_values(const Cg *g, Const *v, FILE *h)
 {
-    fprintf(h, "enum {   /* %s_event.", g->P);
-    cg_put_comment_text(h, at->name);
-    fputs(" */\n", h);
-    for (int x = 0; x < at->nvalues; x++)
-        fprintf(h, "    %s = %d,\n", v[x].name, x);
-    fputs("};\n\n", h);
+    const AstSchema *s = g->schema;
+    int n = 0;
+    for (int a = 0; a < s->nattrs; a++) {
+        const AstAttr *at = &s->attrs[a];
+        if (at->kind != ATTR_ENUM)
+            continue;
+        fprintf(h, "enum {   /* %s_event.", g->P);
+        cg_put_comment_text(h, at->name);
+        fputs(" */\n", h);
+        for (int x = 0; x < at->nvalues; x++, n++) {
+            const AstEnumValue *ev = &at->values[x];
+            v[n] = (Const){cg_const_name(g->P, at->name, ev->name), "enum value", ev->name, at->name, ev->loc, n};
+            fprintf(h, "    %s = %d,\n", v[n].name, x);
+        }
+        fputs("};\n\n", h);
+    }
+    return n;
+}
+
+/* The constants of the declarations into v from n on (returns the new
+ * count), their enum into the header and their names into names. */
+static int add_decls(const Cg *g, Const *v, int n, FILE *h, FILE *names)
+{
+    int d = 0;
+    fputs("/* The declarations, numbered as sremrt_record.decl numbers them: the\n"
+          " * patterns and episodes of the file, in file order. */\nenum {\n", h);
+    for (int k = 0; k < g->ast->ndecls; k++) {
+        const AstDecl *dc = &g->ast->decls[k];
+        if (dc->kind != DECL_PATTERN && dc->kind != DECL_EPISODE)
+            continue;
+        bool pat = dc->kind == DECL_PATTERN;
+        const char *name = pat ? dc->u.pattern->name : dc->u.episode->name;
+        v[n] = (Const){cg_const_name(g->P, "DECL", name), pat ? "pattern" : "episode", name, NULL,
+                       pat ? dc->u.pattern->loc : dc->u.episode->loc, n};
+        fprintf(h, "    %s = %d,   /* %s %s */\n", v[n].name, d, v[n].what, name);
+        fputs(d++ ? ", " : "", names);
+        cg_put_c_string(names, name);
+        n++;
+    }
+    v[n] = (Const){cg_const_name(g->P, "DECL", "COUNT"), NULL, "the header's count of declarations", NULL,
+                   {0, 0}, -1};
+    fprintf(h, "    %s = %d   /* how many */\n};\n", v[n].name, d);
+    return n + 1;
 }
 
 bool cg_emit_constants(Cg *g, FILE *h, FILE *names)
 {
     const AstSchema *s = g->schema;
-    const Ast *ast = g->ast;
-    int n = 0, ndecls = 0;
+    size_t cap = 2 + NMACROS;   /* DECL_COUNT, the guard, the macros */
     for (int a = 0; a < s->nattrs; a++)
-        n += s->attrs[a].kind == ATTR_ENUM ? s->attrs[a].nvalues : 0;
-    for (int k = 0; k < ast->ndecls; k++)
-        ndecls += ast->decls[k].kind == DECL_PATTERN || ast->decls[k].kind == DECL_EPISODE;
-    Const *v = calloc((size_t)n + (size_t)ndecls + 16, sizeof *v);
+        cap += s->attrs[a].kind == ATTR_ENUM ? (size_t)s->attrs[a].nvalues : 0;
+    for (int k = 0; k < g->ast->ndecls; k++)
+        cap += g->ast->decls[k].kind == DECL_PATTERN || g->ast->decls[k].kind == DECL_EPISODE;
+    Const *v = calloc(cap, sizeof *v);
     if (!v)
         abort();
-    int at = 0;
-    for (int a = 0; a < s->nattrs; a++)
-        for (int x = 0; s->attrs[a].kind == ATTR_ENUM && x < s->attrs[a].nvalues; x++, at++) {
-            const AstEnumValue *ev = &s->attrs[a].values[x];
-            v[at] = (Const){cg_const_name(g->P, s->attrs[a].name, ev->name), "enum value", ev->name,
-                            s->attrs[a].name, ev->loc, at};
-        }
-    for (int a = 0, first = 0; a < s->nattrs; a++)
-        if (s->attrs[a].kind == ATTR_ENUM) {
-            put_enum(h, g, &s->attrs[a], &v[first]);
-            first += s->attrs[a].nvalues;
-        }
-    fputs("/* The declarations, numbered as sremrt_record.decl numbers them: the\n"
-          " * patterns and episodes of the file, in file order. */\nenum {\n", h);
-    for (int k = 0, d = 0; k < ast->ndecls; k++) {
-        const AstDecl *dc = &ast->decls[k];
-        if (dc->kind != DECL_PATTERN && dc->kind != DECL_EPISODE)
-            continue;
-        bool pat = dc->kind == DECL_PATTERN;
-        const char *name = pat ? dc->u.pattern->name : dc->u.episode->name;
-        v[at] = (Const){cg_const_name(g->P, "DECL", name), pat ? "pattern" : "episode", name, NULL,
-                        pat ? dc->u.pattern->loc : dc->u.episode->loc, at};
-        fprintf(h, "    %s = %d,   /* %s %s */\n", v[at].name, d++, v[at].what, name);
-        fprintf(names, "%s", d > 1 ? ", " : "");
-        cg_put_c_string(names, name);
-        at++;
-    }
-    v[at] = (Const){cg_const_name(g->P, "DECL", "COUNT"), NULL, "the header's count of declarations", NULL, {0, 0}, -1};
-    fprintf(h, "    %s = %d   /* how many */\n};\n", v[at++].name, ndecls);
-    at = add_generated(g, v, at);
-    qsort(v, (size_t)at, sizeof *v, cmp_const);
-    bool ok = report_collisions(g, v, at);
-    for (int k = 0; k < at; k++)
+    int n = add_values(g, v, h);
+    n = add_decls(g, v, n, h, names);
+    n = add_generated(g, v, n);
+    qsort(v, (size_t)n, sizeof *v, cmp_const);
+    bool ok = report_collisions(g, v, n);
+    for (int k = 0; k < n; k++)
         free(v[k].name);
     free(v);
     return ok;
