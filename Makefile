@@ -130,7 +130,7 @@ demo: deps  ## build sremc, build a matcher from a sample and run it
 	@sh scripts/demo.sh
 
 check: deps  ## run every test (about 4 minutes on 2 idle cores)
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install samples-long check-firmware check-cost
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install check-embed samples-long check-firmware check-cost
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests  ## unit suites of the compiler
@@ -334,21 +334,34 @@ samples-long: bin/sremc lib/libsremrt.a $(SL_TOOLS)  ## sample streams regenerat
 PREFIX  ?= /usr/local
 DESTDIR ?=
 RT_HEADERS = $(wildcard runtime/include/sremrt/*.h)
+# What a --freestanding build compiles (docs/FIRMWARE.md): the runtime but
+# its host parts (host.c: malloc and stdio; csv.c, bin.c: the readers of
+# generated programs), with the internal headers they include.
+RT_FW_SRC  = $(filter-out runtime/host.c runtime/csv.c runtime/bin.c,$(RT_SRC)) $(wildcard runtime/*_impl.h)
 
 .PHONY: install check-install
 
-install: bin/sremc lib/libsremrt.a  ## install sremc, the runtime and the man page under PREFIX
-	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/sremrt \
-	    $(DESTDIR)$(PREFIX)/share/man/man1
+install: bin/sremc lib/libsremrt.a  ## install sremc, the runtime (with sremrt.pc and the firmware sources), the man page
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/sremrt \
+	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/sremc/runtime
 	install -m 755 bin/sremc $(DESTDIR)$(PREFIX)/bin/sremc
 	install -m 644 lib/libsremrt.a $(DESTDIR)$(PREFIX)/lib/libsremrt.a
 	install -m 644 $(RT_HEADERS) $(DESTDIR)$(PREFIX)/include/sremrt/
+	install -m 644 $(RT_FW_SRC) $(DESTDIR)$(PREFIX)/share/sremc/runtime/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@VERSION@|$$(bin/sremc --version | sed 's/^sremc //')|" \
+	    runtime/sremrt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/sremrt.pc
 	install -m 644 docs/sremc.1 $(DESTDIR)$(PREFIX)/share/man/man1/sremc.1
 
 # Installs into a temporary prefix, builds a sample with the installed sremc
 # and runs it; checks the man page against --help (and with groff).
 check-install: bin/sremc lib/libsremrt.a  ## install into a temporary prefix and build against it
 	sh tests/check_install.sh "$(MAKE)"
+
+# Embedding (tests/embed/run.sh): the runtime and generated headers compile
+# as C++, a C++ host prints what the generated program prints.
+.PHONY: check-embed
+check-embed: bin/sremc lib/libsremrt.a  ## a C++ host of a generated matcher, the bin round trip
+	sh tests/embed/run.sh bin/sremc
 
 # make help: the targets above marked with `## what it does`.
 .PHONY: help

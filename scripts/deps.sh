@@ -10,7 +10,9 @@ need() { # need COMMAND-OR-FILE DEBIAN-PACKAGE
     esac
 }
 need cc gcc
+need g++ g++                                          # make check-embed: a C++ host
 need make make
+need pkg-config pkgconf                               # make check-install: sremrt.pc
 need re2c re2c
 need bison bison
 need /usr/include/CUnit/CUnit.h libcunit1-dev

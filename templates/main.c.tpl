@@ -16,7 +16,8 @@
 /* The program's options: the parser below and --help both read this table. */
 enum {
     OPT_FORMAT, OPT_INPUT, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_DISTINCT_BUDGET,
-    OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION, NOPT
+    OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
+    OPT_CONVERT_BIN, NOPT
 };
 static const struct option_spec {
     const char *name, *arg, *help;
@@ -41,6 +42,9 @@ static const struct option_spec {
     {"--trie-dot", "FILE", "write the pattern tries as Graphviz dot to FILE at the end", 0},
     {"--help", NULL, "print this help and exit (also -h)", 0},
     {"--version", NULL, "print the version and exit", 0},
+    {"--convert-bin", "OUT", "instead of matching, write the events to OUT (- for standard output)\n"
+                             "as the binary records of --input bin; rejected lines are reported\n"
+                             "and left out", 0},
 };
 
 static void usage(FILE *out, const char *prog)
@@ -77,6 +81,55 @@ static void write_record(void *user, const sremrt_record *r)
     sremrt_record_write(stdout, *(const sremrt_format *)user, r);
 }
 
+/* --convert-bin: the events of in (CSV, or bin with --input bin) as raw
+ * @@PREFIX@@_event records into out_path, without matching. A line the
+ * reader or the timestamp rule rejects gets its error record, as in a
+ * matching run, and is left out: `--input bin` on the output then gives
+ * the records of the CSV run, with the same indices. Exit status as for
+ * matching; OUT not writable: 2 before reading, a write error: 3. */
+static int convert_bin(const char *out_path, FILE *in, int bin, sremrt_format format, int strict)
+{
+    FILE *out = strcmp(out_path, "-") == 0 ? stdout : fopen(out_path, "wb");
+    if (!out) {
+        perror(out_path);
+        return 2;
+    }
+    sremrt_alloc hook = sremrt_alloc_malloc();
+    sremrt_csv csv;
+    sremrt_bin br;
+    sremrt_tsorder order;
+    char why[128];
+    int status = 0, wrote = 1;
+    sremrt_tsorder_init(&order);
+    if (bin)
+        sremrt_bin_open(&br, &@@PREFIX@@_schema, in);
+    int opened = bin || sremrt_csv_open(&csv, &@@PREFIX@@_schema, in, NULL, &hook) == 0;
+    int rc = opened ? SREMRT_READ_EVENT : SREMRT_READ_FATAL;
+    while (rc != SREMRT_READ_END && wrote && !(status && strict)) {
+        @@PREFIX@@_event e;
+        const char *msg = why;
+        if (rc != SREMRT_READ_FATAL)
+            rc = bin ? sremrt_bin_next(&br, &e) : sremrt_csv_next(&csv, &e);
+        if (rc == SREMRT_READ_EVENT && sremrt_tsorder_event(&order, &@@PREFIX@@_schema, &e, why, sizeof why) == 0)
+            wrote = fwrite(&e, sizeof e, 1, out) == 1;
+        else if (rc != SREMRT_READ_END) {
+            if (rc != SREMRT_READ_EVENT)
+                msg = bin ? sremrt_bin_message(&br) : sremrt_csv_message(&csv);
+            sremrt_write_error(stderr, format, bin ? sremrt_bin_line(&br) : sremrt_csv_line(&csv), msg);
+            status = 3;
+            if (rc == SREMRT_READ_FATAL)
+                break;
+        }
+    }
+    if (!bin && opened)
+        sremrt_csv_close(&csv);
+    if (fflush(out) != 0 || ferror(out) || !wrote || (out != stdout && fclose(out) != 0)) {
+        perror(out_path);
+        status = 3;
+    }
+    return status;
+}
+
 static int bad_usage(const char *prog, const char *fmt, const char *what)
 {
     fprintf(stderr, "%s: ", prog);
@@ -93,7 +146,7 @@ int main(int argc, char **argv)
     const char *path = NULL;
     long num[NOPT] = {0};   /* numeric options given */
     int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
-    const char *trie_dot = NULL;
+    const char *trie_dot = NULL, *convert = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int k = 0;
@@ -157,6 +210,9 @@ int main(int argc, char **argv)
         case OPT_TRIE_DOT:
             trie_dot = v;
             break;
+        case OPT_CONVERT_BIN:
+            convert = v;
+            break;
         case OPT_HELP:
             usage(stdout, prog);
             return 0;
@@ -170,6 +226,12 @@ int main(int argc, char **argv)
     if (path && strcmp(path, "-") != 0 && !(in = fopen(path, bin ? "rb" : "r"))) {
         perror(path);
         return 2;
+    }
+    if (convert) {
+        int rc = convert_bin(convert, in, bin, format, strict);
+        if (in != stdin)
+            fclose(in);
+        return rc;
     }
 
     @@PREFIX@@_config cfg;

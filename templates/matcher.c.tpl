@@ -40,7 +40,7 @@
 @@END USES_KEYS@@
 #include "sremrt/tsorder.h"
 
-SREMRT_ABI_REQUIRE(@@PREFIX@@, 3);
+SREMRT_ABI_REQUIRE(@@PREFIX@@, 4);
 
 /* ======== schema descriptor =============================================== */
 
@@ -139,6 +139,9 @@ void @@PREFIX@@_config_default(@@PREFIX@@_config *cfg)
 }
 
 @@IF USES_ABOUT@@
+/* The names of the declarations, by their PREFIX_DECL_NAME constants. */
+static const char *const @@PREFIX@@_decl_names[] = {@@DECL_NAMES@@};
+
 /* Sets the fields every record about the event just pushed carries. */
 static void @@PREFIX@@_about(const @@PREFIX@@_matcher *m, const @@PREFIX@@_event *e, sremrt_record *r)
 {
@@ -157,7 +160,7 @@ static void @@PREFIX@@_about(const @@PREFIX@@_matcher *m, const @@PREFIX@@_event
 @@END USES_ABOUT@@
 @@IF USES_MATCH@@
 /* Emits one match record for the event just pushed. */
-static void @@PREFIX@@_match(@@PREFIX@@_matcher *m, const char *name, const @@PREFIX@@_event *e,
+static void @@PREFIX@@_match(@@PREFIX@@_matcher *m, int32_t decl, const @@PREFIX@@_event *e,
         const sremrt_attr *key_attr, int64_t key)
 {
     char key_text[128];
@@ -166,7 +169,8 @@ static void @@PREFIX@@_match(@@PREFIX@@_matcher *m, const char *name, const @@PR
         return;
     memset(&r, 0, sizeof r);
     r.kind = SREMRT_MATCH;
-    r.name = name;
+    r.name = @@PREFIX@@_decl_names[decl];
+    r.decl = decl;
     @@PREFIX@@_about(m, e, &r);
     if (key_attr) {
         sremrt_key_format(key_text, sizeof key_text, key_attr, key);
@@ -179,14 +183,15 @@ static void @@PREFIX@@_match(@@PREFIX@@_matcher *m, const char *name, const @@PR
 @@IF HAS_EPISODES@@
 /* An episode's frequency grew on the event just pushed: its episode
  * record, and its alert record when the frequency just reached alert. */
-static void @@PREFIX@@_episode(@@PREFIX@@_matcher *m, const sremrt_episode *c, const char *name,
+static void @@PREFIX@@_episode(@@PREFIX@@_matcher *m, const sremrt_episode *c, int32_t decl,
         const @@PREFIX@@_event *e, const sremrt_attr *key_attr, int64_t key, int64_t alert)
 {
     char key_text[128];
     sremrt_record r;
     if (!m->cfg.record)
         return;
-    sremrt_episode_record(c, SREMRT_EPISODE, name, &r);
+    sremrt_episode_record(c, SREMRT_EPISODE, @@PREFIX@@_decl_names[decl], &r);
+    r.decl = decl;
     @@PREFIX@@_about(m, e, &r);
     if (key_attr) {
         sremrt_key_format(key_text, sizeof key_text, key_attr, key);
@@ -200,7 +205,7 @@ static void @@PREFIX@@_episode(@@PREFIX@@_matcher *m, const sremrt_episode *c, c
 }
 
 /* End of input: an episode counter's summary record and its overflows. */
-static void @@PREFIX@@_episode_summary(@@PREFIX@@_matcher *m, const sremrt_episode *c, const char *name,
+static void @@PREFIX@@_episode_summary(@@PREFIX@@_matcher *m, const sremrt_episode *c, int32_t decl,
         const sremrt_attr *key_attr, int64_t key)
 {
     char key_text[128];
@@ -208,7 +213,8 @@ static void @@PREFIX@@_episode_summary(@@PREFIX@@_matcher *m, const sremrt_episo
     sremrt_episode_add_stats(c, &m->stats);
     if (!m->cfg.record)
         return;
-    sremrt_episode_record(c, SREMRT_SUMMARY, name, &r);
+    sremrt_episode_record(c, SREMRT_SUMMARY, @@PREFIX@@_decl_names[decl], &r);
+    r.decl = decl;
     r.events = (int64_t)c->events;
     if (key_attr) {
         sremrt_key_format(key_text, sizeof key_text, key_attr, key);
@@ -222,7 +228,7 @@ static void @@PREFIX@@_episode_summary(@@PREFIX@@_matcher *m, const sremrt_episo
 /* An explore clause sees the event (of type `type`): count, then the
  * suggest records due. */
 static void @@PREFIX@@_explore(@@PREFIX@@_matcher *m, sremrt_explore *ex, sremrt_explore_part *st,
-        const char *name, const @@PREFIX@@_event *e, int32_t type, const char *const *names)
+        int32_t decl, const @@PREFIX@@_event *e, int32_t type, const char *const *names)
 {
     sremrt_explore_step step;
     const char *seq[SREMRT_EXPLORE_MAX_M + 1];
@@ -234,14 +240,16 @@ static void @@PREFIX@@_explore(@@PREFIX@@_matcher *m, sremrt_explore *ex, sremrt
     int32_t n = sremrt_explore_push(ex, st, 0, type, &step);   /* no timestamp: count windows */
 @@END !HAS_TS@@
     for (int32_t k = 0; k < n && m->cfg.record; k++) {
-        sremrt_explore_suggest_record(ex, &step.suggest[k], name, names, seq, SREMRT_EXPLORE_MAX_M + 1, &r);
+        sremrt_explore_suggest_record(ex, &step.suggest[k], @@PREFIX@@_decl_names[decl], names, seq,
+                                      SREMRT_EXPLORE_MAX_M + 1, &r);
+        r.decl = decl;
         @@PREFIX@@_about(m, e, &r);
         m->cfg.record(m->cfg.user, &r);
     }
 }
 
 /* End of input: an explore clause's summary record and its overflows. */
-static void @@PREFIX@@_explore_summary(@@PREFIX@@_matcher *m, const sremrt_explore *ex, const char *name,
+static void @@PREFIX@@_explore_summary(@@PREFIX@@_matcher *m, const sremrt_explore *ex, int32_t decl,
         const char *const *names)
 {
     sremrt_explore_summary store;
@@ -249,7 +257,8 @@ static void @@PREFIX@@_explore_summary(@@PREFIX@@_matcher *m, const sremrt_explo
     m->stats.overflow[SREMRT_OVF_TRIE] += ex->overflows + ex->trie.overflows;
     if (!m->cfg.record)
         return;
-    sremrt_explore_summary_record(ex, name, names, &store, &r);
+    sremrt_explore_summary_record(ex, @@PREFIX@@_decl_names[decl], names, &store, &r);
+    r.decl = decl;
     m->cfg.record(m->cfg.user, &r);
 }
 
@@ -289,7 +298,7 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
     }
     sremrt_stats_init(&m->stats);
     sremrt_tsorder_init(&m->order);
-    if (sremrt_abi_check(3) != 0)
+    if (sremrt_abi_check(4) != 0)
         return -1;
 @@# INIT_CODE: each declaration's allocations and runtime set-up, in order
     @@INIT_CODE@@

@@ -3,7 +3,7 @@
 @@#   GUARD         the include guard
 @@#   FREESTANDING  (a condition) --freestanding: no stdio, no malloc
 @@#   EVENT_FIELDS  one member per schema attribute
-@@#   ENUM_VALUES   one constant per value of an enum attribute
+@@#   CONSTANTS     an enum per enum attribute, one of the declarations
 @@#   TYPES_H       --freestanding: the matcher struct and the state types
 /* @@HEADER@@: the matcher sremc generated from @@SOURCE@@ (do not edit).
  * Events go in through @@PREFIX@@_push; records come out through the
@@ -39,20 +39,30 @@
 #include "sremrt/stats.h"
 #include "sremrt/tsorder.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One event of schema @@SCHEMA@@, laid out as @@PREFIX@@_schema describes. */
 typedef struct @@PREFIX@@_event {
     @@EVENT_FIELDS@@
 } @@PREFIX@@_event;
-@@IF ENUM_VALUES@@
 
-/* The values of the enum attributes, as @@PREFIX@@_event holds them. */
-@@ENUM_VALUES@@
-@@END ENUM_VALUES@@
+/* Named constants, PREFIX_ATTR_VALUE and PREFIX_DECL_NAME in capitals with
+ * '_' for each character that cannot be in a C name: the values of each enum
+ * attribute, as @@PREFIX@@_event holds them, then the declarations. */
+@@CONSTANTS@@
 
 /* The descriptor the runtime's readers use to fill @@PREFIX@@_event. */
 extern const sremrt_schema @@PREFIX@@_schema;
 
-/* What @@PREFIX@@_init needs; @@PREFIX@@_config_default fills the defaults. */
+/* What @@PREFIX@@_init needs; @@PREFIX@@_config_default fills the defaults.
+ * Records: cfg.record gets each record as it is made, inside push,
+ * push_many and finish. r->decl is its declaration (a PREFIX_DECL_NAME
+ * constant below; not in error records), r->name that declaration's name, a
+ * string that lives as long as the program. The record and everything
+ * else it points to (key, sequence, best, message) live only until the
+ * callback returns: copy what you keep. */
 typedef struct @@PREFIX@@_config {
     void (*record)(void *user, const sremrt_record *r);  /* each record; NULL: none */
     void *user;            /* passed to record */
@@ -111,5 +121,9 @@ const sremrt_stats *@@PREFIX@@_stats(const @@PREFIX@@_matcher *m);
 
 /* Why the last push returned nonzero. */
 const char *@@PREFIX@@_error(const @@PREFIX@@_matcher *m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

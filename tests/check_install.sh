@@ -32,6 +32,51 @@ else
 fi
 "$p/bin/sremc" --version | grep -q '^sremc ' || bad "installed sremc --version"
 
+# Building from the prefix alone, as docs/FIRMWARE.md and docs/guide.md
+# show: a host program with the flags pkg-config gives (tests/embed/
+# csv_host.c on samples/trend, its records as samples/trend.expected),
+# and the firmware sources under share/sremc/runtime with a sample's
+# --freestanding matcher, as Cortex-M4 objects (the host's cc
+# -ffreestanding without arm-none-eabi-gcc).
+pcdir=$p/lib/pkgconfig
+for f in lib/pkgconfig/sremrt.pc share/sremc/runtime/episode_impl.h share/sremc/runtime/out.c; do
+    [ -f "$p/$f" ] || bad "missing $p/$f"
+done
+if command -v pkg-config >/dev/null; then
+    flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs sremrt | sed "s/ *$//")
+    [ "$flags" = "-I$p/include -L$p/lib -lsremrt -lm" ] || bad "pkg-config --cflags --libs sremrt gives '$flags'"
+    cp tests/embed/csv_host.c samples/trend.srem samples/trend.csv samples/trend.expected "$tmp/work/"
+    # shellcheck disable=SC2086
+    if (cd "$tmp/work" && "$p/bin/sremc" emit trend.srem -o trend.c &&
+        cc -std=c99 -Wall -Wextra -pedantic -Werror -DPFX=trend -DHDR='"trend.h"' -o csv_host csv_host.c trend.c $flags) \
+            >"$tmp/pc.log" 2>&1; then
+        (cd "$tmp/work" && ./csv_host trend.csv >host.out && diff -u trend.expected host.out) || bad "the host program built with pkg-config"
+    else
+        cat "$tmp/pc.log"; bad "a host program built with pkg-config's flags"
+    fi
+else
+    bad "pkg-config is not installed (make deps installs it)"
+fi
+rtdir=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=runtimedir sremrt 2>/dev/null)
+[ "$rtdir" = "$p/share/sremc/runtime" ] || bad "pkg-config --variable=runtimedir sremrt gives '$rtdir'"
+if command -v arm-none-eabi-gcc >/dev/null; then
+    fcc="arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os"
+else
+    fcc="cc"; echo "install: arm-none-eabi-gcc not installed: the firmware build is for the host"
+fi
+mkdir -p "$tmp/fw" && cp samples/firmware/sensors.srem "$tmp/fw/"
+# shellcheck disable=SC2086
+if (cd "$tmp/fw" && "$p/bin/sremc" --freestanding --max-keys 8 sensors.srem -o sensors.c 2>/dev/null &&
+    for c in sensors.c "$p"/share/sremc/runtime/*.c; do
+        $fcc -std=c99 -ffreestanding -Wall -Wextra -Werror -DSREMRT_FREESTANDING -I"$p/include" -I. \
+            -c "$c" -o "$(basename "$c" .c).o" || exit 1
+    done) >"$tmp/fw.log" 2>&1; then
+    n=$(ls "$tmp"/fw/*.o | wc -l)
+    [ "$n" -gt 10 ] || bad "the firmware build made $n objects"
+else
+    cat "$tmp/fw.log"; bad "a freestanding build from the installed prefix ($fcc)"
+fi
+
 # The man page is true to --help: every option there is documented.
 for o in $("$p/bin/sremc" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
     esc=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
@@ -48,5 +93,6 @@ else
     echo "install: groff not installed, man page rendering skipped"
 fi
 cd "$top" || exit 2
-[ $fail -eq 0 ] && echo "install: sremc, runtime and man page install; the installed sremc builds and runs samples/ships.srem"
+[ $fail -eq 0 ] && echo "install: sremc, runtime and man page install; the installed sremc builds and runs samples/ships.srem;" \
+    "a host program (pkg-config) and a freestanding matcher build from the prefix alone"
 [ $fail -eq 0 ]

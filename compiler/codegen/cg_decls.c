@@ -139,7 +139,7 @@ static void put_episode_push(Cg *g, int j, const AstEpisode *ep, const char *pos
     cg_end(pu);
     cg_begin(pu, level + 1);
     fprintf(pu->f, "%s_episode(m, c, ", g->P);
-    cg_put_c_string(pu->f, ep->name);
+    cg_put_decl(pu->f, g, ep->name);
     fprintf(pu->f, ", e, %s, %" PRId64 ");", key, ep->has_alert ? ep->alert_threshold : 0);
     cg_end(pu);
 }
@@ -228,7 +228,7 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
         cg_line(fi, 1, "if (m->e%d[i].cfg.k)", j);
         cg_begin(fi, 2);
         fprintf(fi->f, "%s_episode_summary(m, &m->e%d[i], ", P, j);
-        cg_put_c_string(fi->f, ep->name);
+        cg_put_decl(fi->f, g, ep->name);
         fprintf(fi->f, ", &%s_attrs[%d], sremrt_keymap_key(&m->e%d_keys, i));", P, a, j);
         cg_end(fi);
     } else {
@@ -243,7 +243,7 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
         cg_line(fi, 0, "if (m->e%d.cfg.k)", j);
         cg_begin(fi, 1);
         fprintf(fi->f, "%s_episode_summary(m, &m->e%d, ", P, j);
-        cg_put_c_string(fi->f, ep->name);
+        cg_put_decl(fi->f, g, ep->name);
         fputs(", NULL, 0);", fi->f);
         cg_end(fi);
     }
@@ -349,7 +349,7 @@ void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
     cg_line(fr, 0, "sremrt_explore_free(&m->p%d_ex);", i);
     cg_begin(fi, 0);
     fprintf(fi->f, "%s_explore_summary(m, &m->p%d_ex, ", P, i);
-    cg_put_c_string(fi->f, p->name);
+    cg_put_decl(fi->f, g, p->name);
     fprintf(fi->f, ", %s_%d_values);", P, ta->index);
     cg_end(fi);
     cg_begin(tr, 0);
@@ -366,7 +366,7 @@ void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int 
     Buf *pu = &g->sec[CG_PUSH];
     cg_begin(pu, level);
     fprintf(pu->f, "%s_explore(m, &m->p%d_ex, %s, ", g->P, i, st);
-    cg_put_c_string(pu->f, p->name);
+    cg_put_decl(pu->f, g, p->name);
     fputs(", e, e->", pu->f);
     cg_put_field(pu->f, p->explore_attr);
     fprintf(pu->f, ", %s_%d_values);", g->P, p->explore_attr->index);

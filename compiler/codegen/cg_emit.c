@@ -21,7 +21,7 @@ static void put_step(Cg *g, int i, const AstPattern *p, const char *st, const ch
             p->name);
     cg_begin(pu, level + 1);
     fprintf(pu->f, "%s_match(m, ", g->P);
-    cg_put_c_string(pu->f, p->name);
+    cg_put_decl(pu->f, g, p->name);
     fprintf(pu->f, ", e, %s);", key);
     cg_end(pu);
 }
@@ -134,10 +134,10 @@ static void emit_batched(Cg *g)
     const char *P = g->P;
     int np = g->nbatch;
     fprintf(out, "    /* Batched: detections noted without a branch, reported after each block. */\n"
-                 "    static const char *const names[%d] = {", np);
+                 "    static const int32_t decls[%d] = {", np);
     for (int b = 0; b < np; b++) {
         fputs(b ? ", " : "", out);
-        cg_put_c_string(out, g->batch_name[b]);
+        cg_put_decl(out, g, g->batch_name[b]);
     }
     fputs("};\n", out);
     cg_block(&g->sec[CG_MANY_FAST], 1, g->sec[CG_MANY_IN].text);
@@ -167,9 +167,10 @@ static void emit_batched(Cg *g)
                  "                size_t at = hit[h] / %du;\n"
                  "                m->index = index + (int64_t)at + 1;\n"
                  "                m->stats.events = count + at + 1;\n"
-                 "                r.name = names[hit[h] %% %du];\n"
+                 "                r.decl = decls[hit[h] %% %du];\n"
+                 "                r.name = %s_decl_names[r.decl];\n"
                  "                r.index = m->index;\n",
-            g->schema->ts_attr >= 0, np, np);
+            g->schema->ts_attr >= 0, np, np, P);
     if (g->schema->ts_attr >= 0) {
         fputs("                r.ts = (int64_t)b[at].", out);
         cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
@@ -185,123 +186,6 @@ static void emit_batched(Cg *g)
                  "    }\n");
     cg_block(&g->sec[CG_MANY_FAST], 1, g->sec[CG_MANY_OUT].text);
     fputs("    return done;\n", out);
-}
-
-/* One enum value's constant. */
-typedef struct EnumName {
-    char *name;      /* PREFIX_ATTR_VALUE, malloc'd; NULL: left out */
-    int   attr, value;
-} EnumName;
-
-static int cmp_enum_name(const void *a, const void *b)
-{
-    const EnumName *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
-    return c ? c : x->attr != y->attr ? x->attr - y->attr : x->value - y->value;
-}
-
-/* PREFIX_ATTR_VALUE in capitals, each character outside [A-Za-z0-9_] as
- * '_' ("DTS fault" -> DTS_FAULT); suffix: a number to add, or -1. */
-static char *enum_name(const char *P, const char *attr, const char *value, int suffix)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        abort();
-    fprintf(f, "%s_%s_%s", P, attr, value);
-    if (suffix >= 0)
-        fprintf(f, "_%d", suffix);
-    fclose(f);
-    for (char *c = text; *c; c++)
-        *c = isalnum((unsigned char)*c) ? (char)toupper((unsigned char)*c) : '_';
-    return text;
-}
-
-/* Marks (sets to NULL) every name that an earlier one, or the guard,
- * already takes; names sorted. */
-static void drop_taken(EnumName *v, int n, const char *guard)
-{
-    for (int k = 0; k < n; k++)
-        if (v[k].name && ((k > 0 && v[k - 1].name && strcmp(v[k - 1].name, v[k].name) == 0) ||
-                          strcmp(v[k].name, guard) == 0)) {
-            free(v[k].name);
-            v[k].name = NULL;
-        }
-}
-
-/* The header's enum constants, so a caller filling PREFIX_event need not
- * hard-code value indices: one anonymous enum per enum attribute. Two
- * values whose names meet in capitals: the later one gets its index; a
- * name still taken is left out, with a comment. */
-static void emit_enum_values(Cg *g, FILE *out)
-{
-    const AstSchema *s = g->schema;
-    int n = 0;
-    for (int a = 0; a < s->nattrs; a++)
-        n += s->attrs[a].kind == ATTR_ENUM ? s->attrs[a].nvalues : 0;
-    if (n == 0)
-        return;
-    char guard[CG_NAME_MAX + 16];
-    snprintf(guard, sizeof guard, "%s_H_GENERATED", g->P);
-    for (char *c = guard; *c; c++)
-        *c = (char)toupper((unsigned char)*c);
-    EnumName *v = calloc((size_t)n, sizeof *v);
-    if (!v)
-        abort();
-    int k = 0;
-    for (int a = 0; a < s->nattrs; a++)
-        for (int x = 0; s->attrs[a].kind == ATTR_ENUM && x < s->attrs[a].nvalues; x++)
-            v[k++] = (EnumName){enum_name(g->P, s->attrs[a].name, s->attrs[a].values[x].name, -1), a, x};
-    qsort(v, (size_t)n, sizeof *v, cmp_enum_name);
-    for (k = 0; k < n; k++)   /* a repeat gets its index */
-        if (k > 0 && strcmp(v[k - 1].name, v[k].name) == 0) {
-            free(v[k].name);
-            v[k].name = enum_name(g->P, s->attrs[v[k].attr].name, s->attrs[v[k].attr].values[v[k].value].name,
-                                  v[k].value);
-        }
-    qsort(v, (size_t)n, sizeof *v, cmp_enum_name);
-    drop_taken(v, n, guard);
-    /* back to schema order */
-    const char **name = calloc((size_t)n, sizeof *name);
-    int *first = calloc((size_t)s->nattrs + 1, sizeof *first);
-    if (!name || !first)
-        abort();
-    for (int a = 0, at = 0; a < s->nattrs; a++) {
-        first[a] = at;
-        at += s->attrs[a].kind == ATTR_ENUM ? s->attrs[a].nvalues : 0;
-    }
-    for (k = 0; k < n; k++)
-        name[first[v[k].attr] + v[k].value] = v[k].name;
-    bool any = false;
-    for (int a = 0; a < s->nattrs; a++) {
-        const AstAttr *at = &s->attrs[a];
-        int kept = 0;
-        for (int x = 0; at->kind == ATTR_ENUM && x < at->nvalues; x++)
-            kept += name[first[a] + x] != NULL;
-        if (kept == 0)
-            continue;
-        fprintf(out, "%senum {   /* %s_event.", any ? "\n" : "", g->P);
-        cg_put_comment_text(out, at->name);
-        fputs(" */\n", out);
-        any = true;
-        for (int x = 0; x < at->nvalues; x++) {
-            const char *c = name[first[a] + x];
-            if (c) {
-                fprintf(out, "    %s = %d,\n", c, x);
-            } else {
-                fputs("    /* ", out);
-                cg_put_comment_text(out, at->values[x].name);
-                fprintf(out, " = %d: no constant, its name is taken */\n", x);
-            }
-        }
-        fputs("};\n", out);
-    }
-    for (k = 0; k < n; k++)
-        free(v[k].name);
-    free(v);
-    free(name);
-    free(first);
 }
 
 /* The event struct's members, the schema descriptor and same_event's
@@ -523,7 +407,8 @@ typedef enum DriverText {
     DT_FIELDS,     /* EVENT_FIELDS */
     DT_DESC,       /* SCHEMA_DESC */
     DT_SAME,       /* SAME_EVENT */
-    DT_ENUMS,      /* ENUM_VALUES */
+    DT_ENUMS,      /* CONSTANTS: enum values and declarations */
+    DT_DECL_NAMES, /* DECL_NAMES: the declarations' names, as C strings */
     DT_TS_FIELD,   /* TS_FIELD */
     DT_SOURCE,     /* SOURCE: the .srem file's name, fit for a comment */
     DT_TYPES,      /* TYPES_H or TYPES_C: the state types and the matcher struct */
@@ -542,7 +427,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
     Buf t[DT_COUNT];
     cg_bufs_open(t, DT_COUNT);
     emit_schema(g, &t[DT_FIELDS], &t[DT_DESC], &t[DT_SAME]);
-    emit_enum_values(g, t[DT_ENUMS].f);
+    bool ok = cg_emit_constants(g, t[DT_ENUMS].f, t[DT_DECL_NAMES].f);
     if (g->schema->ts_attr >= 0)
         cg_put_field(t[DT_TS_FIELD].f, &g->schema->attrs[g->schema->ts_attr]);
     cg_put_comment_text(t[DT_SOURCE].f, o->source);
@@ -595,7 +480,8 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"EVENT_FIELDS", t[DT_FIELDS].text},
         {"SCHEMA_DESC", t[DT_DESC].text},
         {"SAME_EVENT", t[DT_SAME].text},
-        {"ENUM_VALUES", t[DT_ENUMS].text},
+        {"CONSTANTS", t[DT_ENUMS].text},
+        {"DECL_NAMES", t[DT_DECL_NAMES].text},
         {"TS_FIELD", t[DT_TS_FIELD].text},
         {"TYPES_H", o->freestanding ? t[DT_TYPES].text : ""},
         {"TYPES_C", o->freestanding ? "" : t[DT_TYPES].text},
@@ -625,7 +511,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         holes[nh++] = more[k];
     char *ht = cg_load_template(o, "matcher.h.tpl", g->diag);
     char *ct = cg_load_template(o, "matcher.c.tpl", g->diag);
-    bool ok = ht && ct && cg_fill(ht, "matcher.h.tpl", holes, nh, g->diag, h) &&
+    ok = ok && ht && ct && cg_fill(ht, "matcher.h.tpl", holes, nh, g->diag, h) &&
               cg_fill(ct, "matcher.c.tpl", holes, nh, g->diag, c);
     free(ht);
     free(ct);

@@ -123,6 +123,17 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep);
 void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p);
 void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int level);
 
+/* cg_names.c */
+/* PREFIX_MID_NAME in capitals, each character outside [A-Za-z0-9] as '_'
+ * (malloc'd). */
+char *cg_const_name(const char *P, const char *mid, const char *name);
+/* The constant of the declaration called name: PREFIX_DECL_NAME. */
+void cg_put_decl(FILE *out, const Cg *g, const char *name);
+/* The header's constants into h (an enum per enum attribute, then the
+ * declarations) and the names of the declarations into names (a C
+ * initializer list); false when two constants share a name (reported). */
+bool cg_emit_constants(Cg *g, FILE *h, FILE *names);
+
 /* cg_runs.c */
 void cg_emit_runs(Cg *g, int i, const Plan *plan);
 

@@ -287,7 +287,7 @@ static void emit_dsra_step(Cg *g, int i, const Plan *plan, bool run)
             if (H > 0)
                 fprintf(out, "    s->ring[s->pos %% %d] = *e;\n", H);
             fprintf(out, "    if (hit)\n        %s_match(m, ", P);
-            cg_put_c_string(out, p->name);
+            cg_put_decl(out, g, p->name);
             fprintf(out, ", e, NULL, 0);\n    goto p%d_q%d;\n}\n", i, tr->to);
         } else {
             fputs("    goto done;\n}\n", out);

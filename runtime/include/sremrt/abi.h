@@ -3,9 +3,13 @@
 #ifndef SREMRT_ABI_H
 #define SREMRT_ABI_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Bump on any change to a struct or enum in runtime/include/sremrt/ that
  * generated code fills in or reads. */
-#define SREMRT_ABI_VERSION 3
+#define SREMRT_ABI_VERSION 4
 
 /* Compile-time check for generated files, at file scope:
  *     SREMRT_ABI_REQUIRE(fire, 1);
@@ -20,5 +24,9 @@ int sremrt_abi_check(int version);
 
 /* The version the library was built with. */
 int sremrt_abi_version(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,6 +5,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* alloc returns size bytes aligned to align (a power of two; 0 means any
  * C type's alignment), or NULL; free takes back what alloc gave, with its
  * size. Both get ctx. The hook is a value: copy it freely. */
@@ -47,5 +51,9 @@ void sremrt_arena_reset(sremrt_arena *ar);
 
 /* The arena as an allocator hook (ctx = ar). */
 sremrt_alloc sremrt_arena_hook(sremrt_arena *ar);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

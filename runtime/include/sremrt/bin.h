@@ -8,6 +8,10 @@
 
 #include "schema.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define SREMRT_BIN_MSG_CAP 128
 
 typedef struct sremrt_bin {
@@ -29,5 +33,9 @@ int sremrt_bin_next(sremrt_bin *r, void *event);
 /* The record number, which error records carry as their `line`. */
 int64_t sremrt_bin_line(const sremrt_bin *r);
 const char *sremrt_bin_message(const sremrt_bin *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

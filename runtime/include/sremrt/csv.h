@@ -10,6 +10,10 @@
 #include "alloc.h"
 #include "schema.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define SREMRT_CSV_LINE_CAP    65536   /* default longest record, in bytes */
 #define SREMRT_CSV_MAX_COLUMNS 1024    /* default most header columns */
 #define SREMRT_CSV_MSG_CAP     160     /* room for one error message */
@@ -72,5 +76,9 @@ int sremrt_csv_next(sremrt_csv *r, void *event);
  * last BAD or FATAL result. */
 int64_t sremrt_csv_line(const sremrt_csv *r);
 const char *sremrt_csv_message(const sremrt_csv *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -22,6 +22,10 @@
 #include "out.h"
 #include "stats.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum sremrt_episode_freq {
     SREMRT_EPISODE_NONOVERLAPPED,   /* `frequency nonoverlapped` (default) */
     SREMRT_EPISODE_DISTINCT         /* `frequency distinct` */
@@ -122,5 +126,9 @@ void sremrt_episode_add_stats(const sremrt_episode *ep, sremrt_stats *st);
 /* Zeroes rec and fills kind (SREMRT_EPISODE, _ALERT or _SUMMARY), name,
  * freq and inexact; the caller sets index, has_ts/ts, key, events. */
 void sremrt_episode_record(const sremrt_episode *ep, sremrt_kind kind, const char *name, sremrt_record *rec);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 #include "ptrie.h"
 #include "sink.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum sremrt_explore_policy {
     SREMRT_EXPLORE_STAM,      /* skip-till-any-match: every index list */
     SREMRT_EXPLORE_STNM       /* skip-till-next-match: one chain per start */
@@ -186,5 +190,9 @@ int32_t sremrt_explore_best(const sremrt_explore *ex, sremrt_suggestion *best, i
  * when those apply. */
 void sremrt_explore_summary_emit(sremrt_sink *s, const sremrt_explore *ex, const char *name,
                                  const char *const *names, int32_t top);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

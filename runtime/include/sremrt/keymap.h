@@ -10,6 +10,10 @@
 #include "schema.h"
 #include "sink.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Open addressing with linear probing over a power-of-two bucket array at
  * most half full; slots are handed out in order of first appearance, so
  * per-partition state can live in plain arrays indexed by slot. */
@@ -57,5 +61,9 @@ int64_t sremrt_keymap_key(const sremrt_keymap *km, int32_t slot);
  * Returns the text's length; writes at most cap bytes, NUL included. */
 size_t sremrt_key_format(char *buf, size_t cap, const sremrt_attr *a, int64_t key);
 void sremrt_sink_key(sremrt_sink *s, const sremrt_attr *a, int64_t key);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

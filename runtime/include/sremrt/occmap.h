@@ -19,6 +19,10 @@
 
 #include "alloc.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* How an episode's window is measured (docs/language.md section 4). */
 typedef enum sremrt_episode_window {
     SREMRT_EPISODE_EVENTS,   /* within N events: i_k - i_1 + 1 <= N (substream positions) */
@@ -135,5 +139,9 @@ int32_t sremrt_occmap_active(const sremrt_occmap *m);
 /* Entries of a list, and entry i (0 = oldest) of it. */
 int32_t sremrt_occmap_size(const sremrt_occmap *m, int32_t layer);
 const sremrt_occ_entry *sremrt_occmap_at(const sremrt_occmap *m, int32_t layer, int32_t i);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 
 #include "sink.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum sremrt_format {
     SREMRT_TEXT,       /* --format text (default) */
     SREMRT_JSONL       /* --format jsonl */
@@ -39,6 +43,9 @@ typedef struct sremrt_best {
 typedef struct sremrt_record {
     sremrt_kind kind;
     const char *name;              /* pattern or episode: all kinds but error */
+    int32_t decl;                  /* its index among the file's patterns and episodes,
+                                      in file order (the header's PREFIX_DECL_ constants):
+                                      all kinds but error */
     int64_t index;                 /* event index: match, episode, alert, suggest */
     int has_ts;                    /* the schema has a timestamp: write ts */
     int64_t ts;                    /* the event's timestamp */
@@ -76,6 +83,10 @@ void sremrt_sink_init_file(sremrt_sink *s, char *buf, size_t cap, FILE *out);
 
 /* Host: the error record of a rejected line (usually to stderr). */
 int sremrt_write_error(FILE *out, sremrt_format f, int64_t line, const char *message);
+#endif
+
+#ifdef __cplusplus
+}
 #endif
 
 #endif

@@ -10,6 +10,10 @@
 #include "alloc.h"
 #include "sink.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What a node's sequence is to the explore clause. */
 typedef enum sremrt_ptrie_role {
     SREMRT_PTRIE_PREFIX,     /* a proper prefix (or the root) */
@@ -102,5 +106,9 @@ void sremrt_ptrie_emit_text(sremrt_sink *s, const sremrt_ptrie *t,
  * ones filled. */
 void sremrt_ptrie_emit_dot(sremrt_sink *s, const sremrt_ptrie *t, const char *name,
                            const char *const *names, int32_t nnames);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,10 @@
 
 #include "abi.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Attribute types and their C representation in the generated event struct. */
 typedef enum sremrt_type {
     SREMRT_INT,        /* int64_t */
@@ -64,5 +68,9 @@ void sremrt_attr_set_float(const sremrt_attr *a, void *event, double v);
 
 /* The event's timestamp; 0 when the schema has none. */
 int64_t sremrt_event_ts(const sremrt_schema *s, const void *event);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Formatting never fails: a full buffer truncates (buffer mode) or flushes
  * (flush mode), and `total` always counts every byte produced. */
 typedef struct sremrt_sink {
@@ -49,5 +53,9 @@ void sremrt_sink_text(sremrt_sink *s, const char *str);
 /* As sink_json_str, but without quotes when str is a plain word (no
  * spaces, quotes, `=`, `<`, `>`, `\`, control bytes, not empty): text output. */
 void sremrt_sink_word(sremrt_sink *s, const char *str);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 
 #include "sink.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A full buffer is counted here, never a memory error. */
 typedef enum sremrt_overflow {
     SREMRT_OVF_PARTITIONS,   /* partition table full: a new key's events dropped */
@@ -53,6 +57,10 @@ int sremrt_stats_print(FILE *out, const sremrt_stats *st, double seconds);
 
 /* Host: a monotonic clock in seconds, for the rate. */
 double sremrt_clock_seconds(void);
+#endif
+
+#ifdef __cplusplus
+}
 #endif
 
 #endif

@@ -8,6 +8,10 @@
 
 #include "schema.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct sremrt_tsorder {
     int64_t last;   /* timestamp of the last accepted event */
     int seen;       /* whether any event was accepted yet */
@@ -22,5 +26,9 @@ int sremrt_tsorder_accept(sremrt_tsorder *t, int64_t ts, char *msg, size_t cap);
 /* The same on an event: always accepted when the schema has no timestamp. */
 int sremrt_tsorder_event(sremrt_tsorder *t, const sremrt_schema *s, const void *event,
                          char *msg, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
