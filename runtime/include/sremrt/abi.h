@@ -5,7 +5,7 @@
 
 /* Bump on any change to a struct or enum in runtime/include/sremrt/ that
  * generated code fills in or reads. */
-#define SREMRT_ABI_VERSION 3
+#define SREMRT_ABI_VERSION 4
 
 /* Compile-time check for generated files, at file scope:
  *     SREMRT_ABI_REQUIRE(fire, 1);
