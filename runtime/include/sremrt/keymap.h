@@ -19,7 +19,8 @@ typedef struct sremrt_keymap {
     uint32_t mask;        /* bucket count - 1 */
     int32_t count;        /* slots in use */
     int32_t capacity;     /* slots available */
-    uint64_t overflows;   /* new keys refused because the map was full */
+    uint64_t overflows;   /* gets of a new key that found the map full (the
+                             caller may then grow it and try again) */
     sremrt_alloc alloc;   /* where the memory came from; alloc NULL: caller's buffer */
     void *mem;            /* the memory block */
     size_t bytes;         /* its size */
@@ -46,7 +47,8 @@ void sremrt_keymap_clear(sremrt_keymap *km);
 int32_t sremrt_keymap_find(const sremrt_keymap *km, int64_t key);
 
 /* Slot of key, inserting it if absent (*inserted, if not NULL, says so);
- * -1 when the key is new and the map is full: counted in overflows. */
+ * -1 when the key is new and the map is full (counted in overflows): grow
+ * it (sremrt_keymap_grow) and call again, or drop the key. */
 int32_t sremrt_keymap_get(sremrt_keymap *km, int64_t key, int *inserted);
 
 /* The capacity to grow a table of `capacity` slots to, doubling (at least
