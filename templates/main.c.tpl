@@ -28,10 +28,10 @@ static const struct option_spec {
     {"--strict", NULL, "stop at the first bad line (exit status 3)", 0},
     {"--stats", NULL, "print the matcher's statistics to standard error at the end", 0},
     {"--max-keys", "N", "partition keys per partitioned pattern or episode, a hard limit\n"
-                        "(default: none; the tables grow as keys arrive)", 1L << 28},
+                        "(the tables grow as keys arrive)", 1L << 28},
     {"--max-runs", "N", "live runs per runs pattern and partition, a hard limit", 2147483647L},
     {"--max-memory", "N", "bytes the matcher may take (suffix K, M or G: KiB, MiB, GiB); growth\n"
-                          "past it is refused (default: no limit)", 0},
+                          "past it is refused", 0},
     {"--distinct-budget", "N", "distinct episodes: work kept per episode and partition when one\n"
                                "event can satisfy two elements; past it records say exact=false", SREMRT_EPISODE_MAX_BUDGET},
     {"--occmap-cap", "N", "distinct episodes: events kept per OccMap list; past it records\n"
@@ -69,6 +69,8 @@ static void usage(FILE *out, const char *prog)
                  : i == OPT_DISTINCT_BUDGET ? cfg.distinct_budget : i == OPT_OCCMAP_CAP ? cfg.occmap_cap : 0;
         if (def > 0)   /* 0: the runtime's default, which the help text gives */
             fprintf(out, " (default %ld)", def);
+        else if (i == OPT_MAX_KEYS || i == OPT_MAX_RUNS || i == OPT_MAX_MEMORY)   /* 0: no limit */
+            fputs(" (default: no limit)", out);
         fputc('\n', out);
     }
     fputs("\nAnything dropped for lack of capacity (a limit above, memory) is reported at\n"
