@@ -11,7 +11,10 @@
 #     prefix-of-keys subset as in 2;
 #  4. a write error on standard output (/dev/full): reported, status 3;
 #     --trie-dot to a path that cannot be opened: status 2 before any
-#     input is read; bad --max-memory values: usage errors.
+#     input is read; bad --max-memory values: usage errors;
+#  5. a library user (overflow_host.c): NAME_overflows, the overflow
+#     records through the callback, the stats, under a key limit and a
+#     memory limit (sremrt_alloc_limit).
 set -u
 SREMC=${1:-bin/sremc}
 W=build/fault-overflow
@@ -164,6 +167,15 @@ for v in 0 -5 12X 1KK ""; do
     "$W/keys" --max-memory "$v" "$W/keys.csv" > /dev/null 2> "$W/mm.err"
     status "max_memory_$v" $? 2
 done
+
+# ---- 5. the library's view ------------------------------------------------------------
+if "$SREMC" "$W/keys.srem" -o "$W/keys.c" 2> "$W/lib.log" &&
+   ${CC:-cc} -std=c99 -Wall -Wextra -pedantic -Werror $SAN -Iruntime/include -I"$W" \
+       tests/fault/overflow_host.c "$W/keys.c" lib/libsremrt.a -o "$W/host" 2>> "$W/lib.log"; then
+    if "$W/host" 2> "$W/host.err"; then ok; else bad library "overflow_host failed" "$W/host.err"; fi
+else
+    bad library_build "cannot build overflow_host" "$W/lib.log"
+fi
 
 echo "overflow: $pass passed, $fail failed"
 [ $fail -eq 0 ]
