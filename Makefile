@@ -175,6 +175,7 @@ check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl  ## gene
 .PHONY: check-fault check-fault-long
 check-fault: bin/sremc lib/libsremrt.a  ## bad input for sremc and generated programs
 	sh tests/fault/run.sh bin/sremc
+	sh tests/fault/overflow.sh bin/sremc
 
 check-fault-long: bin/sremc lib/libsremrt.a  ## check-fault with 10^8 events through a program
 	sh tests/fault/run.sh bin/sremc --long

@@ -1,5 +1,6 @@
-/* keymap.c: partition keys -> dense slots in a fixed-capacity open-
- * addressing table whose memory comes from a hook or a caller buffer. */
+/* keymap.c: partition keys -> dense slots in an open-addressing table
+ * whose memory comes from a hook (and can grow through it) or a caller
+ * buffer (fixed). */
 #include "sremrt/keymap.h"
 
 #include <string.h>
@@ -136,6 +137,34 @@ int32_t sremrt_keymap_get(sremrt_keymap *km, int64_t key, int *inserted)
     if (inserted)
         *inserted = 1;
     return km->count - 1;
+}
+
+int32_t sremrt_keymap_next_capacity(int32_t capacity, int32_t limit)
+{
+    int32_t top = limit > 0 && limit < SREMRT_KEYMAP_MAX ? limit : SREMRT_KEYMAP_MAX;
+    if (capacity >= top)
+        return 0;
+    if (capacity < 8)
+        return 8 < top ? 8 : top;
+    return capacity <= top / 2 ? capacity * 2 : top;
+}
+
+/* Rehashing moves no slot: keys[] is copied as is, buckets rebuilt. */
+int sremrt_keymap_grow(sremrt_keymap *km, int32_t capacity)
+{
+    sremrt_keymap big;
+    int32_t i;
+    if (!km->alloc.alloc || capacity <= km->capacity || sremrt_keymap_init(&big, capacity, &km->alloc) != 0)
+        return -1;
+    for (i = 0; i < km->count; i++) {
+        big.keys[i] = km->keys[i];
+        big.buckets[probe(&big, km->keys[i])] = i + 1;
+    }
+    big.count = km->count;
+    big.overflows = km->overflows;
+    sremrt_keymap_free(km);
+    *km = big;
+    return 0;
 }
 
 int64_t sremrt_keymap_key(const sremrt_keymap *km, int32_t slot)

@@ -2,6 +2,8 @@
  * (buffer or flushing), so firmware can reuse it without stdio. */
 #include "sremrt/out.h"
 
+#include "sremrt/stats.h"
+
 static const char *const kind_names[] = {
     "match", "episode", "alert", "suggest", "summary", "error"
 };
@@ -95,11 +97,36 @@ static void json_best(sremrt_sink *s, const sremrt_record *r)
     sremrt_sink_putc(s, ']');
 }
 
+/* An overflow record's counts: {"keys":1900,"runs":3}, the kinds counted. */
+static void json_overflow(sremrt_sink *s, const uint64_t *counts)
+{
+    int k, first = 1;
+    json_field(s, "overflow");
+    sremrt_sink_putc(s, '{');
+    for (k = 0; k < SREMRT_OVF_KINDS; k++) {
+        if (!counts[k])
+            continue;
+        sremrt_sink_puts(s, first ? "\"" : ",\"");
+        sremrt_sink_puts(s, sremrt_overflow_name((sremrt_overflow)k));
+        sremrt_sink_puts(s, "\":");
+        sremrt_sink_u64(s, counts[k]);
+        first = 0;
+    }
+    sremrt_sink_putc(s, '}');
+}
+
 /* Field order as in docs/language.md section 6. */
 static void emit_json(sremrt_sink *s, const sremrt_record *r)
 {
     sremrt_sink_puts(s, "{\"kind\":");
     sremrt_sink_json_str(s, kind_name(r->kind));
+    if (r->kind == SREMRT_ERROR && r->overflow) {
+        json_str(s, "name", r->name);
+        json_str(s, "message", r->message);
+        json_overflow(s, r->overflow);
+        sremrt_sink_puts(s, "}\n");
+        return;
+    }
     if (r->kind == SREMRT_ERROR) {
         json_i64(s, "line", r->line);
         json_str(s, "message", r->message);
@@ -179,6 +206,14 @@ static void text_best(sremrt_sink *s, const sremrt_record *r)
 static void emit_text(sremrt_sink *s, const sremrt_record *r)
 {
     sremrt_sink_puts(s, kind_name(r->kind));
+    if (r->kind == SREMRT_ERROR && r->overflow) {   /* "error NAME: overflow: ..." */
+        sremrt_sink_putc(s, ' ');
+        sremrt_sink_word(s, str_or_empty(r->name));
+        sremrt_sink_puts(s, ": ");
+        sremrt_sink_text(s, str_or_empty(r->message));
+        sremrt_sink_putc(s, '\n');
+        return;
+    }
     if (r->kind == SREMRT_ERROR) {
         sremrt_sink_puts(s, " line ");
         sremrt_sink_i64(s, r->line);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 static const char *const overflow_names[SREMRT_OVF_KINDS] = {
-    "partitions", "runs", "occmap", "trie", "budget", "memory"
+    "keys", "runs", "occmap", "trie", "budget", "memory"
 };
 
 void sremrt_stats_init(sremrt_stats *st)
@@ -29,7 +29,42 @@ uint64_t sremrt_stats_overflows(const sremrt_stats *st)
 
 int sremrt_stats_exit_status(const sremrt_stats *st)
 {
-    return st->rejected ? 3 : 0;
+    return st->rejected || sremrt_stats_overflows(st) ? 3 : 0;
+}
+
+/* What each kind's count counts, and the option that raises its limit. */
+static const char *const overflow_what[SREMRT_OVF_KINDS][2] = {
+    {" events of new keys dropped", "--max-keys"},
+    {" runs dropped", "--max-runs"},
+    {" events dropped from OccMap lists", "--occmap-cap"},
+    {" explore window entries or trie nodes dropped", "--explore-cap"},
+    {" events over the distinct budget", "--distinct-budget"},
+    {" blocks of memory refused", "--max-memory"},
+};
+
+void sremrt_overflow_emit(sremrt_sink *s, const uint64_t *counts)
+{
+    int k, first = 1;
+    sremrt_sink_puts(s, "overflow:");
+    for (k = 0; k < SREMRT_OVF_KINDS; k++) {
+        if (!counts[k])
+            continue;
+        sremrt_sink_puts(s, first ? " " : ", ");
+        sremrt_sink_u64(s, counts[k]);
+        sremrt_sink_puts(s, overflow_what[k][0]);
+        sremrt_sink_puts(s, " (");
+        sremrt_sink_puts(s, overflow_what[k][1]);
+        sremrt_sink_putc(s, ')');
+        first = 0;
+    }
+}
+
+size_t sremrt_overflow_format(char *buf, size_t cap, const uint64_t *counts)
+{
+    sremrt_sink s;
+    sremrt_sink_init_buf(&s, buf, cap);
+    sremrt_overflow_emit(&s, counts);
+    return sremrt_sink_end(&s);
 }
 
 static void line_u64(sremrt_sink *s, const char *label, uint64_t v)

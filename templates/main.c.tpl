@@ -15,7 +15,7 @@
 
 /* The program's options: the parser below and --help both read this table. */
 enum {
-    OPT_FORMAT, OPT_INPUT, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_DISTINCT_BUDGET,
+    OPT_FORMAT, OPT_INPUT, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
     OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
     OPT_CONVERT_BIN, NOPT
 };
@@ -28,8 +28,11 @@ static const struct option_spec {
                            "(raw @@PREFIX@@_event records)", 0},
     {"--strict", NULL, "stop at the first bad line (exit status 3)", 0},
     {"--stats", NULL, "print the matcher's statistics to standard error at the end", 0},
-    {"--max-keys", "N", "partition keys per partitioned pattern or episode", 1L << 28},
-    {"--max-runs", "N", "runs per runs pattern and partition", 2147483647L},
+    {"--max-keys", "N", "partition keys per partitioned pattern or episode, a hard limit\n"
+                        "(the tables grow as keys arrive)", 1L << 28},
+    {"--max-runs", "N", "live runs per runs pattern and partition, a hard limit", 2147483647L},
+    {"--max-memory", "N", "bytes the matcher may take (suffix K, M or G: KiB, MiB, GiB); growth\n"
+                          "past it is refused", 0},
     {"--distinct-budget", "N", "distinct episodes: work kept per episode and partition when one\n"
                                "event can satisfy two elements; past it records say exact=false", SREMRT_EPISODE_MAX_BUDGET},
     {"--occmap-cap", "N", "distinct episodes: events kept per OccMap list; past it records\n"
@@ -70,15 +73,75 @@ static void usage(FILE *out, const char *prog)
                  : i == OPT_DISTINCT_BUDGET ? cfg.distinct_budget : i == OPT_OCCMAP_CAP ? cfg.occmap_cap : 0;
         if (def > 0)   /* 0: the runtime's default, which the help text gives */
             fprintf(out, " (default %ld)", def);
+        else if (i == OPT_MAX_KEYS || i == OPT_MAX_RUNS || i == OPT_MAX_MEMORY)   /* 0: no limit */
+            fputs(" (default: no limit)", out);
         fputc('\n', out);
     }
-    fputs("\nexit status: 0 all lines accepted, 3 some rejected (or a fatal input error),\n"
-          "2 usage errors\n", out);
+    fputs("\nAnything dropped for lack of capacity (a limit above, memory) is reported at\n"
+          "the end: one overflow error record per pattern or episode, with the counts.\n"
+          "\nexit status: 0 all lines accepted and nothing dropped; 3 some line rejected,\n"
+          "something dropped, a fatal input error or a write error on the output;\n"
+          "2 usage errors, or FILE or the --trie-dot file cannot be opened\n", out);
 }
+
+/* Where records go: error records (overflows) to standard error, the
+ * rest to standard output, whose first write error is kept. */
+typedef struct output {
+    sremrt_format format;
+    int failed;   /* a write to standard output failed */
+    int err;      /* its errno */
+} output;
 
 static void write_record(void *user, const sremrt_record *r)
 {
-    sremrt_record_write(stdout, *(const sremrt_format *)user, r);
+    output *o = (output *)user;
+    if (r->kind == SREMRT_ERROR) {
+        fflush(stdout);   /* the records before it first, on a shared terminal */
+        sremrt_record_write(stderr, o->format, r);
+        return;
+    }
+    errno = 0;
+    if (sremrt_record_write(stdout, o->format, r) != 0 && !o->failed) {
+        o->failed = 1;
+        o->err = errno;
+    }
+}
+
+/* Standard output flushed: 0, or -1 with the write error reported. */
+static int check_output(const char *prog, output *o)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (!o->failed)
+            o->err = errno;
+        o->failed = 1;
+    }
+    if (!o->failed)
+        return 0;
+    fprintf(stderr, "%s: write error on standard output: %s\n", prog, o->err ? strerror(o->err) : "unknown error");
+    return -1;
+}
+
+/* --max-memory: bytes, with an optional K, M or G (binary) suffix; 0 if bad. */
+static size_t parse_bytes(const char *v)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    size_t shift = 0;
+    if (end == v || errno || v[0] == '-')
+        return 0;
+    if (*end == 'K' || *end == 'k')
+        shift = 10;
+    else if (*end == 'M' || *end == 'm')
+        shift = 20;
+    else if (*end == 'G' || *end == 'g')
+        shift = 30;
+    if (shift)
+        end++;
+    if (*end || n > ((unsigned long long)SIZE_MAX >> shift))
+        return 0;
+    return (size_t)(n << shift);
 }
 
 /* --convert-bin: the events of in (CSV, or bin with --input bin) as raw
@@ -142,6 +205,7 @@ int main(int argc, char **argv)
 {
     const char *prog = argc > 0 && argv[0] ? argv[0] : "@@PREFIX@@";
     sremrt_format format = SREMRT_TEXT;
+    size_t max_memory = 0;
     int bin = 0, strict = 0, stats = 0, status = 0;
     const char *path = NULL;
     long num[NOPT] = {0};   /* numeric options given */
@@ -200,6 +264,10 @@ int main(int argc, char **argv)
             num[k] = n;
             break;
         }
+        case OPT_MAX_MEMORY:
+            if ((max_memory = parse_bytes(v)) == 0)
+                return bad_usage(prog, "--max-memory needs a positive number of bytes (suffix K, M or G), not '%s'", v);
+            break;
         case OPT_EXPLORE_ALGO:
             if ((algo = sremrt_explore_algo_parse(v)) < 0)
                 return bad_usage(prog, "--explore-algo is default, bf, rc or ic, not '%s'", v);
@@ -233,11 +301,23 @@ int main(int argc, char **argv)
             fclose(in);
         return rc;
     }
+    FILE *dot = NULL;   /* opened before any input is read: a bad path costs nothing */
+    if (trie_dot && !(dot = fopen(trie_dot, "w"))) {
+        perror(trie_dot);
+        if (in != stdin)
+            fclose(in);
+        return 2;
+    }
 
+    output out = {format, 0, 0};
+    sremrt_alloc hook = sremrt_alloc_malloc();
+    sremrt_alloc_limit limit;   /* --max-memory: the matcher's memory, not the reader's */
+    sremrt_alloc_limit_init(&limit, &hook, max_memory);
     @@PREFIX@@_config cfg;
     @@PREFIX@@_config_default(&cfg);
     cfg.record = write_record;
-    cfg.user = &format;
+    cfg.user = &out;
+    cfg.alloc = sremrt_alloc_limit_hook(&limit);
     if (num[OPT_MAX_KEYS])
         cfg.max_keys = (int32_t)num[OPT_MAX_KEYS];
     if (num[OPT_MAX_RUNS])
@@ -251,7 +331,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: cannot set up the matcher (out of memory or runtime ABI mismatch)\n", argv[0]);
         return 2;
     }
-    sremrt_alloc hook = sremrt_alloc_malloc();
     sremrt_csv csv;
     sremrt_bin br;
     uint64_t bad = 0;   /* malformed lines: the matcher counts the rest */
@@ -265,9 +344,11 @@ int main(int argc, char **argv)
         free(m);
         if (in != stdin)
             fclose(in);
+        if (dot)
+            fclose(dot);
         return 3;
     }
-    for (;;) {
+    while (!out.failed) {   /* a write error on the output ends the run */
         @@PREFIX@@_event e;
         int rc = bin ? sremrt_bin_next(&br, &e) : sremrt_csv_next(&csv, &e);
         int64_t line = bin ? sremrt_bin_line(&br) : sremrt_csv_line(&csv);
@@ -302,12 +383,11 @@ int main(int argc, char **argv)
         @@PREFIX@@_trie_emit(m, &s, 0);
         sremrt_sink_end(&s);
     }
-    if (trie_dot) {
-        FILE *dot = fopen(trie_dot, "w");
-        int bad_dot = !dot || @@PREFIX@@_trie_dot(m, dot) != 0;
-        if ((dot && fclose(dot) != 0) || bad_dot) {
+    if (dot) {
+        int bad_dot = @@PREFIX@@_trie_dot(m, dot) != 0;
+        if (fclose(dot) != 0 || bad_dot) {
             perror(trie_dot);
-            status = 1;
+            status = 3;
         }
     }
     sremrt_stats st = *@@PREFIX@@_stats(m);
@@ -322,5 +402,5 @@ int main(int argc, char **argv)
     free(m);
     if (in != stdin)
         fclose(in);
-    return fflush(stdout) == 0 ? status : 1;
+    return check_output(prog, &out) == 0 ? status : 3;
 }

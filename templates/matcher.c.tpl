@@ -12,6 +12,7 @@
 @@#   MAX_KEYS, MAX_RUNS, DISTINCT_BUDGET, OCCMAP_CAP, EXPLORE_CAP
 @@#                the config's defaults (the options of the same names)
 @@#   PUSH_ONE     what push calls: push_each or push_many
+@@#   NDECLS       patterns and episodes; DECL_NAMES: their names, C strings
 @@# Conditions ("1" or empty):
 @@#   HAS_TS       the schema has a timestamp
 @@#   HAS_EPISODES, HAS_EXPLORE, HAS_KEYMAP
@@ -120,6 +121,9 @@ static inline int @@PREFIX@@_same_event(const @@PREFIX@@_event *a, const @@PREFI
 @@PATTERN_CODE@@
 /* ======== the matcher ======================================================= */
 
+/* The names of the declarations, by their PREFIX_DECL_NAME constants. */
+static const char *const @@PREFIX@@_decl_names[] = {@@DECL_NAMES@@};
+
 size_t @@PREFIX@@_matcher_size(void) { return sizeof(struct @@PREFIX@@_matcher); }
 
 void @@PREFIX@@_config_default(@@PREFIX@@_config *cfg)
@@ -139,9 +143,6 @@ void @@PREFIX@@_config_default(@@PREFIX@@_config *cfg)
 }
 
 @@IF USES_ABOUT@@
-/* The names of the declarations, by their PREFIX_DECL_NAME constants. */
-static const char *const @@PREFIX@@_decl_names[] = {@@DECL_NAMES@@};
-
 /* Sets the fields every record about the event just pushed carries. */
 static void @@PREFIX@@_about(const @@PREFIX@@_matcher *m, const @@PREFIX@@_event *e, sremrt_record *r)
 {
@@ -206,11 +207,12 @@ static void @@PREFIX@@_episode(@@PREFIX@@_matcher *m, const sremrt_episode *c, i
 
 /* End of input: an episode counter's summary record and its overflows. */
 static void @@PREFIX@@_episode_summary(@@PREFIX@@_matcher *m, const sremrt_episode *c, int32_t decl,
-        const sremrt_attr *key_attr, int64_t key)
+        const sremrt_attr *key_attr, int64_t key, uint64_t *ovf)
 {
     char key_text[128];
     sremrt_record r;
-    sremrt_episode_add_stats(c, &m->stats);
+    ovf[SREMRT_OVF_OCCMAP] += c->overflows;
+    ovf[SREMRT_OVF_BUDGET] += c->budget_exceeded;
     if (!m->cfg.record)
         return;
     sremrt_episode_record(c, SREMRT_SUMMARY, @@PREFIX@@_decl_names[decl], &r);
@@ -250,11 +252,11 @@ static void @@PREFIX@@_explore(@@PREFIX@@_matcher *m, sremrt_explore *ex, sremrt
 
 /* End of input: an explore clause's summary record and its overflows. */
 static void @@PREFIX@@_explore_summary(@@PREFIX@@_matcher *m, const sremrt_explore *ex, int32_t decl,
-        const char *const *names)
+        const char *const *names, uint64_t *ovf)
 {
     sremrt_explore_summary store;
     sremrt_record r;
-    m->stats.overflow[SREMRT_OVF_TRIE] += ex->overflows + ex->trie.overflows;
+    ovf[SREMRT_OVF_TRIE] += ex->overflows + ex->trie.overflows;
     if (!m->cfg.record)
         return;
     sremrt_explore_summary_record(ex, @@PREFIX@@_decl_names[decl], names, &store, &r);
@@ -363,6 +365,31 @@ int @@PREFIX@@_push(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e)
     return @@PUSH_ONE@@(m, e, 1) == 1 ? 0 : 1;
 }
 
+/* End of input: each declaration's overflows into the stats, and its
+ * overflow record if it dropped anything (docs/language.md section 6). */
+static void @@PREFIX@@_overflow_records(@@PREFIX@@_matcher *m)
+{
+    for (int d = 0; d < @@NDECLS@@; d++) {
+        uint64_t any = 0;
+        for (int k = 0; k < SREMRT_OVF_KINDS; k++) {
+            m->stats.overflow[k] += m->ovf[d][k];
+            any |= m->ovf[d][k];
+        }
+        if (!any || !m->cfg.record)
+            continue;
+        char message[400];
+        sremrt_record r;
+        sremrt_overflow_format(message, sizeof message, m->ovf[d]);
+        memset(&r, 0, sizeof r);
+        r.kind = SREMRT_ERROR;
+        r.name = @@PREFIX@@_decl_names[d];
+        r.decl = d;
+        r.message = message;
+        r.overflow = m->ovf[d];
+        m->cfg.record(m->cfg.user, &r);
+    }
+}
+
 void @@PREFIX@@_finish(@@PREFIX@@_matcher *m)
 {
     if (m->finished)
@@ -371,6 +398,7 @@ void @@PREFIX@@_finish(@@PREFIX@@_matcher *m)
     /* Summaries in declaration order; partitions in order of first event. */
 @@# FINISH_CODE: each episode's and explore clause's summaries
     @@FINISH_CODE@@
+    @@PREFIX@@_overflow_records(m);
 }
 
 void @@PREFIX@@_trie_emit(const @@PREFIX@@_matcher *m, sremrt_sink *s, int dot)
@@ -410,5 +438,10 @@ void @@PREFIX@@_free(@@PREFIX@@_matcher *m)
 }
 
 const sremrt_stats *@@PREFIX@@_stats(const @@PREFIX@@_matcher *m) { return &m->stats; }
+
+const uint64_t *@@PREFIX@@_overflows(const @@PREFIX@@_matcher *m, int d)
+{
+    return d >= 0 && d < @@NDECLS@@ ? m->ovf[d] : NULL;
+}
 
 const char *@@PREFIX@@_error(const @@PREFIX@@_matcher *m) { return m->error; }

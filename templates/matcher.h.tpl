@@ -66,14 +66,21 @@ extern const sremrt_schema @@PREFIX@@_schema;
 typedef struct @@PREFIX@@_config {
     void (*record)(void *user, const sremrt_record *r);  /* each record; NULL: none */
     void *user;            /* passed to record */
-    int32_t max_keys;      /* partition keys per partitioned pattern */
-    int32_t max_runs;      /* live runs per runs pattern and partition */
+    int32_t max_keys;      /* partition keys per partitioned declaration (--max-keys):
+                              hosted, a hard limit: the tables start small and grow
+                              through alloc as keys arrive, up to it; --freestanding,
+                              the fixed capacity. 0: the default (@@PREFIX@@_config_default:
+                              sremc's --max-keys; hosted without it, no limit) */
+    int32_t max_runs;      /* live runs per runs pattern and partition (--max-runs): hosted,
+                              a hard limit; --freestanding, the capacity. 0: the default */
     int32_t distinct_budget; /* distinct episodes: configurations kept per episode and
                               partition (--distinct-budget); 0: default (32) */
     int32_t occmap_cap;    /* distinct episodes: free events per OccMap list; 0: default */
     int32_t explore_algo;  /* explore counting: a sremrt_explore_algo (0: default) */
     int64_t explore_cap;   /* explore: window entries per partition; 0: default */
-    sremrt_alloc alloc;    /* where memory comes from (alloc NULL: malloc) */
+    sremrt_alloc alloc;    /* where memory comes from (alloc NULL: malloc); hosted
+                              tables grow through it: wrap it in sremrt_alloc_limit
+                              to bound the memory (a program's --max-memory) */
 } @@PREFIX@@_config;
 
 /* Allocate @@PREFIX@@_matcher_size() bytes (any C alignment); opaque except
@@ -99,8 +106,11 @@ int @@PREFIX@@_push(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e);
 size_t @@PREFIX@@_push_many(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e, size_t n);
 
 /* End of stream: the summary records (one per episode and partition key,
- * one per explore clause, in declaration order) and the overflows of
- * episodes and explore clauses added to the stats. Once; push no more. */
+ * one per explore clause, in declaration order), then, for each
+ * declaration that dropped anything for lack of capacity (a limit, a
+ * capacity, memory refused, a distinct budget), one overflow record:
+ * kind SREMRT_ERROR, its name, a message and the counts in r->overflow;
+ * and the totals added to the stats. Once; push no more. */
 void @@PREFIX@@_finish(@@PREFIX@@_matcher *m);
 
 /* The pattern tries of the explore clauses, one after the other: as text
@@ -116,8 +126,16 @@ int @@PREFIX@@_trie_dot(const @@PREFIX@@_matcher *m, FILE *out);
 /* Gives back the memory init and push took from the allocator. */
 void @@PREFIX@@_free(@@PREFIX@@_matcher *m);
 
-/* Accepted and rejected events and capacity overflows so far. */
+/* Accepted and rejected events so far; the overflow totals once finish
+ * has run (sremrt_stats_exit_status: 3 if anything was rejected or
+ * dropped). */
 const sremrt_stats *@@PREFIX@@_stats(const @@PREFIX@@_matcher *m);
+
+/* What declaration d (a PREFIX_DECL_NAME constant above) dropped so far, counts by
+ * sremrt_overflow kind (SREMRT_OVF_KINDS of them; episodes' and explore
+ * clauses' OccMap, budget and trie counts once finish has run), or NULL
+ * if d is out of range. Valid until @@PREFIX@@_free. */
+const uint64_t *@@PREFIX@@_overflows(const @@PREFIX@@_matcher *m, int d);
 
 /* Why the last push returned nonzero. */
 const char *@@PREFIX@@_error(const @@PREFIX@@_matcher *m);

@@ -1,4 +1,5 @@
-/* cg_arena.c: --freestanding: the terms of NAME_ARENA_BYTES and partition-slot code. */
+/* cg_arena.c: --freestanding: the terms of NAME_ARENA_BYTES; partition
+ * tables: slot code, per-key arrays and (hosted) their growth. */
 #define _POSIX_C_SOURCE 200809L
 #include "cg_impl.h"
 
@@ -45,8 +46,9 @@ void cg_arena_keymap(Cg *g, const char *what, const char *name)
 }
 
 /* Push code: the event's partition key and its slot in m->KEYS, opening
- * the `else` branch taken when the table had room (a full table is
- * counted); the caller writes the branch (at level 2) and closes both
+ * the `else` branch taken when the table had room; a full table grows
+ * (hosted: KEYS_grow, cg_emit_key_grow), and a key it cannot take is
+ * counted. The caller writes the branch (at level 2) and closes both
  * blocks. */
 void cg_put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *attr, const char *keys)
 {
@@ -55,7 +57,78 @@ void cg_put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *a
     cg_line(pu, 1, "int64_t key = sremrt_attr_int(&%s_attrs[%d], e);", g->P, attr->index);
     cg_line(pu, 1, "int inserted = 0;");
     cg_line(pu, 1, "int32_t slot = sremrt_keymap_get(&m->%s, key, &inserted);", keys);
+    if (!g->o->freestanding) {
+        cg_line(pu, 1, "if (slot < 0 && %s_%s_grow(m) == 0)", g->P, keys);
+        cg_line(pu, 2, "slot = sremrt_keymap_get(&m->%s, key, &inserted);", keys);
+    }
     cg_line(pu, 1, "if (slot < 0) {");
-    cg_line(pu, 2, "m->stats.overflow[SREMRT_OVF_PARTITIONS]++;");
+    cg_line(pu, 2, "m->ovf[%d][SREMRT_OVF_KEYS]++;", g->decl);
     cg_line(pu, 1, "} else {");
+}
+
+/* Partition table m->KEYS of a declaration: its field, its set-up at its
+ * first capacity (hosted: small, grown on demand; --freestanding:
+ * cfg.max_keys, fixed) and its release (after the per-key arrays'). */
+void cg_put_key_table(Cg *g, const char *keys, const char *what, const char *name)
+{
+    cg_line(&g->sec[CG_FIELDS], 0, "sremrt_keymap %s;   /* %s %s: partition key -> slot */", keys, what, name);
+    cg_line(&g->sec[CG_INIT], 0, "if (sremrt_keymap_init(&m->%s, %s, &m->cfg.alloc) != 0)", keys,
+            g->o->freestanding ? "m->cfg.max_keys" : "sremrt_keymap_next_capacity(0, m->cfg.max_keys)");
+    cg_line(&g->sec[CG_INIT], 1, "return -1;");
+}
+
+/* A per-key array beside partition table m->KEYS: its fields (m->ARRAY
+ * of TYPE, room for m->ARRAY_cap), its allocation at the table's first
+ * capacity (init) and its release (free). */
+void cg_put_key_array(Cg *g, const char *keys, const char *array, const char *type, const char *what)
+{
+    Buf *in = &g->sec[CG_INIT], *fr = &g->sec[CG_FREE];
+    cg_line(&g->sec[CG_FIELDS], 0, "%s *%s;   /* [%s_cap] by slot of %s: %s */", type, array, array, keys, what);
+    cg_line(&g->sec[CG_FIELDS], 0, "int32_t %s_cap;", array);
+    cg_line(in, 0, "m->%s_cap = m->%s.capacity;", array, keys);
+    cg_line(in, 0, "m->%s = sremrt_alloc_grow(&m->cfg.alloc, NULL, sizeof *m->%s, 0, 0, (size_t)m->%s_cap);", array,
+            array, array);
+    cg_line(in, 0, "if (!m->%s)", array);
+    cg_line(in, 1, "return -1;");
+    cg_line(fr, 0, "sremrt_alloc_free(&m->cfg.alloc, m->%s, (size_t)m->%s_cap * sizeof *m->%s);", array, array, array);
+    cg_line(fr, 0, "m->%s = NULL;", array);
+}
+
+/* Hosted: KEYS_grow, called when a new key finds m->KEYS full: the
+ * per-key arrays, then the table, to the next capacity (doubling up to
+ * cfg.max_keys); 0, or -1 when the limit is reached or memory refused
+ * (counted once: no new key of the declaration is tried again). */
+void cg_emit_key_grow(Cg *g, const char *what, const char *name, const char *keys, const char *const *arrays,
+                      int narrays)
+{
+    Buf *code = &g->sec[CG_CODE];
+    if (g->o->freestanding)
+        return;
+    cg_line(&g->sec[CG_FIELDS], 0, "int %s_stuck;   /* growing %s was refused */", keys, keys);
+    cg_line(code, 0, "/* %s %s: a new key found the partition table full. */", what, name);
+    cg_line(code, 0, "static int %s_%s_grow(%s_matcher *m)", g->P, keys, g->P);
+    cg_line(code, 0, "{");
+    cg_line(code, 1, "int32_t cap = sremrt_keymap_next_capacity(m->%s.capacity, m->cfg.max_keys);", keys);
+    cg_line(code, 1, "void *p;");
+    cg_line(code, 1, "if (cap == 0 || m->%s_stuck)", keys);
+    cg_line(code, 2, "return -1;");
+    for (int k = 0; k < narrays; k++) {
+        const char *a = arrays[k];
+        cg_line(code, 1, "if (m->%s_cap < cap) {", a);
+        cg_line(code, 2, "p = sremrt_alloc_grow(&m->cfg.alloc, m->%s, sizeof *m->%s, (size_t)m->%s.count, "
+                         "(size_t)m->%s_cap, (size_t)cap);", a, a, keys, a);
+        cg_line(code, 2, "if (!p)");
+        cg_line(code, 3, "goto refused;");
+        cg_line(code, 2, "m->%s = p;", a);
+        cg_line(code, 2, "m->%s_cap = cap;", a);
+        cg_line(code, 1, "}");
+    }
+    cg_line(code, 1, "if (sremrt_keymap_grow(&m->%s, cap) == 0)", keys);
+    cg_line(code, 2, "return 0;");
+    cg_line(code, 0, "refused:");
+    cg_line(code, 1, "m->%s_stuck = 1;", keys);
+    cg_line(code, 1, "m->ovf[%d][SREMRT_OVF_MEMORY]++;", g->decl);
+    cg_line(code, 1, "return -1;");
+    cg_line(code, 0, "}");
+    cg_blank(code);
 }

@@ -200,25 +200,21 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
         *fi = &g->sec[CG_FINISH];
     if (part) {
         int a = ep->partition_attr->index;
-        cg_line(f, 0, "sremrt_keymap e%d_keys;   /* episode %s: partition key -> slot */", j, ep->name);
-        cg_line(f, 0, "sremrt_episode *e%d;   /* [max_keys]; k = 0 until a key's first event */", j);
-        cg_line(in, 0, "if (sremrt_keymap_init(&m->e%d_keys, m->cfg.max_keys, &m->cfg.alloc) != 0)", j);
-        cg_line(in, 1, "return -1;");
-        cg_line(in, 0, "m->e%d = sremrt_alloc_get(&m->cfg.alloc, (size_t)m->cfg.max_keys * sizeof *m->e%d, 0);", j, j);
-        cg_line(in, 0, "if (!m->e%d)", j);
-        cg_line(in, 1, "return -1;");
-        cg_line(fr, 0, "if (m->e%d)", j);
+        char keys[32], array[32];
+        snprintf(keys, sizeof keys, "e%d_keys", j);
+        snprintf(array, sizeof array, "e%d", j);
+        cg_put_key_table(g, keys, "episode", ep->name);
+        cg_line(fr, 0, "if (m->e%d)", j);   /* each key's counter, before the array goes */
         cg_line(fr, 1, "for (int32_t i = 0; i < m->e%d_keys.count; i++)", j);
         cg_line(fr, 2, "sremrt_episode_free(&m->e%d[i]);", j);
-        cg_line(fr, 0, "sremrt_alloc_free(&m->cfg.alloc, m->e%d, (size_t)m->cfg.max_keys * sizeof *m->e%d);", j, j);
-        cg_line(fr, 0, "m->e%d = NULL;", j);
+        cg_put_key_array(g, keys, array, "sremrt_episode", "k = 0 until the key's first event");
         cg_line(fr, 0, "sremrt_keymap_free(&m->e%d_keys);", j);
-        char keys[32];
-        snprintf(keys, sizeof keys, "e%d_keys", j);
+        const char *arrays[1] = {array};
+        cg_emit_key_grow(g, "episode", ep->name, keys, arrays, 1);
         cg_put_key_slot(g, "episode", ep->name, ep->partition_attr, keys);
         cg_line(pu, 2, "sremrt_episode *c = &m->e%d[slot];", j);
         cg_line(pu, 2, "if (inserted && %s_e%d_start(c, &m->cfg) != 0)", P, j);
-        cg_line(pu, 3, "m->stats.overflow[SREMRT_OVF_MEMORY]++;");
+        cg_line(pu, 3, "m->ovf[%d][SREMRT_OVF_MEMORY]++;", g->decl);
         char key[CG_NAME_MAX + 32];
         snprintf(key, sizeof key, "&%s_attrs[%d], key", P, a);
         put_episode_push(g, j, ep, "(int64_t)c->events + 1", key, 2);
@@ -229,7 +225,7 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
         cg_begin(fi, 2);
         fprintf(fi->f, "%s_episode_summary(m, &m->e%d[i], ", P, j);
         cg_put_decl(fi->f, g, ep->name);
-        fprintf(fi->f, ", &%s_attrs[%d], sremrt_keymap_key(&m->e%d_keys, i));", P, a, j);
+        fprintf(fi->f, ", &%s_attrs[%d], sremrt_keymap_key(&m->e%d_keys, i), m->ovf[%d]);", P, a, j, g->decl);
         cg_end(fi);
     } else {
         cg_line(f, 0, "sremrt_episode e%d;   /* episode %s */", j, ep->name);
@@ -244,7 +240,7 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
         cg_begin(fi, 1);
         fprintf(fi->f, "%s_episode_summary(m, &m->e%d, ", P, j);
         cg_put_decl(fi->f, g, ep->name);
-        fputs(", NULL, 0);", fi->f);
+        fprintf(fi->f, ", NULL, 0, m->ovf[%d]);", g->decl);
         cg_end(fi);
     }
 }
@@ -329,17 +325,13 @@ void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
     cg_line(in, 0, "if (%s_p%d_explore_start(&m->p%d_ex, &m->cfg) != 0)", P, i, i);
     cg_line(in, 1, "return -1;");
     if (p->partition_attr) {
-        cg_line(f, 0, "sremrt_explore_part *p%d_xp;   /* [max_keys]: counting state per partition */", i);
-        cg_line(in, 0, "m->p%d_xp = sremrt_alloc_get(&m->cfg.alloc, (size_t)m->cfg.max_keys * sizeof *m->p%d_xp, 0);",
-                i, i);
-        cg_line(in, 0, "if (!m->p%d_xp)", i);
-        cg_line(in, 1, "return -1;");
-        cg_line(fr, 0, "if (m->p%d_xp)", i);
+        char keys[32], array[32];
+        snprintf(keys, sizeof keys, "p%d_keys", i);
+        snprintf(array, sizeof array, "p%d_xp", i);
+        cg_line(fr, 0, "if (m->p%d_xp)", i);   /* each key's window, before the array goes */
         cg_line(fr, 1, "for (int32_t i = 0; i < m->p%d_keys.count; i++)", i);
         cg_line(fr, 2, "sremrt_explore_part_free(&m->p%d_xp[i]);", i);
-        cg_line(fr, 0, "sremrt_alloc_free(&m->cfg.alloc, m->p%d_xp, (size_t)m->cfg.max_keys * sizeof *m->p%d_xp);",
-                i, i);
-        cg_line(fr, 0, "m->p%d_xp = NULL;", i);
+        cg_put_key_array(g, keys, array, "sremrt_explore_part", "the explore counting state");
     } else {
         cg_line(f, 0, "sremrt_explore_part p%d_xp;", i);
         cg_line(in, 0, "if (sremrt_explore_part_init(&m->p%d_ex, &m->p%d_xp, &m->cfg.alloc) != 0)", i, i);
@@ -350,7 +342,7 @@ void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
     cg_begin(fi, 0);
     fprintf(fi->f, "%s_explore_summary(m, &m->p%d_ex, ", P, i);
     cg_put_decl(fi->f, g, p->name);
-    fprintf(fi->f, ", %s_%d_values);", P, ta->index);
+    fprintf(fi->f, ", %s_%d_values, m->ovf[%d]);", P, ta->index, g->decl);
     cg_end(fi);
     cg_begin(tr, 0);
     fprintf(tr->f, "%s_trie_one(s, &m->p%d_ex, ", P, i);

@@ -33,7 +33,9 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
     const char *P = g->P;
     bool runs = plan->strategy == STRATEGY_RUNS;
     bool part = p->partition_attr != NULL;
-    const char *step_args = runs ? ", m->cfg.max_runs, &m->stats.overflow[SREMRT_OVF_RUNS]" : "";
+    char step_args[80] = "";
+    if (runs)   /* the run engine counts a dropped run in the declaration's counter */
+        snprintf(step_args, sizeof step_args, ", m->cfg.max_runs, &m->ovf[%d][SREMRT_OVF_RUNS]", g->decl);
     Buf *f = &g->sec[CG_FIELDS], *in = &g->sec[CG_INIT], *pu = &g->sec[CG_PUSH], *fr = &g->sec[CG_FREE];
 
     if (part || runs)
@@ -48,23 +50,20 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
         cg_arena_term(g, "pattern runs", "%s_p%d_RUNS_BYTES(%d)", P, i, g->o->strategy.max_runs);
     }
     if (part) {
-        cg_line(f, 0, "sremrt_keymap p%d_keys;   /* pattern %s: partition key -> slot */", i, p->name);
-        cg_line(f, 0, "%s_p%d_st *p%d;   /* [max_keys] */", P, i, i);
-        cg_line(in, 0, "if (sremrt_keymap_init(&m->p%d_keys, m->cfg.max_keys, &m->cfg.alloc) != 0)", i);
-        cg_line(in, 1, "return -1;");
-        cg_line(in, 0, "m->p%d = sremrt_alloc_get(&m->cfg.alloc, (size_t)m->cfg.max_keys * sizeof *m->p%d, 0);", i, i);
-        cg_line(in, 0, "if (!m->p%d)", i);
-        cg_line(in, 1, "return -1;");
-        if (runs) {
+        char keys[32], array[32], xp[32], type[CG_NAME_MAX + 16], key[CG_NAME_MAX + 32];
+        snprintf(keys, sizeof keys, "p%d_keys", i);
+        snprintf(array, sizeof array, "p%d", i);
+        snprintf(xp, sizeof xp, "p%d_xp", i);
+        snprintf(type, sizeof type, "%s_p%d_st", P, i);
+        cg_put_key_table(g, keys, "pattern", p->name);
+        if (runs) {   /* each key's runs, before the array goes */
             cg_line(fr, 0, "if (m->p%d)", i);
             cg_line(fr, 1, "for (int32_t i = 0; i < m->p%d_keys.count; i++)", i);
             cg_line(fr, 2, "%s_p%d_release(&m->p%d[i], &m->cfg.alloc, m->cfg.max_runs);", P, i, i);
         }
-        cg_line(fr, 0, "sremrt_alloc_free(&m->cfg.alloc, m->p%d, (size_t)m->cfg.max_keys * sizeof *m->p%d);", i, i);
-        cg_line(fr, 0, "m->p%d = NULL;", i);
-        cg_line(fr, 0, "sremrt_keymap_free(&m->p%d_keys);", i);
-        char keys[32], key[CG_NAME_MAX + 32];
-        snprintf(keys, sizeof keys, "p%d_keys", i);
+        cg_put_key_array(g, keys, array, type, "the pattern's state");
+        const char *arrays[2] = {array, xp};
+        cg_emit_key_grow(g, "pattern", p->name, keys, arrays, p->explore.present ? 2 : 1);
         cg_put_key_slot(g, "pattern", p->name, p->partition_attr, keys);
         cg_line(pu, 2, "%s_p%d_st *s = &m->p%d[slot];", P, i, i);
         cg_line(pu, 2, "if (inserted)");
@@ -72,13 +71,13 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
         snprintf(key, sizeof key, "&%s_attrs[%d], key", P, p->partition_attr->index);
         if (runs) {
             cg_line(pu, 2, "if (!s->cur && %s_p%d_alloc(s, &m->cfg.alloc, m->cfg.max_runs) != 0)", P, i);
-            cg_line(pu, 3, "m->stats.overflow[SREMRT_OVF_MEMORY]++;");
+            cg_line(pu, 3, "m->ovf[%d][SREMRT_OVF_MEMORY]++;", g->decl);
         }
         put_step(g, i, p, "s", step_args, key, 2, runs);
         if (p->explore.present) {
             cg_line(pu, 2, "if (inserted && sremrt_explore_part_init(&m->p%d_ex, &m->p%d_xp[slot], &m->cfg.alloc) != 0)",
                     i, i);
-            cg_line(pu, 3, "m->stats.overflow[SREMRT_OVF_MEMORY]++;");
+            cg_line(pu, 3, "m->ovf[%d][SREMRT_OVF_MEMORY]++;", g->decl);
             cg_line(pu, 2, "if (m->p%d_xp[slot].mem)", i);
             char st[64];
             snprintf(st, sizeof st, "&m->p%d_xp[slot]", i);
@@ -118,6 +117,8 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
     }
     if (p->explore.present)
         cg_emit_explore_conf(g, i, p);
+    if (part)   /* last: the per-key releases read its count */
+        cg_line(fr, 0, "sremrt_keymap_free(&m->p%d_keys);", i);
 }
 
 /* push_many of a file whose declarations are all unpartitioned patterns
@@ -332,6 +333,8 @@ static void put_matcher_struct(Cg *g, Buf *b)
     cg_line(b, 1, "int64_t index;   /* global index of the last accepted event */");
     cg_line(b, 1, "char error[96];   /* why the last push was rejected */");
     cg_line(b, 1, "int finished;   /* finish ran: summaries given, stats added */");
+    cg_line(b, 1, "uint64_t ovf[%d][SREMRT_OVF_KINDS];   /* by declaration (PREFIX_DECL_NAME) and kind */",
+            g->ndecls > 0 ? g->ndecls : 1);
     cg_block(b, 1, g->fields.text);
     cg_line(b, 0, "};");
 }
@@ -440,7 +443,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
     cg_bufs_close(t, DT_COUNT);
 
     char guard[CG_NAME_MAX], strategies[64], srcc[CG_NAME_MAX], push_one[CG_NAME_MAX];
-    char maxruns[32], maxkeys[32], budget[32], occcap[32], xcap[32];
+    char maxruns[32], maxkeys[32], budget[32], occcap[32], xcap[32], ndecls[32];
     snprintf(guard, sizeof guard, "%s_H_GENERATED", o->prefix);
     for (char *s = guard; *s; s++)
         *s = (char)toupper((unsigned char)*s);
@@ -461,6 +464,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
     snprintf(budget, sizeof budget, "%d", o->caps.distinct_budget);
     snprintf(occcap, sizeof occcap, "%d", o->caps.occmap_cap);
     snprintf(xcap, sizeof xcap, "%d", o->caps.explore_cap);
+    snprintf(ndecls, sizeof ndecls, "%d", g->ndecls);
     Flags fl;
     find_flags(g, &fl);
     Hole holes[CG_NSECTIONS + 48];
@@ -490,6 +494,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"DISTINCT_BUDGET", budget},
         {"OCCMAP_CAP", occcap},
         {"EXPLORE_CAP", xcap},
+        {"NDECLS", ndecls},
         /* conditions */
         {"FREESTANDING", yes(o->freestanding)},
         {"HAS_TS", yes(g->schema->ts_attr >= 0)},
@@ -536,7 +541,9 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
         n += ast->decls[k].kind == DECL_PATTERN;
     }
     g.nodes_share = nnodes >= CG_NODES_SHARE_MIN;
+    g.ndecls = ndecls;
     for (int k = 0; k < ast->ndecls; k++) {
+        g.decl = i + j;   /* patterns and episodes, in file order */
         if (ast->decls[k].kind == DECL_EPISODE)
             cg_emit_episode(&g, j++, ast->decls[k].u.episode);
         if (ast->decls[k].kind != DECL_PATTERN)

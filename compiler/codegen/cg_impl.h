@@ -60,6 +60,9 @@ typedef struct Cg {
             Buf many_in, many_out, run, many_fast;
         };
     };
+    int              ndecls;              /* patterns and episodes in the file */
+    int              decl;                /* the declaration being emitted: its index among
+                                             the patterns and episodes (m->ovf[decl]) */
     bool             threaded;            /* this file: one unpartitioned tree pattern */
     bool             local_state;         /* the pattern being emitted keeps its state in a local */
     size_t           rt_bytes;     /* the runtime terms of the arena */
@@ -107,6 +110,10 @@ void cg_arena_runtime(Cg *g, const char *what, const char *name, int count, size
 void cg_arena_term(Cg *g, const char *what, const char *fmt, ...);
 int cg_keys(const Cg *g);
 void cg_put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *attr, const char *keys);
+void cg_put_key_table(Cg *g, const char *keys, const char *what, const char *name);
+void cg_put_key_array(Cg *g, const char *keys, const char *array, const char *type, const char *what);
+void cg_emit_key_grow(Cg *g, const char *what, const char *name, const char *keys, const char *const *arrays,
+                      int narrays);
 
 /* cg_chain.c */
 void cg_emit_chain(Cg *g, int i, const Plan *plan);

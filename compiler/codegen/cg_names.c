@@ -143,6 +143,8 @@ static int add_decls(const Cg *g, Const *v, int n, FILE *h, FILE *names)
         cg_put_c_string(names, name);
         n++;
     }
+    if (d == 0)
+        fputs("NULL", names);   /* an array is never empty */
     v[n] = (Const){cg_const_name(g->P, "DECL", "COUNT"), NULL, "the header's count of declarations", NULL,
                    {0, 0}, -1};
     fprintf(h, "    %s = %d   /* how many */\n};\n", v[n].name, d);

@@ -427,7 +427,8 @@ EOF
 
 # Five symbols, room for two: the others' events are dropped and counted
 # once per partitioned pattern (rising and rising_stam: 2 x 6), never a
-# crash; symbols 1 and 2 match as without the limit.
+# crash; symbols 1 and 2 match as without the limit; an overflow record
+# per pattern, status 3. (Many keys and their oracle: overflow.sh.)
 cat > "$W/keys.csv" <<'EOF'
 symbol,price,volume,time
 1,10,1,0
@@ -445,12 +446,14 @@ symbol,price,volume,time
 3,10,1,12
 3,12,1,13
 EOF
-t keys 0 trend --max-keys 2 <<'EOF'
+t keys 3 trend --max-keys 2 <<'EOF'
 {"kind":"match","name":"rising","index":10,"ts":9,"key":"1"}
 {"kind":"match","name":"rising","index":12,"ts":11,"key":"2"}
+{"kind":"error","name":"rising","message":"overflow: 6 events of new keys dropped (--max-keys)","overflow":{"keys":6}}
+{"kind":"error","name":"rising_stam","message":"overflow: 6 events of new keys dropped (--max-keys)","overflow":{"keys":6}}
 events     14
 rejected   0
-overflows  12 (partitions 12)
+overflows  12 (keys 12)
 EOF
 cp "$W/keys.csv" "$W/keys_all.csv"
 t keys_all 0 trend <<'EOF'
@@ -504,13 +507,14 @@ EOF
 # are a subset of the full ones (far at 7 is lost: the run of x = A1 waits
 # in the slot, matching at 4 and 6, so at 5 the run of x = A2 is dropped;
 # a run that reaches the final state, which no transition leaves, is a
-# detection and takes no slot).
+# detection and takes no slot); far's overflow record, status 3.
 cp "$W/window.csv" "$W/window_max_runs.csv"
-t window_max_runs 0 window_runs --max-runs 1 <<'EOF'
+t window_max_runs 3 window_runs --max-runs 1 <<'EOF'
 {"kind":"match","name":"far","index":4}
 {"kind":"match","name":"star","index":4}
 {"kind":"match","name":"far","index":6}
 {"kind":"match","name":"star","index":6}
+{"kind":"error","name":"far","message":"overflow: 1 runs dropped (--max-runs)","overflow":{"runs":1}}
 events     7
 rejected   0
 overflows  1 (runs 1)

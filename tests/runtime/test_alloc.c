@@ -1,5 +1,6 @@
 /* test_alloc.c: the bump arena: alignment, exhaustion counted rather than
- * crashing, giving back the last block, and the hooks over it and malloc. */
+ * crashing, giving back the last block, and the hooks over it and malloc;
+ * growing a block; the limiting wrapper. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 
@@ -99,6 +100,70 @@ static void test_hooks(void)
     sremrt_alloc_free(NULL, mem, 1);
 }
 
+/* A block grown keeps its elements and zeroes the rest; a refusal leaves
+ * it as it was. */
+static void test_grow_block(void)
+{
+    static uint64_t mem[64];
+    sremrt_arena ar;
+    sremrt_alloc hook;
+    int32_t *p, *q;
+    int i, ok = 1;
+    sremrt_arena_init(&ar, mem, sizeof mem);
+    hook = sremrt_arena_hook(&ar);
+    p = sremrt_alloc_grow(&hook, NULL, sizeof *p, 0, 0, 4);
+    CU_ASSERT_FATAL(p != NULL);
+    for (i = 0; i < 4; i++)
+        ok &= p[i] == 0;
+    p[0] = 7, p[1] = -1, p[2] = 9;
+    q = sremrt_alloc_grow(&hook, p, sizeof *p, 3, 4, 16);
+    CU_ASSERT_FATAL(q != NULL);
+    ok &= q[0] == 7 && q[1] == -1 && q[2] == 9;
+    for (i = 3; i < 16; i++)
+        ok &= q[i] == 0;
+    CU_ASSERT(ok);
+    CU_ASSERT_PTR_NULL(sremrt_alloc_grow(&hook, q, sizeof *q, 3, 16, 1000));   /* does not fit */
+    CU_ASSERT_EQUAL(q[2], 9);
+    CU_ASSERT_PTR_NULL(sremrt_alloc_grow(&hook, q, sizeof *q, 3, 16, (size_t)-1 / 2));   /* overflows */
+    CU_ASSERT_PTR_NULL(sremrt_alloc_grow(&hook, q, sizeof *q, 17, 16, 32));   /* used > cap */
+}
+
+/* The wrapper refuses what would take it past the limit, counts the
+ * refusals, gives freed bytes back; 0 is no limit. */
+static void test_limit(void)
+{
+    sremrt_alloc heap = sremrt_alloc_malloc(), hook;
+    sremrt_alloc_limit lim;
+    void *a, *b, *c;
+    sremrt_alloc_limit_init(&lim, &heap, 1000);
+    hook = sremrt_alloc_limit_hook(&lim);
+    a = sremrt_alloc_get(&hook, 600, 0);
+    CU_ASSERT_FATAL(a != NULL);
+    CU_ASSERT_PTR_NULL(sremrt_alloc_get(&hook, 401, 0));
+    b = sremrt_alloc_get(&hook, 400, 8);
+    CU_ASSERT_FATAL(b != NULL);
+    CU_ASSERT_EQUAL(lim.used, 1000);
+    CU_ASSERT_PTR_NULL(sremrt_alloc_get(&hook, 1, 0));
+    CU_ASSERT_EQUAL(lim.refused, 2);
+    sremrt_alloc_free(&hook, a, 600);
+    CU_ASSERT_EQUAL(lim.used, 400);
+    c = sremrt_alloc_get(&hook, 600, 0);
+    CU_ASSERT(c != NULL);
+    CU_ASSERT_EQUAL(lim.peak, 1000);
+    CU_ASSERT_PTR_NULL(sremrt_alloc_get(&hook, 8, 4096));   /* the inner hook refuses: counted */
+    CU_ASSERT_EQUAL(lim.refused, 3);
+    sremrt_alloc_free(&hook, b, 400);
+    sremrt_alloc_free(&hook, c, 600);
+    sremrt_alloc_free(&hook, NULL, 5);
+    CU_ASSERT_EQUAL(lim.used, 0);
+    sremrt_alloc_limit_init(&lim, &heap, 0);
+    a = sremrt_alloc_get(&hook, 1 << 20, 0);
+    CU_ASSERT(a != NULL);
+    sremrt_alloc_free(&hook, a, 1 << 20);
+    CU_ASSERT_EQUAL(lim.used, 0);
+    CU_ASSERT_EQUAL(lim.refused, 0);
+}
+
 void add_alloc_tests(void)
 {
     CU_pSuite s = CU_add_suite("arena", NULL, NULL);
@@ -107,4 +172,6 @@ void add_alloc_tests(void)
     CU_add_test(s, "no buffer", test_no_buffer);
     CU_add_test(s, "free the last block", test_free_last);
     CU_add_test(s, "hooks", test_hooks);
+    CU_add_test(s, "grow a block", test_grow_block);
+    CU_add_test(s, "limit", test_limit);
 }

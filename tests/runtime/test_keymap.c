@@ -1,5 +1,6 @@
 /* test_keymap.c: the partition table: dense slots in order of first
- * appearance, a full table counting overflows, memory from hook or buffer. */
+ * appearance, a full table counting overflows, memory from hook or buffer,
+ * growth (slots kept, limits, refusals). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 
@@ -147,6 +148,90 @@ static void test_key_text(void)
     ASSERT_STR(tiny, "low");
 }
 
+static void test_next_capacity(void)
+{
+    CU_ASSERT_EQUAL(sremrt_keymap_next_capacity(0, 0), 8);
+    CU_ASSERT_EQUAL(sremrt_keymap_next_capacity(0, 3), 3);
+    CU_ASSERT_EQUAL(sremrt_keymap_next_capacity(8, 0), 16);
+    CU_ASSERT_EQUAL(sremrt_keymap_next_capacity(64, 100), 100);
+    CU_ASSERT_EQUAL(sremrt_keymap_next_capacity(100, 100), 0);
+    CU_ASSERT_EQUAL(sremrt_keymap_next_capacity(SREMRT_KEYMAP_MAX / 2 + 1, 0), SREMRT_KEYMAP_MAX);
+    CU_ASSERT_EQUAL(sremrt_keymap_next_capacity(SREMRT_KEYMAP_MAX, 0), 0);
+    CU_ASSERT_EQUAL(sremrt_keymap_next_capacity(8, SREMRT_KEYMAP_MAX + 5), 16);
+}
+
+/* Grown by doubling from 8 to 20,000 keys (int64 extremes and a stride
+ * that collides in the low bits): every key keeps its slot, against a
+ * list; the old blocks go back (the limit wrapper's count ends at 0). */
+static void test_grow(void)
+{
+    enum { N = 20000 };
+    sremrt_alloc heap = sremrt_alloc_malloc(), hook;
+    sremrt_alloc_limit lim;
+    sremrt_keymap km;
+    int64_t *keys = malloc(N * sizeof *keys);
+    int i, ok = 1, grows = 0;
+    CU_ASSERT_FATAL(keys != NULL);
+    sremrt_alloc_limit_init(&lim, &heap, 0);
+    hook = sremrt_alloc_limit_hook(&lim);
+    for (i = 0; i < N; i++)
+        keys[i] = i == 0 ? INT64_MIN : i == 1 ? INT64_MAX : ((int64_t)i << 33) - 7;
+    CU_ASSERT_EQUAL_FATAL(sremrt_keymap_init(&km, sremrt_keymap_next_capacity(0, 0), &hook), 0);
+    for (i = 0; i < N; i++) {
+        int inserted = 0;
+        int32_t slot = sremrt_keymap_get(&km, keys[i], &inserted);
+        if (slot < 0) {
+            ok &= sremrt_keymap_grow(&km, sremrt_keymap_next_capacity(km.capacity, 0)) == 0;
+            grows++;
+            slot = sremrt_keymap_get(&km, keys[i], &inserted);
+        }
+        ok &= slot == i && inserted;
+        if (i % 997 == 0)   /* earlier keys still where they were */
+            for (int k = 0; k <= i; k += 13)
+                ok &= sremrt_keymap_find(&km, keys[k]) == k && sremrt_keymap_key(&km, k) == keys[k];
+    }
+    CU_ASSERT(ok);
+    CU_ASSERT_EQUAL(grows, 12);   /* 8 -> 16 -> ... -> 32768 */
+    CU_ASSERT_EQUAL(km.capacity, 32768);
+    for (i = 0; i < N; i++)
+        ok &= sremrt_keymap_find(&km, keys[i]) == i;
+    CU_ASSERT(ok);
+    CU_ASSERT_EQUAL(sremrt_keymap_find(&km, 12345), -1);
+    CU_ASSERT_EQUAL(lim.used, sremrt_keymap_bytes(32768));   /* only the last block is out */
+    sremrt_keymap_free(&km);
+    CU_ASSERT_EQUAL(lim.used, 0);
+    free(keys);
+}
+
+/* Growth refused: a caller buffer, a smaller capacity, memory past a
+ * limit; the table is unchanged each time. */
+static void test_grow_refused(void)
+{
+    static unsigned char buf[512];
+    sremrt_alloc heap = sremrt_alloc_malloc(), hook;
+    sremrt_alloc_limit lim;
+    sremrt_keymap km;
+    int i;
+    CU_ASSERT_EQUAL_FATAL(sremrt_keymap_init_buf(&km, 4, buf, sizeof buf), 0);
+    CU_ASSERT_EQUAL(sremrt_keymap_grow(&km, 8), -1);
+    CU_ASSERT_EQUAL(km.capacity, 4);
+    sremrt_alloc_limit_init(&lim, &heap, sremrt_keymap_bytes(8) + sremrt_keymap_bytes(4));
+    hook = sremrt_alloc_limit_hook(&lim);
+    CU_ASSERT_EQUAL_FATAL(sremrt_keymap_init(&km, 4, &hook), 0);
+    for (i = 0; i < 4; i++)
+        CU_ASSERT_EQUAL(sremrt_keymap_get(&km, i * 10, NULL), i);
+    CU_ASSERT_EQUAL(sremrt_keymap_grow(&km, 4), -1);
+    CU_ASSERT_EQUAL(sremrt_keymap_grow(&km, 8), 0);   /* both blocks fit at once */
+    CU_ASSERT_EQUAL(sremrt_keymap_grow(&km, 16), -1);  /* 8 and 16 do not */
+    CU_ASSERT_EQUAL(lim.refused, 1);
+    CU_ASSERT_EQUAL(km.capacity, 8);
+    for (i = 0; i < 4; i++)
+        CU_ASSERT_EQUAL(sremrt_keymap_find(&km, i * 10), i);
+    CU_ASSERT_EQUAL(sremrt_keymap_get(&km, 99, NULL), 4);
+    sremrt_keymap_free(&km);
+    CU_ASSERT_EQUAL(lim.used, 0);
+}
+
 void add_keymap_tests(void)
 {
     CU_pSuite s = CU_add_suite("keymap", NULL, NULL);
@@ -157,4 +242,7 @@ void add_keymap_tests(void)
     CU_add_test(s, "caller buffer", test_caller_buffer);
     CU_add_test(s, "arena memory", test_arena_memory);
     CU_add_test(s, "key text", test_key_text);
+    CU_add_test(s, "next capacity", test_next_capacity);
+    CU_add_test(s, "grow", test_grow);
+    CU_add_test(s, "grow refused", test_grow_refused);
 }

@@ -121,17 +121,39 @@ static void test_stats(void)
     sremrt_stats_format(buf, sizeof buf, &st, 0.5);
     ASSERT_STR(buf, "events     1000000\nevents/s   2000000\nrejected   0\noverflows  0\n");
     CU_ASSERT_EQUAL(sremrt_stats_exit_status(&st), 0);
+    st.overflow[SREMRT_OVF_BUDGET] = 1;   /* something dropped: status 3 too */
+    CU_ASSERT_EQUAL(sremrt_stats_exit_status(&st), 3);
+    st.overflow[SREMRT_OVF_BUDGET] = 0;
     st.rejected = 3;
-    st.overflow[SREMRT_OVF_PARTITIONS] = 5;
+    st.overflow[SREMRT_OVF_KEYS] = 5;
     st.overflow[SREMRT_OVF_RUNS] = 2;
     sremrt_stats_format(buf, sizeof buf, &st, 0);
     ASSERT_STR(buf, "events     1000000\nevents/s   -\nrejected   3\n"
-                    "overflows  7 (partitions 5, runs 2)\n");
+                    "overflows  7 (keys 5, runs 2)\n");
     CU_ASSERT_EQUAL(sremrt_stats_overflows(&st), 7);
     CU_ASSERT_EQUAL(sremrt_stats_exit_status(&st), 3);
     ASSERT_STR(sremrt_overflow_name(SREMRT_OVF_MEMORY), "memory");
+    ASSERT_STR(sremrt_overflow_name(SREMRT_OVF_KEYS), "keys");
     ASSERT_STR(sremrt_overflow_name(SREMRT_OVF_KINDS), "?");
     CU_ASSERT(sremrt_clock_seconds() > 0);
+}
+
+/* An overflow record's message: the kinds counted, in enum order, each
+ * with the option that raises its limit; cut like snprintf. */
+static void test_overflow_message(void)
+{
+    uint64_t n[SREMRT_OVF_KINDS] = {0};
+    char buf[400], tiny[12];
+    n[SREMRT_OVF_KEYS] = 1900;
+    CU_ASSERT_EQUAL(sremrt_overflow_format(buf, sizeof buf, n), strlen(buf));
+    ASSERT_STR(buf, "overflow: 1900 events of new keys dropped (--max-keys)");
+    n[SREMRT_OVF_MEMORY] = 1;
+    n[SREMRT_OVF_RUNS] = 3;
+    sremrt_overflow_format(buf, sizeof buf, n);
+    ASSERT_STR(buf, "overflow: 1900 events of new keys dropped (--max-keys), 3 runs dropped (--max-runs), "
+                    "1 blocks of memory refused (--max-memory)");
+    CU_ASSERT_EQUAL(sremrt_overflow_format(tiny, sizeof tiny, n), strlen(buf));
+    ASSERT_STR(tiny, "overflow: 1");
 }
 
 static void test_stats_print(void)
@@ -185,6 +207,7 @@ void add_misc_tests(void)
     CU_add_test(s, "field access", test_field_access);
     CU_add_test(s, "timestamp order", test_tsorder);
     CU_add_test(s, "stats", test_stats);
+    CU_add_test(s, "overflow message", test_overflow_message);
     CU_add_test(s, "stats print", test_stats_print);
     CU_add_test(s, "sink", test_sink);
 }

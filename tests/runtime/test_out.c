@@ -189,6 +189,26 @@ static void test_escaping(void)
     ASSERT_STR(text(&r), "error line 3: bad \xEF\xBF\xBD byte\n");
 }
 
+/* A declaration's overflow record: name, message and the kinds counted,
+ * no line. */
+static void test_overflow_record(void)
+{
+    uint64_t n[SREMRT_OVF_KINDS] = {0};
+    sremrt_record r;
+    memset(&r, 0, sizeof r);
+    r.kind = SREMRT_ERROR;
+    r.name = "rising";
+    r.message = "overflow: 1900 events of new keys dropped (--max-keys)";
+    r.overflow = n;
+    n[SREMRT_OVF_KEYS] = 1900;
+    n[SREMRT_OVF_MEMORY] = 2;
+    ASSERT_STR(jsonl(&r), "{\"kind\":\"error\",\"name\":\"rising\",\"message\":\"overflow: 1900 events of new "
+                          "keys dropped (--max-keys)\",\"overflow\":{\"keys\":1900,\"memory\":2}}\n");
+    ASSERT_STR(text(&r), "error rising: overflow: 1900 events of new keys dropped (--max-keys)\n");
+    r.name = "a b";
+    ASSERT_STR(text(&r), "error \"a b\": overflow: 1900 events of new keys dropped (--max-keys)\n");
+}
+
 static void test_extreme_numbers(void)
 {
     sremrt_record r = rec(SREMRT_MATCH, "m", INT64_MAX, INT64_MIN, NULL);
@@ -253,6 +273,7 @@ void add_out_tests(void)
     CU_add_test(s, "suggest", test_suggest);
     CU_add_test(s, "escaping", test_escaping);
     CU_add_test(s, "extreme numbers", test_extreme_numbers);
+    CU_add_test(s, "overflow record", test_overflow_record);
     CU_add_test(s, "truncation", test_truncation);
     CU_add_test(s, "write to a stream", test_write_stream);
 }

@@ -1,5 +1,6 @@
 /* alloc.h: the allocator hook runtime structures take their memory from,
- * and a bump arena over a static buffer that implements it for firmware. */
+ * a bump arena over a static buffer that implements it for firmware, and
+ * a wrapper that caps the bytes another hook hands out. */
 #ifndef SREMRT_ALLOC_H
 #define SREMRT_ALLOC_H
 
@@ -24,6 +25,12 @@ typedef struct sremrt_alloc {
 /* Calls through a hook; sremrt_alloc_free ignores NULL p. */
 void *sremrt_alloc_get(const sremrt_alloc *a, size_t size, size_t align);
 void sremrt_alloc_free(const sremrt_alloc *a, void *p, size_t size);
+
+/* Moves the first `used` elements of p (a block of `cap` elements of
+ * `elem` bytes from a, or NULL) into a new block of `want` elements, the
+ * rest zeroed, and gives p back: the new block, or NULL (p unchanged)
+ * when a refuses or the size overflows. */
+void *sremrt_alloc_grow(const sremrt_alloc *a, void *p, size_t elem, size_t used, size_t cap, size_t want);
 
 /* The host's malloc/free (host.c; firmware builds leave it out).
  * align above what malloc guarantees is refused (returns NULL). */
@@ -51,6 +58,22 @@ void sremrt_arena_reset(sremrt_arena *ar);
 
 /* The arena as an allocator hook (ctx = ar). */
 sremrt_alloc sremrt_arena_hook(sremrt_arena *ar);
+
+/* A hook over another that refuses any block taking the bytes it has
+ * handed out past limit (0: no limit; the memory of a program's
+ * --max-memory); blocks freed are given back to the count. */
+typedef struct sremrt_alloc_limit {
+    sremrt_alloc inner;    /* where the memory comes from */
+    size_t limit;          /* most bytes out at once; 0: no limit */
+    size_t used;           /* bytes out now */
+    size_t peak;           /* largest `used` seen */
+    size_t refused;        /* requests refused (over the limit, or by inner) */
+} sremrt_alloc_limit;
+
+void sremrt_alloc_limit_init(sremrt_alloc_limit *l, const sremrt_alloc *inner, size_t limit);
+
+/* The wrapper as an allocator hook (ctx = l). */
+sremrt_alloc sremrt_alloc_limit_hook(sremrt_alloc_limit *l);
 
 #ifdef __cplusplus
 }

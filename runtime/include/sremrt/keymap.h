@@ -1,5 +1,5 @@
 /* keymap.h: the partition table: int64 key (an int, enum index or bool
- * attribute) -> dense slot index 0..capacity-1, fixed capacity. */
+ * attribute) -> dense slot index 0..capacity-1; grows on request. */
 #ifndef SREMRT_KEYMAP_H
 #define SREMRT_KEYMAP_H
 
@@ -23,7 +23,8 @@ typedef struct sremrt_keymap {
     uint32_t mask;        /* bucket count - 1 */
     int32_t count;        /* slots in use */
     int32_t capacity;     /* slots available */
-    uint64_t overflows;   /* new keys refused because the map was full */
+    uint64_t overflows;   /* gets of a new key that found the map full (the
+                             caller may then grow it and try again) */
     sremrt_alloc alloc;   /* where the memory came from; alloc NULL: caller's buffer */
     void *mem;            /* the memory block */
     size_t bytes;         /* its size */
@@ -50,8 +51,19 @@ void sremrt_keymap_clear(sremrt_keymap *km);
 int32_t sremrt_keymap_find(const sremrt_keymap *km, int64_t key);
 
 /* Slot of key, inserting it if absent (*inserted, if not NULL, says so);
- * -1 when the key is new and the map is full: counted in overflows. */
+ * -1 when the key is new and the map is full (counted in overflows): grow
+ * it (sremrt_keymap_grow) and call again, or drop the key. */
 int32_t sremrt_keymap_get(sremrt_keymap *km, int64_t key, int *inserted);
+
+/* The capacity to grow a table of `capacity` slots to, doubling (at least
+ * 8) up to limit (0 or less: SREMRT_KEYMAP_MAX); 0 when it is there. */
+int32_t sremrt_keymap_next_capacity(int32_t capacity, int32_t limit);
+
+/* Moves the table into a block of `capacity` slots from its allocator,
+ * keeping every key's slot (per-slot arrays stay valid), and gives the
+ * old block back: 0, or -1 (the table unchanged) if the memory came from
+ * a caller buffer, capacity is not larger, or the allocator refuses. */
+int sremrt_keymap_grow(sremrt_keymap *km, int32_t capacity);
 
 /* Key stored in a slot (0 <= slot < count). */
 int64_t sremrt_keymap_key(const sremrt_keymap *km, int32_t slot);

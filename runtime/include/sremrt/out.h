@@ -63,6 +63,9 @@ typedef struct sremrt_record {
     int nbest;
     int64_t line;                  /* error: line (CSV) or record (bin) number */
     const char *message;           /* error */
+    const uint64_t *overflow;      /* error: NULL, or an overflow record of the
+                                      declaration `name`: counts by sremrt_overflow
+                                      kind (SREMRT_OVF_KINDS of them), no line */
 } sremrt_record;
 
 /* Writes the record as one line, '\n' included, into a sink. */

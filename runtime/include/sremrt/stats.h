@@ -15,16 +15,21 @@
 extern "C" {
 #endif
 
-/* A full buffer is counted here, never a memory error. */
+/* A full buffer is counted here, never a memory error. Names (in records
+ * and --stats) in comments; each counts what was dropped. */
 typedef enum sremrt_overflow {
-    SREMRT_OVF_PARTITIONS,   /* partition table full: a new key's events dropped */
-    SREMRT_OVF_RUNS,         /* run set full: a run dropped */
-    SREMRT_OVF_OCCMAP,       /* OccMap list full: an entry dropped */
-    SREMRT_OVF_TRIE,         /* pattern trie full: a node not added */
-    SREMRT_OVF_BUDGET,       /* distinct-frequency budget exceeded */
-    SREMRT_OVF_MEMORY,       /* the allocator hook refused a block */
+    SREMRT_OVF_KEYS,         /* "keys": events of a new key dropped, its partition
+                                table full (a limit, a capacity, or memory) */
+    SREMRT_OVF_RUNS,         /* "runs": runs dropped, a run set full */
+    SREMRT_OVF_OCCMAP,       /* "occmap": events dropped from a full OccMap list */
+    SREMRT_OVF_TRIE,         /* "trie": explore window entries or trie nodes dropped */
+    SREMRT_OVF_BUDGET,       /* "budget": events at which the distinct budget cut work */
+    SREMRT_OVF_MEMORY,       /* "memory": blocks the allocator hook refused */
     SREMRT_OVF_KINDS
 } sremrt_overflow;
+
+/* The old name of SREMRT_OVF_KEYS. */
+#define SREMRT_OVF_PARTITIONS SREMRT_OVF_KEYS
 
 typedef struct sremrt_stats {
     uint64_t events;                       /* accepted events */
@@ -39,14 +44,23 @@ const char *sremrt_overflow_name(sremrt_overflow k);
 
 uint64_t sremrt_stats_overflows(const sremrt_stats *st);
 
-/* docs/language.md section 6: 0 if every line was accepted, else 3. */
+/* docs/language.md section 6: 0 if every line was accepted and nothing
+ * was dropped for lack of capacity, else 3. */
 int sremrt_stats_exit_status(const sremrt_stats *st);
+
+/* The message of a declaration's overflow record (counts by kind):
+ * "overflow: 1900 events of new keys dropped (--max-keys), 3 runs
+ * dropped (--max-runs)"; the options that raise each limit, as a
+ * generated program and sremc name them. Returns the text's length;
+ * writes at most cap bytes, NUL included. */
+void sremrt_overflow_emit(sremrt_sink *s, const uint64_t *counts);
+size_t sremrt_overflow_format(char *buf, size_t cap, const uint64_t *counts);
 
 /* The report, `seconds` being the run's wall time (<= 0: rate unknown):
  *     events     1000000
  *     events/s   52631579
  *     rejected   3
- *     overflows  7 (partitions 5, runs 2)
+ *     overflows  7 (keys 5, runs 2)
  */
 void sremrt_stats_emit(sremrt_sink *s, const sremrt_stats *st, double seconds);
 size_t sremrt_stats_format(char *buf, size_t cap, const sremrt_stats *st, double seconds);
