@@ -9,6 +9,7 @@
 #include <stdio.h>
 #endif
 
+#include "schema.h"
 #include "sink.h"
 
 #ifdef __cplusplus
@@ -66,6 +67,18 @@ typedef struct sremrt_record {
     const uint64_t *overflow;      /* error: NULL, or an overflow record of the
                                       declaration `name`: counts by sremrt_overflow
                                       kind (SREMRT_OVF_KINDS of them), no line */
+    /* match: what matched, the canonical match of docs/language.md 3.4 */
+    int64_t start;                 /* index of its first event; 0: not given */
+    int32_t nbind;                 /* the pattern's labels; 0: no "bind" written */
+    const char *const *bind_names; /* [nbind] the labels, in the pattern's register order */
+    const int64_t *bind;           /* [nbind] index of the event bound to each last; 0: absent */
+    const sremrt_schema *schema;   /* the layout of the events below; NULL: no "events"
+                                      written (a program writes them with --events) */
+    const void *start_event;       /* the event at `start` */
+    const void *const *bind_events;/* [nbind] the bound events; NULL where absent */
+    /* episode (nonoverlapped frequency): the occurrence counted at index */
+    const int64_t *occurrence;     /* [noccurrence] its indices i_1 < ... < i_k; NULL: none */
+    int32_t noccurrence;
 } sremrt_record;
 
 /* Writes the record as one line, '\n' included, into a sink. */
