@@ -315,10 +315,10 @@ enum_value
     | STRING    { $$ = (AstEnumValue){.name = $1, .quoted = true, .loc = L(@1)}; }
     ;
 
-/* ---- extern TYPE NAME(TYPE [name], ...); ----------------------------- */
+/* ---- extern TYPE NAME(TYPE [name], ...) [;] -------------------------- */
 
 extern_decl
-    : EXTERN scalar_type IDENT '(' extern_params ')' ';'
+    : EXTERN scalar_type IDENT '(' extern_params ')' opt_semi
         {
             $5->ret = $2;
             $5->name = $3;
@@ -350,7 +350,7 @@ scalar_type
     | BOOL      { $$ = TY_BOOL; }
     ;
 
-/* ---- pattern NAME on SCHEMA clauses { REGEX } [explore ...;] --------- */
+/* ---- pattern NAME on SCHEMA clauses { REGEX } [explore ...] [;] ------- */
 
 pattern_decl
     : PATTERN IDENT ON IDENT header '{' regex '}' pattern_tail
@@ -371,7 +371,7 @@ pattern_decl
 pattern_tail
     : opt_semi
         { memset(&$$, 0, sizeof $$); }
-    | EXPLORE explore_items ';'
+    | EXPLORE explore_items opt_semi
         { $$ = $2; $$.present = true; $$.loc = L(@1); }
     ;
 
@@ -402,7 +402,7 @@ explore_items
         }
     ;
 
-/* ---- episode NAME on SCHEMA clauses { ELEMENTS } [alert when ...;] -- */
+/* ---- episode NAME on SCHEMA clauses { ELEMENTS } [alert when ...] [;] */
 
 episode_decl
     : EPISODE IDENT ON IDENT header '{' regex '}' episode_tail
@@ -425,7 +425,7 @@ episode_decl
 episode_tail
     : opt_semi
         { memset(&$$, 0, sizeof $$); }
-    | ALERT WHEN COUNT GE number ';'
+    | ALERT WHEN COUNT GE number opt_semi
         { $$ = (AstAlertClause){.present = true, .loc = L(@1), .count = $5}; }
     ;
 
