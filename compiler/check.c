@@ -1185,10 +1185,11 @@ static void check_repeat(Checker *c, AstRegex *rx)
                    "the repetition maximum %" PRId64 " is smaller than the minimum %" PRId64, hi, lo);
         ok = false;
     }
-    if (ok && rx->rep_has_max && hi == 0) {
-        diag_error(c->diag, rx->rep_min.loc, "a repetition of at most 0 times matches only the empty string");
-        ok = false;
-    }
+    /* R{0} is the empty sequence, as in every regex engine; legal, but
+     * most likely not what was meant, hence the warning. */
+    if (ok && rx->rep_has_max && hi == 0)
+        diag_warning(c->diag, rx->rep_min.loc, "empty-repetition",
+                     "a repetition of at most 0 times matches only the empty sequence");
     rx->min = ok ? lo : 0;
     rx->max = ok && rx->rep_has_max ? hi : -1;
 }
@@ -1465,7 +1466,8 @@ static Word *flow(Checker *c, const AstRegex *rx, const Word *in)
     case RX_STAR:
     case RX_PLUS:
     case RX_REPEAT: {
-        if (rx->nkids == 0)
+        /* R{0}: the body never runs, so it writes nothing and reads nothing */
+        if (rx->nkids == 0 || (rx->kind == RX_REPEAT && rx->max == 0))
             break;
         Word *body_in = bits_copy(c, in);
         if (loops(rx))

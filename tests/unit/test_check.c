@@ -513,9 +513,10 @@ static void test_number_ranges(void)
            "episode b on Sensor within 1 s { T } alert when count >= 0;\n"
            "pattern c on Sensor within 99999999999999999999 events { T }\n"
            "pattern d on Sensor within 9223372036854775807 events { T }\n",
-           7,
+           6,
            LINES("t.srem:8:27: error: the repetition maximum 1 is smaller than the minimum 3",
-                 "t.srem:8:32: error: a repetition of at most 0 times matches only the empty string",
+                 "t.srem:8:32: warning: a repetition of at most 0 times matches only the empty sequence "
+                 "[-Wempty-repetition]",
                  "t.srem:8:37: error: a repetition bound must be a whole number, got 1.5",
                  "t.srem:8:44: error: a repetition bound must be at least 0, got -1",
                  "t.srem:8:50: error: a repetition bound must be at most 2147483647, got 2147483648",
