@@ -187,6 +187,11 @@ static bool starts_declaration(int token)
  * of each declaration is independent (see Lexer.decl_tokens). */
 int lexer_next(Lexer *lx, SREMSTYPE *val, SREMLTYPE *loc)
 {
+    if (diag_stopped(lx->diag)) {
+        lx->at_eof = true; /* past the error limit: the file ends here */
+        lx->pending = 0;
+        return 0;
+    }
     if (lx->pending) {
         int token = lx->pending;
         lx->pending = 0;
