@@ -264,6 +264,7 @@ typedef enum DeclKind { DECL_SCHEMA, DECL_EXTERN, DECL_PATTERN, DECL_EPISODE } D
 
 typedef struct AstDecl {
     DeclKind kind;
+    bool     broken;          /* parsed with a syntax error: not checked */
     union {
         AstSchema  *schema;
         AstExtern  *ext;
@@ -272,10 +273,20 @@ typedef struct AstDecl {
     } u;
 } AstDecl;
 
+/* A declaration a syntax error left without a tree: its name still
+ * stands for something, so uses of it are not reported as unknown. */
+typedef struct AstLost {
+    DeclKind    kind;
+    const char *name;
+    Loc         loc;
+} AstLost;
+
 typedef struct Ast {
     const char *path;
     AstDecl    *decls;        /* in source order */
     int         ndecls, decls_cap;
+    AstLost    *lost;         /* declarations lost to syntax errors */
+    int         nlost, lost_cap;
     bool        checked;      /* checker ran without errors */
 } Ast;
 

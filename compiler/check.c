@@ -54,6 +54,9 @@ enum {
     IX_REPORTED = '!', /* scope: the declaration's header; name: kind + name */
 };
 
+/* The index of a name whose declaration a syntax error lost (AstLost). */
+enum { INDEX_LOST = -2 };
+
 /* The key: table, scope pointer, name bytes (in buf, or the arena). */
 static const char *index_key(Checker *c, char table, const void *scope, const char *name, char *buf,
                              size_t size, size_t *len)
@@ -248,13 +251,21 @@ static const char *num_str(Checker *c, const AstNumber *n)
 static const AstSchema *find_schema(Checker *c, const char *name)
 {
     int i = index_get(c, IX_SCHEMA, NULL, name);
-    return i < 0 ? NULL : c->ast->decls[i].u.schema;
+    return i < 0 || c->ast->decls[i].broken ? NULL : c->ast->decls[i].u.schema;
 }
 
 static const AstExtern *find_extern(Checker *c, const char *name)
 {
     int i = index_get(c, IX_EXTERN, NULL, name);
-    return i < 0 ? NULL : c->ast->decls[i].u.ext;
+    return i < 0 || c->ast->decls[i].broken ? NULL : c->ast->decls[i].u.ext;
+}
+
+/* Whether name is a schema or extern (table) with a syntax error: its
+ * uses are not checked, for what they would report is its error again. */
+static bool is_broken(Checker *c, char table, const char *name)
+{
+    int i = index_get(c, table, NULL, name);
+    return i == INDEX_LOST || (i >= 0 && c->ast->decls[i].broken);
 }
 
 /* check_schema indexes the attributes of every schema. */
@@ -347,6 +358,12 @@ static void check_decl_names(Checker *c)
             diag_error(c->diag, li, "redefinition of %s'%s'", what[si], ni);
             diag_note(c->diag, lj, "previous definition of '%s' is here", nj);
         }
+    }
+    /* after the declarations: a lost name never hides a real one */
+    for (int i = 0; i < c->ast->nlost; i++) {
+        DeclKind k = c->ast->lost[i].kind;
+        if (k == DECL_SCHEMA || k == DECL_EXTERN)
+            index_put(c, k == DECL_SCHEMA ? IX_SCHEMA : IX_EXTERN, NULL, c->ast->lost[i].name, INDEX_LOST);
     }
 }
 
@@ -589,7 +606,7 @@ static const AstSchema *resolve_schema(Checker *c, const AstHeader *h)
     if (!h->schema_name)
         return NULL;
     const AstSchema *s = find_schema(c, h->schema_name);
-    if (!s) {
+    if (!s && !is_broken(c, IX_SCHEMA, h->schema_name)) {
         NameList l = {0};
         for (int i = 0; i < c->ast->ndecls; i++)
             if (c->ast->decls[i].kind == DECL_SCHEMA)
@@ -733,7 +750,7 @@ static void report_unknown_name(Checker *c, const AstExpr *e, const AstAttr *enu
                    s->name, enum_ctx->name, suggest_but(c, e->str, &l, exclude));
         return;
     }
-    if (find_extern(c, e->str)) {
+    if (find_extern(c, e->str) || is_broken(c, IX_EXTERN, e->str)) {
         diag_error(c->diag, e->loc, "'%s' is a function, not an attribute of schema '%s'; call it: '%s(...)'",
                    e->str, s->name, e->str);
         return;
@@ -776,6 +793,23 @@ static Type check_name(Checker *c, AstExpr *e)
     return set_type(e, ty(TY_ERROR));
 }
 
+/* A pattern has few registers, all in sight, so even a one-letter name
+ * gets the nearest one ('y' for 'x'), with where it is written. */
+static void report_unknown_reg(Checker *c, const AstExpr *e)
+{
+    NameList l = {0};
+    for (int i = 0; i < c->pat->nregs; i++)
+        names_push(c, &l, c->pat->regs[i].name);
+    const char *best = diag_closest(e->str, l.v, l.n);
+    if (!best) {
+        diag_error(c->diag, e->loc, "unknown register '%s'", e->str);
+        return;
+    }
+    const AstRegister *r = &c->pat->regs[find_reg(c, c->pat, best)];
+    diag_error(c->diag, e->loc, "unknown register '%s'; did you mean '%s'?", e->str, best);
+    diag_note(c->diag, r->loc, "register '%s' is written here", r->name);
+}
+
 static Type check_regattr(Checker *c, AstExpr *e)
 {
     e->reg = -1;
@@ -793,10 +827,7 @@ static Type check_regattr(Checker *c, AstExpr *e)
             diag_error(c->diag, e->loc, "unknown register '%s': pattern '%s' writes no registers", e->str,
                        c->pat->name);
         } else {
-            NameList l = {0};
-            for (int i = 0; i < c->pat->nregs; i++)
-                names_push(c, &l, c->pat->regs[i].name);
-            diag_error(c->diag, e->loc, "unknown register '%s'%s", e->str, suggest(c, e->str, &l));
+            report_unknown_reg(c, e);
         }
         return set_type(e, ty(TY_ERROR));
     }
@@ -830,7 +861,7 @@ static Type check_call(Checker *c, AstExpr *e)
             args_ok = false;
     const AstExtern *f = find_extern(c, e->str);
     if (!f) {
-        if (first_report(c, 'f', e->str)) {
+        if (!is_broken(c, IX_EXTERN, e->str) && first_report(c, 'f', e->str)) {
             NameList l = {0};
             for (int i = 0; i < c->ast->ndecls; i++)
                 if (c->ast->decls[i].kind == DECL_EXTERN)
@@ -939,6 +970,25 @@ static void check_comparable(Checker *c, const AstExpr *e, Type l, Type r)
     diag_error(c->diag, e->loc, "type mismatch: cannot compare %s with %s", type_str(c, l), type_str(c, r));
 }
 
+/* Of two open sides, the one not to report: [typ == H] (for [type == H])
+ * is one mistake, the unknown name, and H is a value of the enum the user
+ * meant. The side reported is the first bare name that is no enum value
+ * (else the first bare name); -1 (report both) for two strings. */
+static int quiet_side(Checker *c, AstExpr *const side[2])
+{
+    bool name[2], value[2];
+    for (int i = 0; i < 2; i++) {
+        name[i] = side[i]->kind == EX_NAME;
+        value[i] = value_owners(c, side[i]->str, NULL) != NULL;
+    }
+    if (!name[0] && !name[1])
+        return -1;
+    for (int i = 0; i < 2; i++)
+        if (name[i] && !value[i])
+            return 1 - i;
+    return name[0] ? 1 : 0;
+}
+
 /* A comparison. Bare names are attributes first; a name that is not one is
  * resolved as a value of the enum on the other side. A name that is both an
  * attribute and a value of that enum is ambiguous. Enum values are resolved
@@ -954,8 +1004,11 @@ static Type check_cmp(Checker *c, AstExpr *e)
         if (!open[i])
             t[i] = check_expr(c, side[i]);
     }
+    int quiet = open[0] && open[1] ? quiet_side(c, side) : -1;
     for (int i = 0; i < 2; i++)
-        if (open[i])
+        if (i == quiet)
+            t[i] = set_type(side[i], ty(TY_ERROR));
+        else if (open[i])
             t[i] = resolve_open(c, e, i, open[1 - i] ? ty(TY_ERROR) : t[1 - i], open[1 - i],
                                 side[1 - i]->kind == EX_ATTR ? side[1 - i]->attr->name : NULL);
     for (int i = 0; i < 2; i++) {
@@ -1710,18 +1763,24 @@ bool check_ast(Ast *ast, Arena *arena, Diag *diag)
     int errors = diag->nerrors;
 
     check_decl_names(&c);
+    /* declarations with syntax errors are skipped: a tree with holes
+     * would only report them again */
     for (int i = 0; i < ast->ndecls && !diag_stopped(diag); i++) {
+        if (ast->decls[i].broken)
+            continue;
         if (ast->decls[i].kind == DECL_SCHEMA)
             check_schema(&c, ast->decls[i].u.schema);
         else if (ast->decls[i].kind == DECL_EXTERN)
             check_extern(&c, ast->decls[i].u.ext);
     }
     for (int i = 0; i < ast->ndecls && !diag_stopped(diag); i++) {
+        if (ast->decls[i].broken)
+            continue;
         if (ast->decls[i].kind == DECL_PATTERN)
             check_pattern(&c, ast->decls[i].u.pattern);
         else if (ast->decls[i].kind == DECL_EPISODE)
             check_episode(&c, ast->decls[i].u.episode);
     }
-    ast->checked = diag->nerrors == errors;
+    ast->checked = diag->nerrors == errors && diag->nsyntax == 0;
     return ast->checked;
 }

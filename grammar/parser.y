@@ -704,6 +704,27 @@ void sremerror(SREMLTYPE *loc, Parser *p, const char *msg)
     diag_syntax(p->diag, L(*loc), "%s", msg);
 }
 
+/* After a syntax error in a declaration: what it added is broken (the
+ * checker skips it); if it added nothing, its name is kept as lost. */
+static void mark_broken(Parser *p, int first)
+{
+    for (int i = first; i < p->ast->ndecls; i++)
+        p->ast->decls[i].broken = true;
+    const Lexer *lx = &p->lx;
+    if (first < p->ast->ndecls || !lx->decl_name)
+        return;
+    DeclKind kind;
+    switch (lx->decl_keyword) {
+    case TOK_SCHEMA:  kind = DECL_SCHEMA; break;
+    case TOK_EXTERN:  kind = DECL_EXTERN; break;
+    case TOK_PATTERN: kind = DECL_PATTERN; break;
+    case TOK_EPISODE: kind = DECL_EPISODE; break;
+    default:          return;
+    }
+    AstLost *l = arena_push(p->arena, &p->ast->lost, &p->ast->nlost, &p->ast->lost_cap, sizeof *l);
+    *l = (AstLost){kind, lx->decl_name, lx->decl_name_loc};
+}
+
 Ast *parse_source(const char *path, const char *src, size_t len, Arena *arena, Diag *diag)
 {
     Parser p;
@@ -716,8 +737,11 @@ Ast *parse_source(const char *path, const char *src, size_t len, Arena *arena, D
     /* One parse per declaration (see Lexer.decl_tokens); each ends at the
      * next declaration keyword or at the end of the file. */
     do {
+        int nsyntax = diag->nsyntax, ndecls = p.ast->ndecls;
         lexer_next_declaration(&p.lx);
         sremparse(&p);
+        if (diag->nsyntax > nsyntax)
+            mark_broken(&p, ndecls);
     } while (!p.lx.at_eof);
     return p.ast;
 }
