@@ -38,6 +38,7 @@ typedef struct Checker {
     bool        unknown_reg;  /* some read names an unknown register */
     /* Every name lookup goes through one hash table (scope, name) -> index,
      * so a large file checks in linear time (an enum of 100,000 values). */
+    int         nsuggest;     /* suggestions looked for (spell_check) */
     Intern      index;
     int        *index_val;    /* [id]: the index the key stands for */
     int         nval, val_cap;
@@ -134,12 +135,20 @@ static bool same_but_case(const char *a, const char *b)
     return *a == *b;
 }
 
+/* Suggestions cost a pass over the candidate names each; like clang's
+ * -fspell-checking-limit, only the first ones get one, so that a file of
+ * many mistakes (under --max-errors 0) stays linear. */
+enum { CHECK_MAX_SUGGESTIONS = 50 };
+
+static bool spell_check(const Checker *c) { return c->nsuggest < CHECK_MAX_SUGGESTIONS; }
+
 /* The closest name of l to name, but never `exclude` (the name compared
  * on the other side: `k == k` is no fix), and for names shorter than 3
  * characters only a change of case: any one-letter name is one edit from
  * any other, so a suggestion there would be noise. NULL if none. */
 static const char *closest(Checker *c, const char *name, const NameList *l, const char *exclude)
 {
+    c->nsuggest++;
     NameList ok = {0};
     for (int i = 0; i < l->n; i++)
         if (!exclude || strcmp(l->v[i], exclude) != 0)
@@ -309,14 +318,14 @@ static Type attr_type(const AstAttr *a)
 static NameList attr_names(Checker *c, const AstSchema *s)
 {
     NameList l = {0};
-    for (int i = 0; s && i < s->nattrs; i++)
+    for (int i = 0; s && i < s->nattrs && spell_check(c); i++)
         names_push(c, &l, s->attrs[i].name);
     return l;
 }
 
 static void push_values(Checker *c, NameList *l, const AstAttr *a)
 {
-    for (int i = 0; a && i < a->nvalues; i++)
+    for (int i = 0; a && i < a->nvalues && spell_check(c); i++)
         names_push(c, l, a->values[i].name);
 }
 
@@ -608,7 +617,7 @@ static const AstSchema *resolve_schema(Checker *c, const AstHeader *h)
     const AstSchema *s = find_schema(c, h->schema_name);
     if (!s && !is_broken(c, IX_SCHEMA, h->schema_name)) {
         NameList l = {0};
-        for (int i = 0; i < c->ast->ndecls; i++)
+        for (int i = 0; i < c->ast->ndecls && spell_check(c); i++)
             if (c->ast->decls[i].kind == DECL_SCHEMA)
                 names_push(c, &l, c->ast->decls[i].u.schema->name);
         diag_error(c->diag, h->schema_loc, "unknown schema '%s'%s", h->schema_name,
@@ -798,9 +807,10 @@ static Type check_name(Checker *c, AstExpr *e)
 static void report_unknown_reg(Checker *c, const AstExpr *e)
 {
     NameList l = {0};
-    for (int i = 0; i < c->pat->nregs; i++)
+    for (int i = 0; i < c->pat->nregs && spell_check(c); i++)
         names_push(c, &l, c->pat->regs[i].name);
-    const char *best = diag_closest(e->str, l.v, l.n);
+    c->nsuggest++;
+    const char *best = l.n ? diag_closest(e->str, l.v, l.n) : NULL;
     if (!best) {
         diag_error(c->diag, e->loc, "unknown register '%s'", e->str);
         return;
@@ -863,7 +873,7 @@ static Type check_call(Checker *c, AstExpr *e)
     if (!f) {
         if (!is_broken(c, IX_EXTERN, e->str) && first_report(c, 'f', e->str)) {
             NameList l = {0};
-            for (int i = 0; i < c->ast->ndecls; i++)
+            for (int i = 0; i < c->ast->ndecls && spell_check(c); i++)
                 if (c->ast->decls[i].kind == DECL_EXTERN)
                     names_push(c, &l, c->ast->decls[i].u.ext->name);
             diag_error(c->diag, e->loc, "unknown function '%s'%s", e->str, suggest(c, e->str, &l));
