@@ -287,12 +287,13 @@ typedef struct Ast {
     int         ndecls, decls_cap;
     AstLost    *lost;         /* declarations lost to syntax errors */
     int         nlost, lost_cap;
-    bool        checked;      /* checker ran without errors */
+    bool        checked;      /* checker ran without errors, and no syntax error */
 } Ast;
 
 /* Parses src (len bytes; need not be NUL-terminated) into an Ast allocated
  * in arena. Syntax errors go to diag (diag->nsyntax); the result is never
- * NULL but holds only the declarations that parsed. */
+ * NULL but holds only the declarations that parsed, those with a syntax
+ * error marked broken, and the names of those left without a tree (lost). */
 Ast *parse_source(const char *path, const char *src, size_t len, Arena *arena, Diag *diag);
 
 /* Stable, readable text form of the (checked or unchecked) tree. */
