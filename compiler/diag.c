@@ -291,7 +291,8 @@ static void print_source_line(const LineIndex *ix, const char *end, Loc loc, Out
 void diag_flush(Diag *d, FILE *file)
 {
     static const char *const level_name[] = {"error", "warning", "note"};
-    if (d->n == 0 && !d->stopped)
+    bool show_stop = d->stopped && !d->stop_shown;
+    if (d->n == 0 && !show_stop)
         return;
     qsort(d->entries, (size_t)d->n, sizeof *d->entries, cmp_entries);
     LineIndex ix = line_index(d);
@@ -312,9 +313,10 @@ void diag_flush(Diag *d, FILE *file)
         out_char(out, '\n');
         print_source_line(&ix, d->src + d->len, e->loc, out);
     }
-    if (d->stopped)
+    if (show_stop)
         out_fmt(out, "%s: error: too many errors emitted, stopping now [--max-errors=%d]\n", d->path,
                 d->max_errors);
+    d->stop_shown |= show_stop;
     out_flush(out);
     free(out);
     free(ix.start);

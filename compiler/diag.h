@@ -34,6 +34,7 @@ typedef struct Diag {
     int         max_errors; /* errors kept; 0 = no limit (diag_init) */
     bool        stopped;  /* max_errors was passed: later reports are
                              dropped and the stages stop early */
+    bool        stop_shown; /* the "too many errors" line was printed */
     DiagEntry  *entries;
     int         n, cap;
 } Diag;

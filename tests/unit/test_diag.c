@@ -50,6 +50,8 @@ static void test_error_limit(void)
                              "t.srem:1:1: note: note of one\n    a\n    ^\n"
                              "t.srem:1:1: error: two\n    a\n    ^\n"
                              "t.srem: error: too many errors emitted, stopping now [--max-errors=2]\n");
+    diag_error(&d, (Loc){1, 1}, "five");
+    assert_text(flushed(&d), ""); /* the limit line once, whatever flushes follow */
 }
 
 static void test_no_limit(void)
