@@ -247,6 +247,19 @@ static int show_char(const char *q, const char *eol, char out[5], int *width)
     return 1;
 }
 
+/* A message as text: a string literal it quotes may hold any byte, which
+ * is shown as in the source lines. */
+static void out_text(OutBuf *out, const char *msg)
+{
+    const char *end = msg + strlen(msg);
+    char piece[5];
+    int width;
+    for (const char *q = msg; q < end;) {
+        q += show_char(q, end, piece, &width);
+        out_str(out, piece);
+    }
+}
+
 static void print_source_line(const LineIndex *ix, const char *end, Loc loc, OutBuf *out)
 {
     if (loc.line <= 0 || loc.line > ix->n)
@@ -307,7 +320,8 @@ void diag_flush(Diag *d, FILE *file)
             out_fmt(out, "%s:%d:%d: ", d->path, e->loc.line, e->loc.col);
         else
             out_fmt(out, "%s: ", d->path);
-        out_fmt(out, "%s: %s", level_name[e->level], e->message);
+        out_fmt(out, "%s: ", level_name[e->level]);
+        out_text(out, e->message);
         if (e->flag)
             out_fmt(out, e->level == DIAG_ERROR ? " [-Werror=%s]" : " [-W%s]", e->flag);
         out_char(out, '\n');
