@@ -39,6 +39,7 @@ bool fx_has(const Fixture *fx, const char *text);
         CU_ASSERT(fx_has((fx), (text)));                   \
     } while (0)
 
+void add_diag_tests(void);
 void add_lexer_tests(void);
 void add_parser_tests(void);
 void add_check_tests(void);
