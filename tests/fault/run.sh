@@ -14,7 +14,7 @@
 # event count and a bounded resident size.
 set -u
 SREMC=${1:-bin/sremc}
-W=build/fault-test
+W=build/fault-test${2:+-long}   # its own directory: make -j runs check-fault and check-fault-long at once
 rm -rf "$W" && mkdir -p "$W"
 export CFLAGS="-O0 -g"
 pass=0
