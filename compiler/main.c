@@ -846,7 +846,9 @@ static int run_emit(const Options *opts, bool build)
      * exactness from windows of ~1000 on uniform streams; bench/episodes.sh).
      * Firmware gets small tables; the arena is sized for them. */
     CgCaps caps = {opts->freestanding ? 16 : 1024, SREMRT_EPISODE_DEFAULT_BUDGET,
-                   opts->freestanding ? SREMRT_EPISODE_DEFAULT_CAP : 1024, 0};
+                   opts->freestanding ? SREMRT_EPISODE_DEFAULT_CAP : 1024, 0,
+                   /* hosted run sets grow: no limit unless --max-runs sets one */
+                   opts->freestanding || opts->max_runs ? job.strategy.max_runs : 0};
     size_t runtime_bytes = 0;
     if (opts->layout && !layout_parse(opts->layout, &job.strategy.layout))
         return usage_error("unknown layout '%s' (layouts: auto, tree, table, nodes, chain)", opts->layout);

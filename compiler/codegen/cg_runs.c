@@ -468,7 +468,7 @@ void cg_emit_runs(Cg *g, int i, const Plan *plan)
                  "static int %s_p%d_alloc(%s_p%d_st *s, const sremrt_alloc *a, int32_t cap)\n{\n"
                  "    return %s_rs_alloc(s, &%s_p%d_desc, a, cap);\n}\n\n"
                  "static void %s_p%d_release(%s_p%d_st *s, const sremrt_alloc *a, int32_t cap)\n{\n"
-                 "    (void)cap;\n    %s_rs_release(s, &%s_p%d_desc, a);\n}\n\n",
+                 "    (void)a;\n    (void)cap;\n    %s_rs_release(s, &%s_p%d_desc);\n}\n\n",
             P, i, P, i, P, P, i, P, i, P, i, P, P, i);
     free(o.first);
     free(o.trans);
