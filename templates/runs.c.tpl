@@ -12,6 +12,7 @@
 
 /* One guard literal of a transition: a condition, maybe negated. */
 typedef struct @@PREFIX@@_rs_lit {
+    /* NULL: register-free in a pattern with desc eval, which computes it */
     int (*fn)(const @@PREFIX@@_event *e, const void *regs);
     int32_t id;                    /* the function's number: its memo of the event */
     uint8_t neg;
