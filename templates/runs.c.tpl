@@ -279,7 +279,7 @@ static void @@PREFIX@@_rs_rehash(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc 
 
 /* Puts run r in the key bucket of its state's key when the state is
  * keyed and the run's key register is set (else kb is -1). */
-static void @@PREFIX@@_rs_klink(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t r)
+static inline void @@PREFIX@@_rs_klink(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t r)
 {
     @@PREFIX@@_run *x = &s->runs[r];
     const @@PREFIX@@_rs_state *st = &d->states[x->state];
@@ -444,7 +444,9 @@ static void @@PREFIX@@_rs_add(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
         @@PREFIX@@_rs_hlink(s, r);
     else if (s->n > @@PREFIX@@_RS_FLAT)
         @@PREFIX@@_rs_rehash(s, d, 1);
-    @@PREFIX@@_rs_klink(s, d, r);
+    x->kb = -1;
+    if (st->run_key)   /* a keyed state */
+        @@PREFIX@@_rs_klink(s, d, r);
     s->nloop += st->loop;
     s->nfinal += st->loop & st->final;
     s->nnext++;
