@@ -855,7 +855,9 @@ static int run_emit(const Options *opts, bool build)
      * uniform streams; bench/episodes.sh). Firmware gets small fixed
      * tables; the arena is sized for them. */
     CgCaps caps = {opts->freestanding ? 16 : 0, SREMRT_EPISODE_DEFAULT_BUDGET,
-                   opts->freestanding ? SREMRT_EPISODE_DEFAULT_CAP : 1024, 0};
+                   opts->freestanding ? SREMRT_EPISODE_DEFAULT_CAP : 1024, 0,
+                   /* hosted run sets grow: no limit unless --max-runs sets one */
+                   opts->freestanding || opts->max_runs ? job.strategy.max_runs : 0};
     size_t runtime_bytes = 0;
     if (opts->layout && !layout_parse(opts->layout, &job.strategy.layout))
         return usage_error("unknown layout '%s' (layouts: auto, tree, table, nodes, chain)", opts->layout);

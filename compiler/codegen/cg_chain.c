@@ -88,7 +88,7 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
             fprintf(out, "    int64_t t%d = s->t[%d];\n", r, r);
     }
     if (n == 1) {
-        fputs("    (void)now;\n    return c0;\n}\n\n", out);
+        fprintf(out, "    (void)now;\n%s    return c0;\n}\n\n", time ? "    (void)ts;\n" : "");
         return;
     }
     /* the detection: the last atom after the latest chain (or match)
