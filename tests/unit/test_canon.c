@@ -148,6 +148,17 @@ static void test_canon_partition(void)
             "2:1 x=1 y=2, 3:0 x=0 y=3");
 }
 
+/* The examples of docs/language.md 3.4 (1-based there, 0-based here). */
+static void test_canon_docs(void)
+{
+    CANON("{ A (x:_)* y:B }", "A B B", "1:0 y=1, 2:0 x=1 y=2");
+    CANON("{ (x:_)* (y:B)* }", "A B B", "0:0 x=0, 1:1 x=1, 2:2 x=2");
+    CANON("{ A (x:B | y:B)+ }", "A B B", "1:0 x=1, 2:0 x=2");
+    CANON("{ ((x:A _*) & (_* y:B)) _* }", "A B B", "1:0 x=0 y=1, 2:0 x=0 y=2");
+    CANON("{ A ((y:C)? | x:B)* _* }", "A B B", "0:0, 1:0, 2:0");
+    CANON("policy stam { x:A y:B }", "A A B B", "2:1 x=1 y=2, 3:1 x=1 y=3");
+}
+
 /* ---- against interp_detect on random patterns ------------------------------------- */
 
 /* Does e read a register? */
@@ -319,5 +330,6 @@ void add_canon_tests(void)
     CU_add_test(suite, "canon: stam and stnm", test_canon_policies);
     CU_add_test(suite, "canon: windows", test_canon_windows);
     CU_add_test(suite, "canon: partitions", test_canon_partition);
+    CU_add_test(suite, "canon: the examples of the reference", test_canon_docs);
     CU_add_test(suite, "canon: against interp_detect on random patterns", test_canon_random);
 }
