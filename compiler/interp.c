@@ -781,6 +781,18 @@ static int canon_policy(Interp *in, int i)
     return -1;
 }
 
+/* The events up to i of i's substream: their stream indices (caller
+ * frees), *n of them, i the last. */
+static int *substream_upto(const AstPattern *p, const Stream *s, int i, int *n)
+{
+    int *idx = xrealloc(NULL, (size_t)(i + 1) * sizeof *idx);
+    *n = 0;
+    for (int k = 0; k <= i; k++)
+        if (!p->partition_attr || part_key(p, s, k) == part_key(p, s, i))
+            idx[(*n)++] = k;
+    return idx;
+}
+
 bool interp_canonical(const AstPattern *p, const Stream *s, const ExternTable *ext, int i, CanonMatch *out)
 {
     out->start = -1;
@@ -788,12 +800,8 @@ bool interp_canonical(const AstPattern *p, const Stream *s, const ExternTable *e
         out->bind[r] = -1;
     if (!p->body || i < 0 || i >= s->n)
         return false;
-    /* the events up to i of i's substream */
-    int *idx = xrealloc(NULL, (size_t)(i + 1) * sizeof *idx);
-    int n = 0;
-    for (int k = 0; k <= i; k++)
-        if (!p->partition_attr || part_key(p, s, k) == part_key(p, s, i))
-            idx[n++] = k;
+    int n;
+    int *idx = substream_upto(p, s, i, &n);
     Interp in;
     interp_init(&in, p, s, ext, idx, n);
     int j = p->hdr.policy == POLICY_STRICT ? canon_strict(&in, n - 1) : canon_policy(&in, n - 1);
@@ -805,4 +813,39 @@ bool interp_canonical(const AstPattern *p, const Stream *s, const ExternTable *e
     interp_done(&in);
     free(idx);
     return j >= 0;
+}
+
+bool interp_has_match(const AstPattern *p, const Stream *s, const ExternTable *ext, int j, int i, const int *regs)
+{
+    if (!p->body || p->hdr.policy != POLICY_STRICT || j < 0 || j > i || i >= s->n)
+        return false;
+    int n, pj = -1;
+    int *idx = substream_upto(p, s, i, &n);
+    for (int k = 0; k < n; k++)
+        if (idx[k] == j)
+            pj = k;
+    bool found = false;
+    Interp in;
+    interp_init(&in, p, s, ext, idx, n);
+    if (pj >= 0 && window_holds(&in, pj, n - 1)) {
+        int *row = xrealloc(NULL, (size_t)in.width * sizeof *row);
+        in.maxend = n;
+        row[0] = pj;
+        for (int r = 0; r < in.nregs; r++)
+            row[1 + r] = -1;
+        OutSet out;
+        set_init(&out, in.width);
+        match(&in, p->body, row, &out);
+        for (int k = 0; k < out.n && !found; k++) {
+            const int *o = set_row(&out, k);
+            found = o[0] == n;
+            for (int r = 0; r < in.nregs && found; r++)
+                found = (o[1 + r] < 0 ? -1 : idx[o[1 + r]]) == regs[r];
+        }
+        set_free(&out);
+        free(row);
+    }
+    interp_done(&in);
+    free(idx);
+    return found;
 }

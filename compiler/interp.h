@@ -32,4 +32,10 @@ typedef struct CanonMatch {
  * an oracle for small streams. */
 bool interp_canonical(const AstPattern *p, const Stream *s, const ExternTable *ext, int i, CanonMatch *out);
 
+/* Under policy strict: whether events j..i (of i's substream, the window
+ * holding) match p with the registers ending as regs ([p->nregs] stream
+ * indices, -1 empty), by the outcome sets of interp_detect: a check of
+ * interp_canonical's bindings that shares nothing with its parse. */
+bool interp_has_match(const AstPattern *p, const Stream *s, const ExternTable *ext, int j, int i, const int *regs);
+
 #endif

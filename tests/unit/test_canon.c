@@ -207,6 +207,111 @@ static bool detects_from(const AstPattern *p, const Stream *s, int from, int i)
     return d;
 }
 
+/* ---- stam and stnm by brute force ---- */
+
+enum { BF_MAXM = 16, BF_MAXREGS = 4 };
+
+typedef struct Brute {
+    const AstPattern *p;
+    const Stream     *s;
+    AstRegex *const  *atoms;
+    int               m;
+    const int        *sub;      /* i's substream up to i (stream indices) */
+    int               n;
+    int               chain[BF_MAXM];   /* positions in sub */
+    int               regs[BF_MAXM + 1][BF_MAXREGS]; /* before atom r (stream indices) */
+    bool              found;
+    int               best[BF_MAXM], best_regs[BF_MAXREGS];
+} Brute;
+
+/* Does atom r accept stream event k with the registers before it? */
+static bool bf_accepts(const Brute *b, int r, int k)
+{
+    const AstRegex *a = b->atoms[r];
+    const Value *regs[BF_MAXREGS];
+    for (int g = 0; g < b->p->nregs; g++)
+        regs[g] = b->regs[r][g] < 0 ? NULL : b->s->values + (size_t)b->regs[r][g] * b->s->nattrs;
+    EvalCtx ctx = {b->s->values + (size_t)k * b->s->nattrs, regs, NULL, NULL};
+    return a->atom == ATOM_ANY || eval_cond(a->cond, &ctx);
+}
+
+/* stnm's rule for the chain so far: each j_r is the first event after
+ * j_{r-1} that atom r accepts. */
+static bool bf_next_match(const Brute *b)
+{
+    for (int r = 1; r < b->m; r++)
+        for (int q = b->chain[r - 1] + 1; q < b->chain[r]; q++)
+            if (bf_accepts(b, r, b->sub[q]))
+                return false;
+    return true;
+}
+
+/* Every chain chain[0] < ... < chain[m-1] = n - 1; keeps the one the
+ * policy picks: stam the smallest by explicit comparison, stnm the one
+ * that obeys bf_next_match (there is at most one). */
+static void bf_chains(Brute *b, int r)
+{
+    if (r == b->m) {
+        if (b->chain[b->m - 1] != b->n - 1)
+            return;
+        bool pick = b->p->hdr.policy == POLICY_STNM ? bf_next_match(b) : !b->found;
+        for (int q = 1; b->p->hdr.policy == POLICY_STAM && b->found && q < b->m && !pick; q++) {
+            if (b->sub[b->chain[q]] != b->best[q]) {
+                pick = b->sub[b->chain[q]] < b->best[q];
+                break;
+            }
+        }
+        if (pick) {
+            b->found = true;
+            for (int q = 0; q < b->m; q++)
+                b->best[q] = b->sub[b->chain[q]];
+            memcpy(b->best_regs, b->regs[b->m], sizeof b->best_regs);
+        }
+        return;
+    }
+    for (int q = b->chain[r - 1] + 1; q < b->n; q++) {
+        if (!bf_accepts(b, r, b->sub[q]))
+            continue;
+        b->chain[r] = q;
+        memcpy(b->regs[r + 1], b->regs[r], sizeof b->regs[r]);
+        if (b->atoms[r]->reg >= 0)
+            b->regs[r + 1][b->atoms[r]->reg] = b->sub[q];
+        bf_chains(b, r + 1);
+    }
+}
+
+/* The bindings of the chain from stream event start to i that the policy
+ * picks, into regs; false if there is none. */
+static bool bf_policy(const AstPattern *p, const Stream *s, int start, int i, int *regs)
+{
+    Brute *b = calloc(1, sizeof *b);
+    int *sub = malloc((size_t)(i + 1) * sizeof *sub);
+    b->p = p;
+    b->s = s;
+    b->atoms = p->body->kind == RX_SEQ ? p->body->kids : &p->body;
+    b->m = p->body->kind == RX_SEQ ? p->body->nkids : 1;
+    int key = p->partition_attr ? p->partition_attr->index : 0;
+    for (int q = start; q <= i; q++)
+        if (!p->partition_attr || s->values[(size_t)q * s->nattrs + key].i == s->values[(size_t)i * s->nattrs + key].i)
+            sub[b->n++] = q;
+    b->sub = sub;
+    for (int g = 0; g < BF_MAXREGS; g++)
+        b->regs[0][g] = -1;
+    bool ok = false;
+    if (b->m <= BF_MAXM && p->nregs <= BF_MAXREGS && bf_accepts(b, 0, start)) {
+        b->chain[0] = 0;
+        memcpy(b->regs[1], b->regs[0], sizeof b->regs[0]);
+        if (b->atoms[0]->reg >= 0)
+            b->regs[1][b->atoms[0]->reg] = start;
+        bf_chains(b, 1);
+        ok = b->found;
+        memcpy(regs, b->best_regs, (size_t)p->nregs * sizeof *regs);
+    }
+    free(sub);
+    free(b);
+    return ok;
+}
+
 /* What is wrong with the canonical match at i, or NULL: it exists iff
  * interp_detect detects at i; its start is a match start (a detection on
  * the events from it) and the greatest (none on the events after it);
@@ -223,6 +328,12 @@ static const char *canon_fault(const AstPattern *p, const Stream *s, const bool 
         return "start out of range";
     if (!detects_from(p, s, m->start, i))
         return "no match from start";
+    int want[BF_MAXREGS];
+    if (p->hdr.policy == POLICY_STRICT && !interp_has_match(p, s, NULL, m->start, i, m->bind))
+        return "no match from start with these bindings";
+    if (p->hdr.policy != POLICY_STRICT &&
+        (!bf_policy(p, s, m->start, i, want) || memcmp(want, m->bind, (size_t)p->nregs * sizeof *want) != 0))
+        return "not the chain of the policy";
     if (m->start < i && detects_from(p, s, m->start + 1, i))
         return "a later start matches";
     for (int r = 0; r < p->nregs; r++) {
@@ -269,6 +380,42 @@ static bool canon_fails(const char *src, const Value *values, int n, void *ctx)
     return fails;
 }
 
+/* One random case through canon_fault (the shrinker on the first few
+ * failures); false if the pattern does not check. */
+static bool canon_case(const char *src, Value *v, int len, uint64_t seed, int c, long *matches, long *failed)
+{
+    Fixture fx;
+    fx_run(&fx, src, true);
+    const AstPattern *p = fx.nerrors ? NULL : fx_first_pattern(&fx);
+    if (!p || p->nregs > BF_MAXREGS) {
+        fx_done(&fx);
+        return false;
+    }
+    Stream s = {len, GEN_NATTRS, v};
+    bool *det = calloc((size_t)len, sizeof *det);
+    int bind[BF_MAXREGS];
+    CanonMatch m = {0, bind};
+    interp_detect(p, &s, NULL, det);
+    const char *fault = NULL;
+    int at = 0;
+    for (int i = 0; i < len && !fault; i++) {
+        bool found = interp_canonical(p, &s, NULL, i, &m);
+        *matches += found;
+        fault = canon_fault(p, &s, det, i, &m, found);
+        at = i;
+    }
+    if (fault && (*failed)++ < 3) {
+        fprintf(stderr, "\npattern %d (seed %" PRIu64 "): %s at event %d\n%s", c, seed, fault, at,
+                strstr(src, "pattern"));
+        char what[96];
+        snprintf(what, sizeof what, "canonical match, pattern %d of the sequence from seed", c);
+        shrink_report(what, seed, src, v, len, canon_fails, NULL, 0);
+    }
+    free(det);
+    fx_done(&fx);
+    return true;
+}
+
 /* Thousands of random patterns of every kind (registers, ~, &, time
  * windows, partitions, policies, chains): canon_fault finds nothing. */
 static void test_canon_random(void)
@@ -277,43 +424,52 @@ static void test_canon_random(void)
     const int N = 3000 * diff_scale();
     Rng r = {SEED};
     char buf[2048];
-    long compared = 0, skipped = 0, failed = 0, matches = 0;
+    long compared = 0, failed = 0, matches = 0;
     for (int c = 0; c < N; c++) {
         GenOpts o = {true, true, true, true, true, true, 3, 6, c % 5 == 0};
         gen_pattern(&r, &o, buf, sizeof buf);
         Value v[LEN * GEN_NATTRS];
         gen_stream(&r, LEN, v);
-        Fixture fx;
-        fx_run(&fx, buf, true);
-        const AstPattern *p = fx.nerrors ? NULL : fx_first_pattern(&fx);
-        if (!p) {
-            skipped++;
-            fx_done(&fx);
-            continue;
-        }
-        Stream s = {LEN, GEN_NATTRS, v};
-        bool det[LEN];
-        int bind[4];
-        CanonMatch m = {0, bind};
-        interp_detect(p, &s, NULL, det);
-        const char *fault = NULL;
-        int at = 0;
-        for (int i = 0; i < LEN && !fault && p->nregs <= 4; i++) {
-            bool found = interp_canonical(p, &s, NULL, i, &m);
-            matches += found;
-            fault = canon_fault(p, &s, det, i, &m, found);
-            at = i;
-        }
-        compared++;
-        if (fault && failed++ < 3) {
-            fprintf(stderr, "\npattern %d (seed %d): %s at event %d\n%s", c, SEED, fault, at, strstr(buf, "pattern"));
-            char what[96];
-            snprintf(what, sizeof what, "canonical match, pattern %d of the sequence from seed", c);
-            shrink_report(what, SEED, buf, v, LEN, canon_fails, NULL, 0);
-        }
-        fx_done(&fx);
+        compared += canon_case(buf, v, LEN, SEED, c, &matches, &failed);
     }
-    diff_summary("canon-detect", compared, skipped, failed);
+    diff_summary("canon-detect", compared, N - compared, failed);
+    CU_ASSERT(compared > N * 9 / 10);
+    CU_ASSERT(matches > N);
+    CU_ASSERT_EQUAL(failed, 0);
+}
+
+/* stam and stnm on sequences of 2 to 5 atoms, labels x and y anywhere
+ * (rewritten too), conditions on what earlier atoms stored: the chain each
+ * policy picks, against bf_policy. */
+static void test_canon_random_chains(void)
+{
+    enum { LEN = 12, SEED = 2026 };
+    static const char *const plain[] = {"A", "B", "C", "_", "[v > 1]"};
+    static const char *const reads[] = {"[v > x.v]", "[v == y.v]", "[t == x.t]", "[k != y.k]"};
+    const int N = 2000 * diff_scale();
+    Rng r = {SEED};
+    long compared = 0, failed = 0, matches = 0;
+    for (int c = 0; c < N; c++) {
+        char buf[1024];
+        int len = snprintf(buf, sizeof buf, "%spattern p on E%s within %d %s policy %s {", GEN_SCHEMA,
+                           rng_int(&r, 0, 3) ? "" : " partition by k", rng_int(&r, 2, 10),
+                           rng_int(&r, 0, 2) ? "events" : "s", rng_int(&r, 0, 1) ? "stam" : "stnm");
+        unsigned written = 0;
+        for (int a = rng_int(&r, 2, 5); a > 0; a--) {
+            int label = rng_int(&r, -1, 1), pick = rng_int(&r, 0, 8);
+            const char *atom = plain[pick % 5];
+            if (pick >= 5 && (written & (1u << (pick - 5) % 2)))
+                atom = reads[pick - 5]; /* x for 0 and 2, y for 1 and 3 */
+            len += snprintf(buf + len, sizeof buf - (size_t)len, " %s%s", label < 0 ? "" : label ? "y:" : "x:", atom);
+            if (label >= 0)
+                written |= 1u << label;
+        }
+        snprintf(buf + len, sizeof buf - (size_t)len, " }\n");
+        Value v[LEN * GEN_NATTRS];
+        gen_stream(&r, LEN, v);
+        compared += canon_case(buf, v, LEN, SEED, c, &matches, &failed);
+    }
+    diff_summary("canon-chains", compared, N - compared, failed);
     CU_ASSERT(compared > N * 9 / 10);
     CU_ASSERT(matches > N);
     CU_ASSERT_EQUAL(failed, 0);
@@ -332,4 +488,5 @@ void add_canon_tests(void)
     CU_add_test(suite, "canon: partitions", test_canon_partition);
     CU_add_test(suite, "canon: the examples of the reference", test_canon_docs);
     CU_add_test(suite, "canon: against interp_detect on random patterns", test_canon_random);
+    CU_add_test(suite, "canon: random stam and stnm chains against brute force", test_canon_random_chains);
 }
