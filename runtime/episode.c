@@ -5,7 +5,10 @@
  * (m < k) among the events after the last counted occurrence; an event of
  * E_k completes one iff the start for E_1..E_k-1 is inside the window.
  * That is ONCE's Validate&Eliminate (the latest minimal occurrence, then
- * clear), kept incrementally, with events ordered by position.
+ * clear), kept incrementally, with events ordered by position. Each
+ * prefix also keeps the indices of its latest partial occurrence (a row),
+ * extended as its start is: the counted occurrence is then the latest
+ * one, the greatest in lexicographic order (docs/language.md 6).
  *
  * distinct: while every event satisfies at most one element, the OccMap
  * greedy (occmap.h): at an event of E_k, count the leftmost occurrence among
@@ -44,7 +47,7 @@ const char *sremrt_episode_check(const sremrt_episode_config *cfg)
 
 /* Byte offsets of the parts of a counter's block (8-aligned). */
 typedef struct ep_layout {
-    uint64_t start, occ, occ_bytes, pool, cur, next, spare, dp, chain, total;
+    uint64_t start, rows, occ, occ_bytes, pool, cur, next, spare, dp, chain, total;
     uint64_t slot_bytes;
     int32_t nslots;
 } ep_layout;
@@ -70,6 +73,19 @@ static int general_needed(const sremrt_episode_config *c)
     return c->freq == SREMRT_EPISODE_DISTINCT && c->k > 1 && !(c->flags & SREMRT_EPISODE_EXCLUSIVE);
 }
 
+/* nonoverlapped: rows 1..k-1 of 1..k-1 indices, a dummy row of k - 1,
+ * then the occurrence counted last (k). */
+static uint64_t row_words(int32_t k)
+{
+    return (uint64_t)k * (uint64_t)(k - 1) / 2u + 2u * (uint64_t)k - 1u;
+}
+
+/* Where row m (1..k-1, or k: the dummy) begins. */
+static int64_t *row(const sremrt_episode *ep, int32_t m)
+{
+    return ep->rows + (size_t)m * (size_t)(m - 1) / 2u;
+}
+
 /* c has its defaults. The sizes are bounded (k <= 32, list_cap <= 2^20,
  * budget <= 2^16), so uint64 cannot overflow; size_t might. */
 static int layout(const sremrt_episode_config *c, ep_layout *L)
@@ -79,6 +95,10 @@ static int layout(const sremrt_episode_config *c, ep_layout *L)
     if (c->freq == SREMRT_EPISODE_NONOVERLAPPED && c->k > 1) {
         L->start = at;
         at = up8(at + 3u * ((uint64_t)c->k + 1u) * sizeof(uint64_t));
+    }
+    if (c->freq == SREMRT_EPISODE_NONOVERLAPPED) {
+        L->rows = at;
+        at = up8(at + row_words(c->k) * sizeof(int64_t));
     }
     if (c->freq == SREMRT_EPISODE_DISTINCT && c->k > 1) {
         L->occ = at;
@@ -137,6 +157,10 @@ static int place(sremrt_episode *ep, const sremrt_episode_config *cfg, void *mem
     ep->full = c.k >= 32 ? 0xffffffffu : ((uint32_t)1 << c.k) - 1u;
     if (L.start)
         ep->start = (uint64_t *)(void *)(base + L.start);
+    if (L.rows) {
+        ep->rows = (int64_t *)(void *)(base + L.rows);
+        ep->occurrence = row(ep, c.k) + c.k - 1;
+    }
     if (L.occ &&
         sremrt_occmap_init_buf(&ep->occ, c.k - 1, c.list_cap, c.window, c.width,
                                base + L.occ, (size_t)L.occ_bytes) != 0)
@@ -205,6 +229,7 @@ void sremrt_episode_reset(sremrt_episode *ep)
     ep->min_ts = INT64_MIN;
     if (ep->start)
         memset(ep->start, 0, 3 * ((size_t)ep->cfg.k + 1u) * sizeof(uint64_t));
+    ep->noccurrence = 0;
     if (ep->occ.layers) {
         sremrt_occmap_clear(&ep->occ);
         ep->occ.overflows = 0;
@@ -252,7 +277,27 @@ static void copy_start(uint64_t *S, int32_t to, int32_t from)
     S[3 * to + 2] = S[3 * from + 2];
 }
 
-static void nonoverlapped_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t mask)
+/* Row to (from + 1, or the dummy k) becomes row from, then index: the
+ * prefix's partial occurrence extended by this event. */
+static void copy_row(sremrt_episode *ep, int32_t to, int32_t from, int64_t index)
+{
+    int64_t *t = row(ep, to);
+    memcpy(t, row(ep, from), (size_t)from * sizeof(int64_t));
+    t[from] = index;
+}
+
+/* The occurrence counted at index: the latest partial occurrence of
+ * E_1..E_k-1, then index. */
+static void count_occurrence(sremrt_episode *ep, int64_t index)
+{
+    int32_t k = ep->cfg.k;
+    memcpy(ep->occurrence, row(ep, k - 1), (size_t)(k - 1) * sizeof(int64_t));
+    ep->occurrence[k - 1] = index;
+    ep->noccurrence = k;
+    ep->freq++;
+}
+
+static void nonoverlapped_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t mask, int64_t index)
 {
     int32_t k = ep->cfg.k, m;
     uint64_t *S = ep->start, *last = S + 3 * (k - 1);
@@ -261,7 +306,7 @@ static void nonoverlapped_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint
         /* The next occurrence must start after this event. */
         for (m = 1; m < k; m++)
             S[3 * m + 2] = 0;
-        ep->freq++;
+        count_occurrence(ep, index);
         return;
     }
     mask &= ep->full >> 1;
@@ -273,6 +318,7 @@ static void nonoverlapped_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint
         uint32_t none = (uint32_t)(mask == 0);
         m = sremrt_ep_low_bit(mask | none);
         copy_start(S, m + 1 + (int32_t)none * (k - 1 - m), m);
+        copy_row(ep, m + 1 + (int32_t)none * (k - 1 - m), m, index);
         return;
     }
     /* Higher elements first: each extends the prefixes as they were
@@ -280,6 +326,7 @@ static void nonoverlapped_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint
     while (mask) {
         m = high_bit(mask);
         copy_start(S, m + 1, m);
+        copy_row(ep, m + 1, m, index);
         mask &= ~((uint32_t)1 << m);
     }
 }
@@ -310,6 +357,11 @@ static void greedy_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t ma
 
 int sremrt_episode_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t mask)
 {
+    return sremrt_episode_push_index(ep, pos, ts, mask, pos);
+}
+
+int sremrt_episode_push_index(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t mask, int64_t index)
+{
     int64_t before = ep->freq;
     if ((pos <= ep->last_pos) | (ts < ep->min_ts)) {
         ep->rejected++;
@@ -318,10 +370,13 @@ int sremrt_episode_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t ma
     mask &= ep->full;
     switch (ep->mode) {
     case SREMRT_EP_ONE:
-        ep->freq += mask & 1u;
+        if ((mask & 1u) && ep->occurrence)
+            count_occurrence(ep, index);
+        else
+            ep->freq += mask & 1u;
         break;
     case SREMRT_EP_NONOVERLAPPED:
-        nonoverlapped_push(ep, pos, ts, mask);
+        nonoverlapped_push(ep, pos, ts, mask, index);
         break;
     case SREMRT_EP_GREEDY:
         if ((mask & (mask - 1u)) == 0) {
@@ -364,4 +419,8 @@ void sremrt_episode_record(const sremrt_episode *ep, sremrt_kind kind, const cha
     rec->name = name;
     rec->freq = ep->freq;
     rec->inexact = !ep->exact;
+    if (kind == SREMRT_EPISODE && ep->noccurrence) {
+        rec->occurrence = ep->occurrence;
+        rec->noccurrence = ep->noccurrence;
+    }
 }
