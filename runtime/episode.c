@@ -47,7 +47,7 @@ const char *sremrt_episode_check(const sremrt_episode_config *cfg)
 
 /* Byte offsets of the parts of a counter's block (8-aligned). */
 typedef struct ep_layout {
-    uint64_t start, rows, occ, occ_bytes, pool, cur, next, spare, dp, chain, total;
+    uint64_t start, occurrence, occ, occ_bytes, pool, cur, next, spare, dp, chain, total;
     uint64_t slot_bytes;
     int32_t nslots;
 } ep_layout;
@@ -73,17 +73,11 @@ static int general_needed(const sremrt_episode_config *c)
     return c->freq == SREMRT_EPISODE_DISTINCT && c->k > 1 && !(c->flags & SREMRT_EPISODE_EXCLUSIVE);
 }
 
-/* nonoverlapped: rows 1..k-1 of 1..k-1 indices, a dummy row of k - 1,
- * then the occurrence counted last (k). */
-static uint64_t row_words(int32_t k)
+/* nonoverlapped: a slot's words (nonoverlapped_push): k + 1, rounded up
+ * to 4, 8 or 16 so that small slots copy as a block of constant size. */
+static int32_t slot_words(int32_t k)
 {
-    return (uint64_t)k * (uint64_t)(k - 1) / 2u + 2u * (uint64_t)k - 1u;
-}
-
-/* Where row m (1..k-1, or k: the dummy) begins. */
-static int64_t *row(const sremrt_episode *ep, int32_t m)
-{
-    return ep->rows + (size_t)m * (size_t)(m - 1) / 2u;
+    return k + 1 <= 4 ? 4 : k + 1 <= 8 ? 8 : k + 1 <= 16 ? 16 : k + 1;
 }
 
 /* c has its defaults. The sizes are bounded (k <= 32, list_cap <= 2^20,
@@ -94,11 +88,11 @@ static int layout(const sremrt_episode_config *c, ep_layout *L)
     memset(L, 0, sizeof *L);
     if (c->freq == SREMRT_EPISODE_NONOVERLAPPED && c->k > 1) {
         L->start = at;
-        at = up8(at + 3u * ((uint64_t)c->k + 1u) * sizeof(uint64_t));
+        at = up8(at + ((uint64_t)c->k + 1u) * (uint64_t)slot_words(c->k) * sizeof(uint64_t));
     }
     if (c->freq == SREMRT_EPISODE_NONOVERLAPPED) {
-        L->rows = at;
-        at = up8(at + row_words(c->k) * sizeof(int64_t));
+        L->occurrence = at;
+        at = up8(at + (uint64_t)c->k * sizeof(int64_t));
     }
     if (c->freq == SREMRT_EPISODE_DISTINCT && c->k > 1) {
         L->occ = at;
@@ -157,10 +151,8 @@ static int place(sremrt_episode *ep, const sremrt_episode_config *cfg, void *mem
     ep->full = c.k >= 32 ? 0xffffffffu : ((uint32_t)1 << c.k) - 1u;
     if (L.start)
         ep->start = (uint64_t *)(void *)(base + L.start);
-    if (L.rows) {
-        ep->rows = (int64_t *)(void *)(base + L.rows);
-        ep->occurrence = row(ep, c.k) + c.k - 1;
-    }
+    if (L.occurrence)
+        ep->occurrence = (int64_t *)(void *)(base + L.occurrence);
     if (L.occ &&
         sremrt_occmap_init_buf(&ep->occ, c.k - 1, c.list_cap, c.window, c.width,
                                base + L.occ, (size_t)L.occ_bytes) != 0)
@@ -228,7 +220,7 @@ void sremrt_episode_reset(sremrt_episode *ep)
     ep->last_pos = INT64_MIN;
     ep->min_ts = INT64_MIN;
     if (ep->start)
-        memset(ep->start, 0, 3 * ((size_t)ep->cfg.k + 1u) * sizeof(uint64_t));
+        memset(ep->start, 0, ((size_t)ep->cfg.k + 1u) * (size_t)slot_words(ep->cfg.k) * sizeof(uint64_t));
     ep->noccurrence = 0;
     if (ep->occ.layers) {
         sremrt_occmap_clear(&ep->occ);
@@ -261,37 +253,44 @@ static int32_t high_bit(uint32_t x)
 
 /* ---- nonoverlapped ---------------------------------------------------- */
 
-/* S[3m..3m+2]: position, timestamp and validity (0/1) of the latest start
- * of a partial occurrence of E_1..E_m (m = 1..k-1) among the events after
- * the last counted occurrence; slot 0: the event being pushed (the empty
- * prefix E_1..E_0 "starts" there); slot k: a dummy. A prefix m + 1 has a
- * start only if prefix m has one, so copying slot m to slot m + 1 needs no
- * test: an invalid start only ever lands on an invalid one. No branch on
- * the data but the rare completion (a stream's element masks are as
- * unpredictable as its event types), and no state read and written by
- * every event (such chains through memory bound the rate). */
-static void copy_start(uint64_t *S, int32_t to, int32_t from)
+/* Slot m (W words at S + W m, slot_words): the start of the latest
+ * partial occurrence of E_1..E_m (m = 1..k-1) among the events after the
+ * last counted occurrence (its timestamp for a time window, else its
+ * position: what the window measures), its validity (0/1), then the
+ * indices of that partial occurrence's m events; slot 0: the event being
+ * pushed (the empty prefix E_1..E_0 "starts" there); slot k: a dummy. A
+ * prefix m + 1 has a start only if prefix m has one, so copying slot m to
+ * slot m + 1 needs no test: an invalid start only ever lands on an invalid
+ * one. No branch on the data but the rare completion (a stream's element
+ * masks are as unpredictable as its event types), and no state read and
+ * written by every event (such chains through memory bound the rate). The
+ * copy is the whole slot, of a size fixed per counter (a block of 4, 8 or
+ * 16 words for k <= 15), the indices past m included. */
+enum { SLOT_START, SLOT_VALID, SLOT_INDEX };
+
+static void copy_slot(uint64_t *S, int32_t W, int32_t to, int32_t from, int64_t index)
 {
-    S[3 * to] = S[3 * from];
-    S[3 * to + 1] = S[3 * from + 1];
-    S[3 * to + 2] = S[3 * from + 2];
+    uint64_t *t = S + W * to;
+    const uint64_t *f = S + W * from;
+    int32_t i;
+    if (W == 4)
+        memcpy(t, f, 4 * sizeof *t);
+    else if (W == 8)
+        memcpy(t, f, 8 * sizeof *t);
+    else if (W == 16)
+        memcpy(t, f, 16 * sizeof *t);
+    else
+        for (i = 0; i < W; i++)
+            t[i] = f[i];
+    t[SLOT_INDEX + from] = (uint64_t)index;
 }
 
-/* Row to (from + 1, or the dummy k) becomes row from, then index: the
- * prefix's partial occurrence extended by this event. */
-static void copy_row(sremrt_episode *ep, int32_t to, int32_t from, int64_t index)
+/* The occurrence counted at index: slot k - 1's indices, then index. */
+static void count_occurrence(sremrt_episode *ep, const uint64_t *slot, int64_t index)
 {
-    int64_t *t = row(ep, to);
-    memcpy(t, row(ep, from), (size_t)from * sizeof(int64_t));
-    t[from] = index;
-}
-
-/* The occurrence counted at index: the latest partial occurrence of
- * E_1..E_k-1, then index. */
-static void count_occurrence(sremrt_episode *ep, int64_t index)
-{
-    int32_t k = ep->cfg.k;
-    memcpy(ep->occurrence, row(ep, k - 1), (size_t)(k - 1) * sizeof(int64_t));
+    int32_t k = ep->cfg.k, i;
+    for (i = 0; i < k - 1; i++)
+        ep->occurrence[i] = (int64_t)slot[SLOT_INDEX + i];
     ep->occurrence[k - 1] = index;
     ep->noccurrence = k;
     ep->freq++;
@@ -299,34 +298,32 @@ static void count_occurrence(sremrt_episode *ep, int64_t index)
 
 static void nonoverlapped_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t mask, int64_t index)
 {
-    int32_t k = ep->cfg.k, m;
-    uint64_t *S = ep->start, *last = S + 3 * (k - 1);
-    if ((mask >> (k - 1)) & (uint32_t)last[2] &
-        (uint32_t)sremrt_ep_in_window(ep, (int64_t)last[0], (int64_t)last[1], pos, ts)) {
+    int32_t k = ep->cfg.k, W = slot_words(k), m;
+    uint64_t *S = ep->start, *last = S + W * (k - 1);
+    int64_t at = ep->cfg.window == SREMRT_EPISODE_TIME ? ts : pos;
+    if ((mask >> (k - 1)) & (uint32_t)last[SLOT_VALID] &
+        (uint32_t)sremrt_ep_in_window(ep, (int64_t)last[SLOT_START], (int64_t)last[SLOT_START], at, at)) {
         /* The next occurrence must start after this event. */
         for (m = 1; m < k; m++)
-            S[3 * m + 2] = 0;
-        count_occurrence(ep, index);
+            S[W * m + SLOT_VALID] = 0;
+        count_occurrence(ep, last, index);
         return;
     }
     mask &= ep->full >> 1;
-    S[0] = (uint64_t)pos;
-    S[1] = (uint64_t)ts;
-    S[2] = 1;
+    S[SLOT_START] = (uint64_t)at;
+    S[SLOT_VALID] = 1;
     if ((mask & (mask - 1u)) == 0) {
         /* One element, or none (then into the dummy slot). */
         uint32_t none = (uint32_t)(mask == 0);
         m = sremrt_ep_low_bit(mask | none);
-        copy_start(S, m + 1 + (int32_t)none * (k - 1 - m), m);
-        copy_row(ep, m + 1 + (int32_t)none * (k - 1 - m), m, index);
+        copy_slot(S, W, m + 1 + (int32_t)none * (k - 1 - m), m, index);
         return;
     }
     /* Higher elements first: each extends the prefixes as they were
      * before this event, which it can join only once. */
     while (mask) {
         m = high_bit(mask);
-        copy_start(S, m + 1, m);
-        copy_row(ep, m + 1, m, index);
+        copy_slot(S, W, m + 1, m, index);
         mask &= ~((uint32_t)1 << m);
     }
 }
@@ -370,8 +367,8 @@ int sremrt_episode_push_index(sremrt_episode *ep, int64_t pos, int64_t ts, uint3
     mask &= ep->full;
     switch (ep->mode) {
     case SREMRT_EP_ONE:
-        if ((mask & 1u) && ep->occurrence)
-            count_occurrence(ep, index);
+        if ((mask & 1u) && ep->occurrence)   /* nonoverlapped: the event is the occurrence */
+            count_occurrence(ep, NULL, index);
         else
             ep->freq += mask & 1u;
         break;

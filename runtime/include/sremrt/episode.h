@@ -78,9 +78,8 @@ typedef struct sremrt_episode {
     int64_t last_pos, min_ts;        /* the next event's position must be above, its
                                         timestamp at least (time window) */
     uint32_t full;                   /* mask of the k elements */
-    uint64_t *start;                 /* nonoverlapped: latest start per prefix (episode.c) */
-    int64_t *rows;                   /* nonoverlapped: the indices of each prefix's latest
-                                        partial occurrence, then a dummy row (episode.c) */
+    uint64_t *start;                 /* nonoverlapped: latest start per prefix and the
+                                        indices of its partial occurrence (episode.c) */
     int64_t *occurrence;             /* nonoverlapped: the indices of the occurrence
                                         counted last, k of them; NULL for distinct */
     int32_t noccurrence;             /* 0 until one is counted */
@@ -101,7 +100,8 @@ typedef struct sremrt_episode {
 const char *sremrt_episode_check(const sremrt_episode_config *cfg);
 
 /* Bytes for one counter (any alignment); 0 if cfg is not acceptable.
- * nonoverlapped: 24 (k + 1) + 8 (k (k - 1) / 2 + 2k - 1); distinct: 16 (k - 1) list_cap for the lists,
+ * nonoverlapped: 8 ((k + 1) W + k), W = k + 1 rounded up to 4, 8 or 16
+ * (for k <= 15); distinct: 16 (k - 1) list_cap for the lists,
  * plus, without SREMRT_EPISODE_EXCLUSIVE, about
  * (2 budget + 1) (24 list_cap + 24) for the configurations. */
 size_t sremrt_episode_bytes(const sremrt_episode_config *cfg);
