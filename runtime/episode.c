@@ -5,7 +5,10 @@
  * (m < k) among the events after the last counted occurrence; an event of
  * E_k completes one iff the start for E_1..E_k-1 is inside the window.
  * That is ONCE's Validate&Eliminate (the latest minimal occurrence, then
- * clear), kept incrementally, with events ordered by position.
+ * clear), kept incrementally, with events ordered by position. Each
+ * prefix also keeps the indices of its latest partial occurrence (a row),
+ * extended as its start is: the counted occurrence is then the latest
+ * one, the greatest in lexicographic order (docs/language.md 6).
  *
  * distinct: while every event satisfies at most one element, the OccMap
  * greedy (occmap.h): at an event of E_k, count the leftmost occurrence among
@@ -44,7 +47,7 @@ const char *sremrt_episode_check(const sremrt_episode_config *cfg)
 
 /* Byte offsets of the parts of a counter's block (8-aligned). */
 typedef struct ep_layout {
-    uint64_t start, occ, occ_bytes, pool, cur, next, spare, dp, chain, total;
+    uint64_t start, occurrence, occ, occ_bytes, pool, cur, next, spare, dp, chain, total;
     uint64_t slot_bytes;
     int32_t nslots;
 } ep_layout;
@@ -70,6 +73,13 @@ static int general_needed(const sremrt_episode_config *c)
     return c->freq == SREMRT_EPISODE_DISTINCT && c->k > 1 && !(c->flags & SREMRT_EPISODE_EXCLUSIVE);
 }
 
+/* nonoverlapped: a slot's words (nonoverlapped_push): k + 1, rounded up
+ * to 4, 8 or 16 so that small slots copy as a block of constant size. */
+static int32_t slot_words(int32_t k)
+{
+    return k + 1 <= 4 ? 4 : k + 1 <= 8 ? 8 : k + 1 <= 16 ? 16 : k + 1;
+}
+
 /* c has its defaults. The sizes are bounded (k <= 32, list_cap <= 2^20,
  * budget <= 2^16), so uint64 cannot overflow; size_t might. */
 static int layout(const sremrt_episode_config *c, ep_layout *L)
@@ -78,7 +88,11 @@ static int layout(const sremrt_episode_config *c, ep_layout *L)
     memset(L, 0, sizeof *L);
     if (c->freq == SREMRT_EPISODE_NONOVERLAPPED && c->k > 1) {
         L->start = at;
-        at = up8(at + 3u * ((uint64_t)c->k + 1u) * sizeof(uint64_t));
+        at = up8(at + ((uint64_t)c->k + 1u) * (uint64_t)slot_words(c->k) * sizeof(uint64_t));
+    }
+    if (c->freq == SREMRT_EPISODE_NONOVERLAPPED) {
+        L->occurrence = at;
+        at = up8(at + (uint64_t)c->k * sizeof(int64_t));
     }
     if (c->freq == SREMRT_EPISODE_DISTINCT && c->k > 1) {
         L->occ = at;
@@ -137,6 +151,8 @@ static int place(sremrt_episode *ep, const sremrt_episode_config *cfg, void *mem
     ep->full = c.k >= 32 ? 0xffffffffu : ((uint32_t)1 << c.k) - 1u;
     if (L.start)
         ep->start = (uint64_t *)(void *)(base + L.start);
+    if (L.occurrence)
+        ep->occurrence = (int64_t *)(void *)(base + L.occurrence);
     if (L.occ &&
         sremrt_occmap_init_buf(&ep->occ, c.k - 1, c.list_cap, c.window, c.width,
                                base + L.occ, (size_t)L.occ_bytes) != 0)
@@ -204,7 +220,8 @@ void sremrt_episode_reset(sremrt_episode *ep)
     ep->last_pos = INT64_MIN;
     ep->min_ts = INT64_MIN;
     if (ep->start)
-        memset(ep->start, 0, 3 * ((size_t)ep->cfg.k + 1u) * sizeof(uint64_t));
+        memset(ep->start, 0, ((size_t)ep->cfg.k + 1u) * (size_t)slot_words(ep->cfg.k) * sizeof(uint64_t));
+    ep->noccurrence = 0;
     if (ep->occ.layers) {
         sremrt_occmap_clear(&ep->occ);
         ep->occ.overflows = 0;
@@ -236,50 +253,77 @@ static int32_t high_bit(uint32_t x)
 
 /* ---- nonoverlapped ---------------------------------------------------- */
 
-/* S[3m..3m+2]: position, timestamp and validity (0/1) of the latest start
- * of a partial occurrence of E_1..E_m (m = 1..k-1) among the events after
- * the last counted occurrence; slot 0: the event being pushed (the empty
- * prefix E_1..E_0 "starts" there); slot k: a dummy. A prefix m + 1 has a
- * start only if prefix m has one, so copying slot m to slot m + 1 needs no
- * test: an invalid start only ever lands on an invalid one. No branch on
- * the data but the rare completion (a stream's element masks are as
- * unpredictable as its event types), and no state read and written by
- * every event (such chains through memory bound the rate). */
-static void copy_start(uint64_t *S, int32_t to, int32_t from)
+/* Slot m (W words at S + W m, slot_words): the start of the latest
+ * partial occurrence of E_1..E_m (m = 1..k-1) among the events after the
+ * last counted occurrence (its timestamp for a time window, else its
+ * position: what the window measures), its validity (0/1), then the
+ * indices of that partial occurrence's m events; slot 0: the event being
+ * pushed (the empty prefix E_1..E_0 "starts" there); slot k: a dummy. A
+ * prefix m + 1 has a start only if prefix m has one, so copying slot m to
+ * slot m + 1 needs no test: an invalid start only ever lands on an invalid
+ * one. No branch on the data but the rare completion (a stream's element
+ * masks are as unpredictable as its event types), and no state read and
+ * written by every event (such chains through memory bound the rate). The
+ * copy is the whole slot, of a size fixed per counter (a block of 4, 8 or
+ * 16 words for k <= 15), the indices past m included. */
+enum { SLOT_START, SLOT_VALID, SLOT_INDEX };
+
+static void copy_slot(uint64_t *S, int32_t W, int32_t to, int32_t from, int64_t index)
 {
-    S[3 * to] = S[3 * from];
-    S[3 * to + 1] = S[3 * from + 1];
-    S[3 * to + 2] = S[3 * from + 2];
+    uint64_t *t = S + W * to;
+    const uint64_t *f = S + W * from;
+    int32_t i;
+    if (W == 4)
+        memcpy(t, f, 4 * sizeof *t);
+    else if (W == 8)
+        memcpy(t, f, 8 * sizeof *t);
+    else if (W == 16)
+        memcpy(t, f, 16 * sizeof *t);
+    else
+        for (i = 0; i < W; i++)
+            t[i] = f[i];
+    t[SLOT_INDEX + from] = (uint64_t)index;
 }
 
-static void nonoverlapped_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t mask)
+/* The occurrence counted at index: slot k - 1's indices, then index. */
+static void count_occurrence(sremrt_episode *ep, const uint64_t *slot, int64_t index)
 {
-    int32_t k = ep->cfg.k, m;
-    uint64_t *S = ep->start, *last = S + 3 * (k - 1);
-    if ((mask >> (k - 1)) & (uint32_t)last[2] &
-        (uint32_t)sremrt_ep_in_window(ep, (int64_t)last[0], (int64_t)last[1], pos, ts)) {
+    int32_t k = ep->cfg.k, i;
+    for (i = 0; i < k - 1; i++)
+        ep->occurrence[i] = (int64_t)slot[SLOT_INDEX + i];
+    ep->occurrence[k - 1] = index;
+    ep->noccurrence = k;
+    ep->freq++;
+}
+
+static void nonoverlapped_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t mask, int64_t index)
+{
+    int32_t k = ep->cfg.k, W = slot_words(k), m;
+    uint64_t *S = ep->start, *last = S + W * (k - 1);
+    int64_t at = ep->cfg.window == SREMRT_EPISODE_TIME ? ts : pos;
+    if ((mask >> (k - 1)) & (uint32_t)last[SLOT_VALID] &
+        (uint32_t)sremrt_ep_in_window(ep, (int64_t)last[SLOT_START], (int64_t)last[SLOT_START], at, at)) {
         /* The next occurrence must start after this event. */
         for (m = 1; m < k; m++)
-            S[3 * m + 2] = 0;
-        ep->freq++;
+            S[W * m + SLOT_VALID] = 0;
+        count_occurrence(ep, last, index);
         return;
     }
     mask &= ep->full >> 1;
-    S[0] = (uint64_t)pos;
-    S[1] = (uint64_t)ts;
-    S[2] = 1;
+    S[SLOT_START] = (uint64_t)at;
+    S[SLOT_VALID] = 1;
     if ((mask & (mask - 1u)) == 0) {
         /* One element, or none (then into the dummy slot). */
         uint32_t none = (uint32_t)(mask == 0);
         m = sremrt_ep_low_bit(mask | none);
-        copy_start(S, m + 1 + (int32_t)none * (k - 1 - m), m);
+        copy_slot(S, W, m + 1 + (int32_t)none * (k - 1 - m), m, index);
         return;
     }
     /* Higher elements first: each extends the prefixes as they were
      * before this event, which it can join only once. */
     while (mask) {
         m = high_bit(mask);
-        copy_start(S, m + 1, m);
+        copy_slot(S, W, m + 1, m, index);
         mask &= ~((uint32_t)1 << m);
     }
 }
@@ -310,6 +354,11 @@ static void greedy_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t ma
 
 int sremrt_episode_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t mask)
 {
+    return sremrt_episode_push_index(ep, pos, ts, mask, pos);
+}
+
+int sremrt_episode_push_index(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t mask, int64_t index)
+{
     int64_t before = ep->freq;
     if ((pos <= ep->last_pos) | (ts < ep->min_ts)) {
         ep->rejected++;
@@ -318,10 +367,13 @@ int sremrt_episode_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t ma
     mask &= ep->full;
     switch (ep->mode) {
     case SREMRT_EP_ONE:
-        ep->freq += mask & 1u;
+        if ((mask & 1u) && ep->occurrence)   /* nonoverlapped: the event is the occurrence */
+            count_occurrence(ep, NULL, index);
+        else
+            ep->freq += mask & 1u;
         break;
     case SREMRT_EP_NONOVERLAPPED:
-        nonoverlapped_push(ep, pos, ts, mask);
+        nonoverlapped_push(ep, pos, ts, mask, index);
         break;
     case SREMRT_EP_GREEDY:
         if ((mask & (mask - 1u)) == 0) {
@@ -364,4 +416,8 @@ void sremrt_episode_record(const sremrt_episode *ep, sremrt_kind kind, const cha
     rec->name = name;
     rec->freq = ep->freq;
     rec->inexact = !ep->exact;
+    if (kind == SREMRT_EPISODE && ep->noccurrence) {
+        rec->occurrence = ep->occurrence;
+        rec->noccurrence = ep->noccurrence;
+    }
 }

@@ -41,7 +41,7 @@
 @@END USES_KEYS@@
 #include "sremrt/tsorder.h"
 
-SREMRT_ABI_REQUIRE(@@PREFIX@@, 4);
+SREMRT_ABI_REQUIRE(@@PREFIX@@, 5);
 
 /* ======== schema descriptor =============================================== */
 
@@ -201,6 +201,8 @@ static void @@PREFIX@@_episode(@@PREFIX@@_matcher *m, const sremrt_episode *c, i
     m->cfg.record(m->cfg.user, &r);
     if (alert > 0 && c->freq == alert) {
         r.kind = SREMRT_ALERT;
+        r.occurrence = NULL;   /* the episode record names it */
+        r.noccurrence = 0;
         m->cfg.record(m->cfg.user, &r);
     }
 }
@@ -300,7 +302,7 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
     }
     sremrt_stats_init(&m->stats);
     sremrt_tsorder_init(&m->order);
-    if (sremrt_abi_check(4) != 0)
+    if (sremrt_abi_check(5) != 0)
         return -1;
 @@# INIT_CODE: each declaration's allocations and runtime set-up, in order
     @@INIT_CODE@@

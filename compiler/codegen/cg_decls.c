@@ -128,14 +128,16 @@ static void emit_episode_mask(Cg *g, int j, const AstEpisode *ep)
 }
 
 /* Push code: counter c of episode j sees the event at position pos (an
- * index of its substream), and an episode record for the partition key. */
+ * index of its substream; a partition's occurrences still record global
+ * indices, m->index), and an episode record for the partition key. */
 static void put_episode_push(Cg *g, int j, const AstEpisode *ep, const char *pos, const char *key, int level)
 {
     Buf *pu = &g->sec[CG_PUSH];
+    bool global = strcmp(pos, "m->index") == 0;
     cg_begin(pu, level);
-    fprintf(pu->f, "if (c->cfg.k && sremrt_episode_push(c, %s, ", pos);
+    fprintf(pu->f, "if (c->cfg.k && sremrt_episode_push%s(c, %s, ", global ? "" : "_index", pos);
     put_ts(g, pu->f);
-    fprintf(pu->f, ", %s_e%d_mask(e)) > 0)", g->P, j);
+    fprintf(pu->f, ", %s_e%d_mask(e)%s) > 0)", g->P, j, global ? "" : ", m->index");
     cg_end(pu);
     cg_begin(pu, level + 1);
     fprintf(pu->f, "%s_episode(m, c, ", g->P);

@@ -11,7 +11,9 @@
  * The oracles share nothing with the compiler or the runtime: element
  * conditions come from a small grammar evaluated here; nonoverlapped
  * frequency is interval scheduling over every (first, last) pair that has
- * an occurrence; distinct frequency is an exhaustive search over which
+ * an occurrence, and the occurrence an episode record names is the
+ * greatest in lexicographic order of every occurrence enumerated that ends
+ * there and begins after the one counted before; distinct frequency is an exhaustive search over which
  * partial occurrences the events extend; explore counts enumerate the
  * matches ending at each event. The compiler's exclusivity proof (the
  * "pairwise exclusive (proved)" comment in the generated C) is checked
@@ -658,6 +660,65 @@ static void freq_nonoverlapped(const Decl *d, const Event *ev, const Sub *sb, co
     }
 }
 
+/* Nonoverlapped: the occurrence an episode record names (docs/language.md
+ * 6), by enumeration: every occurrence ending at substream position e that
+ * begins after position `after` (the end of the one counted before, -1),
+ * the greatest list in lexicographic order kept in best. */
+typedef struct OccSearch {
+    const Decl *d;
+    const Event *ev;
+    const Sub *sb;
+    const uint32_t *mask;
+    int e, after;
+    int cur[MAXK], best[MAXK];
+    bool found;
+} OccSearch;
+
+static bool lex_greater(const int *a, const int *b, int k)
+{
+    for (int m = 0; m < k; m++)
+        if (a[m] != b[m])
+            return a[m] > b[m];
+    return false;
+}
+
+/* Element m at a position from `from` on; the last one at e. */
+static void occ_enum(OccSearch *o, int m, int from)
+{
+    int k = o->d->nel;
+    if (m == k - 1) {
+        if (from > o->e || !(o->mask[o->e] & (1u << m)))
+            return;
+        o->cur[m] = o->e;
+        if (!in_window(o->d, o->ev, o->sb, o->cur[0], o->e))
+            return;
+        if (!o->found || lex_greater(o->cur, o->best, k))
+            memcpy(o->best, o->cur, sizeof o->best);
+        o->found = true;
+        return;
+    }
+    for (int q = from; q < o->e; q++)
+        if (o->mask[q] & (1u << m)) {
+            o->cur[m] = q;
+            occ_enum(o, m + 1, q + 1);
+        }
+}
+
+/* ",\"occurrence\":[...]" of the record counted at e, in global indices;
+ * false if no occurrence qualifies (the oracles disagree with each other). */
+static bool add_occurrence(Str *s, const Decl *d, const Event *ev, const Sub *sb, const uint32_t *mask, int e,
+                           int after)
+{
+    OccSearch o = {.d = d, .ev = ev, .sb = sb, .mask = mask, .e = e, .after = after, .found = false};
+    occ_enum(&o, 0, after + 1);
+    if (!o.found)
+        return false;
+    for (int m = 0; m < d->nel; m++)
+        str_add(s, "%s%d", m ? "," : ",\"occurrence\":[", sb->at[o.best[m]] + 1);
+    str_add(s, "]");
+    return true;
+}
+
 /* Distinct: a state is the set of partial occurrences kept open (start
  * position -> elements matched so far) and the occurrences completed; every
  * event is skipped, starts a partial, or extends one. Partials that cannot
@@ -817,6 +878,7 @@ static bool oracle_episode(const Decl *d, const Event *ev, int n, Str *recs, Str
                 return false;
         } else
             freq_nonoverlapped(d, ev, sb, mask, f);
+        int counted = -1;   /* nonoverlapped: end of the occurrence counted last */
         for (int p = 0; p < sb->n; p++) {
             if (p ? f[p] == f[p - 1] : f[p] == 0)
                 continue;
@@ -827,8 +889,16 @@ static bool oracle_episode(const Decl *d, const Event *ev, int n, Str *recs, Str
                 str_add(&recs[i], "{\"kind\":\"%s\",\"name\":\"%s\",\"index\":%d,\"ts\":%lld",
                         kind ? "alert" : "episode", d->name, i + 1, (long long)ev[i].ts);
                 add_key(&recs[i], d, sb->key);
-                str_add(&recs[i], ",\"freq\":%d}\n", f[p]);
+                str_add(&recs[i], ",\"freq\":%d", f[p]);
+                if (kind == 0 && !d->distinct && !add_occurrence(&recs[i], d, ev, sb, mask, p, counted)) {
+                    fprintf(stderr, "diff_decl: %s: the frequency grew at event %d, but no occurrence "
+                                    "ends there after event %d\n", d->name, i + 1,
+                            counted < 0 ? 0 : sb->at[counted] + 1);
+                    exit(2);
+                }
+                str_add(&recs[i], "}\n");
             }
+            counted = p;
         }
         str_add(sum, "{\"kind\":\"summary\",\"name\":\"%s\"", d->name);
         add_key(sum, d, sb->key);

@@ -125,6 +125,67 @@ static int or_chain(or_state *s, int end)
     return s->best[0];
 }
 
+/* The occurrence a nonoverlapped record names when the frequency grows
+ * at event end (docs/language.md 6): among the enumerated occurrences that
+ * end at end and begin after event prev (-1: none counted yet), the one
+ * whose list of events is the greatest in lexicographic order. Fills
+ * out[0..k-1] with event numbers (0-based); 0 if there is none. */
+static int or_canonical(const or_state *s, int end, int prev, int *out)
+{
+    int j, m, i, found = 0, cand[OR_MAXK];
+    for (j = 0; j < s->nocc; j++) {
+        const or_occ *o = &s->occ[j];
+        int greater = !found;
+        if (o->last != end || o->first <= prev)
+            continue;
+        for (i = 0, m = 0; i < s->c->n; i++)
+            if (o->set >> i & 1u)
+                cand[m++] = i;
+        for (m = 0; m < s->c->k && !greater; m++) {
+            if (cand[m] != out[m]) {
+                greater = cand[m] > out[m];
+                break;
+            }
+        }
+        if (greater)
+            memcpy(out, cand, sizeof cand);
+        found = 1;
+    }
+    return found;
+}
+
+/* The global index the random streams pass with each substream position:
+ * not the position, so that the occurrence shows which one was recorded. */
+static int64_t or_index(int64_t pos)
+{
+    return pos * 3 + 1;
+}
+
+/* The counter's occurrence after a push returned 1 against or_canonical
+ * (in or_index terms). 1 if they agree. */
+static int occurrence_ok(const sremrt_episode *ep, const or_state *s, int end, int *prev)
+{
+    int want[OR_MAXK], m, ok;
+    sremrt_record rec;
+    if (!or_canonical(s, end, *prev, want))
+        return 0;
+    sremrt_episode_record(ep, SREMRT_EPISODE, "e", &rec);
+    ok = ep->noccurrence == s->c->k && rec.occurrence == ep->occurrence && rec.noccurrence == s->c->k;
+    for (m = 0; ok && m < s->c->k; m++)
+        ok = ep->occurrence[m] == or_index(s->c->ev[want[m]].pos);
+    if (!ok) {
+        fprintf(stderr, "\noccurrence at event %d: want", end + 1);
+        for (m = 0; m < s->c->k; m++)
+            fprintf(stderr, " %lld", (long long)or_index(s->c->ev[want[m]].pos));
+        fprintf(stderr, ", got");
+        for (m = 0; m < ep->noccurrence; m++)
+            fprintf(stderr, " %lld", (long long)ep->occurrence[m]);
+        fprintf(stderr, "\n");
+    }
+    *prev = end;
+    return ok;
+}
+
 /* want[i]: the frequency after event i. Returns -1 if the case is too big. */
 static int oracle(or_state *s, const or_case *c, int distinct, int64_t *want)
 {
@@ -488,19 +549,19 @@ static struct {
 
 static int rnd_check(uint64_t seed, int distinct, int dense)
 {
-    static or_state s;
+    static or_state s[3];   /* one per partition: the occurrences are checked as they are counted */
     sremrt_alloc heap = sremrt_alloc_malloc();
     uint64_t st = seed;
     rnd_stream r;
     or_case c[3];
     int64_t want[3][OR_MAXN];
     sremrt_episode ep[3];
-    int at[3] = {0, 0, 0}, p, ok = 1, more = 1;
+    int at[3] = {0, 0, 0}, prev[3] = {-1, -1, -1}, p, ok = 1, more = 1;
     rnd_make(&st, &r, dense);
     for (p = 0; p < r.nparts; p++) {
         sremrt_episode_config cfg;
         rnd_part(&r, p, &st, &c[p]);
-        if (oracle(&s, &c[p], distinct, want[p]) != 0) {
+        if (oracle(&s[p], &c[p], distinct, want[p]) != 0) {
             while (--p >= 0)
                 sremrt_episode_free(&ep[p]);
             rnd_seen.skipped++;
@@ -521,7 +582,12 @@ static int rnd_check(uint64_t seed, int distinct, int dense)
             more = 1;
             e = &c[p].ev[at[p]];
             before = ep[p].freq;
-            ret = sremrt_episode_push(&ep[p], e->pos, e->ts, e->mask);
+            ret = sremrt_episode_push_index(&ep[p], e->pos, e->ts, e->mask, or_index(e->pos));
+            if (ret == 1 && !distinct && !occurrence_ok(&ep[p], &s[p], at[p], &prev[p])) {
+                fprintf(stderr, "seed %llu, partition %d\n", (unsigned long long)seed, p);
+                print_case(&c[p], distinct);
+                ok = 0;
+            }
             if (ep[p].freq != want[p][at[p]] || ret != (ep[p].freq > before) || !ep[p].exact) {
                 fprintf(stderr, "\nseed %llu, partition %d of %d, after event %d: freq %lld (want %lld), "
                         "push %d, exact %d\n", (unsigned long long)seed, p, r.nparts, at[p] + 1,
@@ -843,12 +909,15 @@ static void test_record(void)
     cfg.window = SREMRT_EPISODE_EVENTS;
     cfg.width = 1;
     CU_ASSERT_EQUAL_FATAL(sremrt_episode_init(&ep, &cfg, &heap), 0);
-    CU_ASSERT_EQUAL(sremrt_episode_push(&ep, 42, 7, 1), 1);
+    sremrt_episode_record(&ep, SREMRT_EPISODE, "cell_out", &rec);
+    CU_ASSERT_PTR_NULL(rec.occurrence);   /* none counted yet */
+    CU_ASSERT_EQUAL(sremrt_episode_push_index(&ep, 3, 7, 1, 42), 1);
     sremrt_episode_record(&ep, SREMRT_EPISODE, "cell_out", &rec);
     rec.index = 42;
     rec.key = "12";
     sremrt_record_format(buf, sizeof buf, SREMRT_JSONL, &rec);
-    ASSERT_STR(buf, "{\"kind\":\"episode\",\"name\":\"cell_out\",\"index\":42,\"key\":\"12\",\"freq\":1}\n");
+    ASSERT_STR(buf, "{\"kind\":\"episode\",\"name\":\"cell_out\",\"index\":42,\"key\":\"12\",\"freq\":1,"
+                    "\"occurrence\":[42]}\n");
     ep.exact = 0;
     sremrt_episode_record(&ep, SREMRT_ALERT, "cell_out", &rec);
     rec.index = 42;

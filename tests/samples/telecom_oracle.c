@@ -13,6 +13,12 @@
  *     so the frequency is a maximum bipartite matching of reboots to later
  *     faults within 5 min, grown by one augmenting path (Kuhn) per fault;
  *   dts (whole stream, 1 h, nonoverlapped): greedy as for cell_out.
+ * A nonoverlapped episode record names its occurrence (section 6): the
+ * greatest in lexicographic order among those ending at the record's event
+ * that begin after the last pick. Taking each element's event as late as
+ * the later ones allow (walking back from the end: the latest
+ * bs_disconnect, then the latest low_voltage before it) gives every index
+ * its greatest possible value at once, so it is that occurrence.
  * Episode and alert records are compared in order, summaries as a set;
  * every other field of the program's records is ignored. */
 #include <stdint.h>
@@ -50,9 +56,13 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 
 /* ---- records -------------------------------------------------------------------- */
 
+#define MAXOCC 3   /* elements of the longest episode */
+
 typedef struct Rec {
     char kind[16], name[16], key[24];
     long long index, ts, freq, events;
+    long long occ[MAXOCC];   /* "occurrence" (1-based indices), nocc of them */
+    int nocc;
 } Rec;
 
 typedef struct Recs {
@@ -73,8 +83,19 @@ static void add(Recs *rs, const char *kind, const char *name, long long index, l
     r->index = index, r->ts = ts, r->freq = freq, r->events = events;
 }
 
+/* The occurrence of the record just added (event numbers, 0-based). */
+static void add_occurrence(Recs *rs, const long long *events, int n)
+{
+    Rec *r = &rs->r[rs->n - 1];
+    int m;
+    for (m = 0; m < n; m++)
+        r->occ[m] = events[m] + 1;
+    r->nocc = n;
+}
+
 static void print(FILE *f, const Rec *r)
 {
+    int m;
     fprintf(f, "{\"kind\":\"%s\",\"name\":\"%s\"", r->kind, r->name);
     if (strcmp(r->kind, "summary") != 0)
         fprintf(f, ",\"index\":%lld,\"ts\":%lld", r->index, r->ts);
@@ -82,14 +103,21 @@ static void print(FILE *f, const Rec *r)
         fprintf(f, ",\"key\":\"%s\"", r->key);
     if (strcmp(r->kind, "summary") == 0)
         fprintf(f, ",\"events\":%lld", r->events);
-    fprintf(f, ",\"freq\":%lld}\n", r->freq);
+    fprintf(f, ",\"freq\":%lld", r->freq);
+    if (r->nocc) {
+        for (m = 0; m < r->nocc; m++)
+            fprintf(f, "%s%lld", m ? "," : ",\"occurrence\":[", r->occ[m]);
+        fputc(']', f);
+    }
+    fputs("}\n", f);
 }
 
 static int same(const Rec *a, const Rec *b)
 {
     return strcmp(a->kind, b->kind) == 0 && strcmp(a->name, b->name) == 0 &&
            strcmp(a->key, b->key) == 0 && a->index == b->index && a->ts == b->ts &&
-           a->freq == b->freq && a->events == b->events;
+           a->freq == b->freq && a->events == b->events && a->nocc == b->nocc &&
+           memcmp(a->occ, b->occ, sizeof a->occ) == 0;
 }
 
 static int by_name_key(const void *x, const void *y)
@@ -210,14 +238,16 @@ static unsigned *seen;               /* per event: augmenting-path visit stamp *
 static unsigned stamp;
 
 /* cell_out: the latest low_voltage with a bs_disconnect between it and e,
- * after the last pick and within the window; -1 if none. */
-static long long cell_out_start(size_t e, long long last_end)
+ * after the last pick and within the window; -1 if none. *bd: the latest
+ * such bs_disconnect. */
+static long long cell_out_start(size_t e, long long last_end, long long *bd)
 {
     long long j = prev[e];
     while (j > last_end && ts[e] - ts[j] <= CELL_OUT_WINDOW && kind[j] != BD)
         j = prev[j];
     if (j <= last_end || ts[e] - ts[j] > CELL_OUT_WINDOW)
         return -1;
+    *bd = j;
     for (j = prev[j]; j > last_end && ts[e] - ts[j] <= CELL_OUT_WINDOW; j = prev[j])
         if (kind[j] == LV)
             return j;
@@ -278,11 +308,14 @@ static void run(Recs *out)
         snprintf(key, sizeof key, "%ld", (long)cell[e]);
 
         if (kind[e] == CW) {
-            long long s = cell_out_start(e, c->last_end);
-            if (s >= 0) {
+            long long occ[3];
+            occ[0] = cell_out_start(e, c->last_end, &occ[1]);
+            occ[2] = (long long)e;
+            if (occ[0] >= 0) {
                 c->last_end = (long long)e;
                 c->cell_out++;
                 add(out, "episode", "cell_out", (long long)e + 1, ts[e], key, c->cell_out, 0);
+                add_occurrence(out, occ, 3);
                 if (c->cell_out == CELL_OUT_ALERT)
                     add(out, "alert", "cell_out", (long long)e + 1, ts[e], key, c->cell_out, 0);
             }
@@ -303,10 +336,14 @@ static void run(Recs *out)
             }
         } else if (kind[e] == DTS) {
             if (dts_pending > dts_last_end && ts[e] - ts[dts_pending] <= DTS_WINDOW) {
+                long long occ[2];
+                occ[0] = dts_pending;   /* the latest fault before e, after the last pick */
+                occ[1] = (long long)e;
                 dts_last_end = (long long)e;
                 dts_pending = -1;
                 dts_freq++;
                 add(out, "episode", "dts", (long long)e + 1, ts[e], NULL, dts_freq, 0);
+                add_occurrence(out, occ, 2);
             } else {
                 dts_pending = (long long)e;
             }
@@ -352,6 +389,27 @@ static long long num_field(const char *line, const char *name)
     return p ? strtoll(p, NULL, 10) : 0;
 }
 
+/* "occurrence":[a,b,...] of a JSONL line into the record just added;
+ * more than MAXOCC indices make it differ from any oracle record. */
+static void occurrence_field(const char *line, Recs *got)
+{
+    Rec *r = &got->r[got->n - 1];
+    const char *p = field(line, "occurrence");
+    char *end;
+    if (!p || *p != '[')
+        return;
+    for (p++; *p && *p != ']'; p = *end == ',' ? end + 1 : end) {
+        long long v = strtoll(p, &end, 10);
+        if (end == p)
+            break;
+        if (r->nocc == MAXOCC) {
+            r->nocc = -1;
+            return;
+        }
+        r->occ[r->nocc++] = v;
+    }
+}
+
 static void read_output(const char *path, Recs *got, long long *inexact)
 {
     static char line[1 << 16];
@@ -370,6 +428,7 @@ static void read_output(const char *path, Recs *got, long long *inexact)
         text_field(line, "key", key, sizeof key);
         add(got, kindbuf, name, num_field(line, "index"), num_field(line, "ts"), key,
             num_field(line, "freq"), num_field(line, "events"));
+        occurrence_field(line, got);
     }
     fclose(in);
 }

@@ -78,7 +78,11 @@ typedef struct sremrt_episode {
     int64_t last_pos, min_ts;        /* the next event's position must be above, its
                                         timestamp at least (time window) */
     uint32_t full;                   /* mask of the k elements */
-    uint64_t *start;                 /* nonoverlapped: latest start per prefix (episode.c) */
+    uint64_t *start;                 /* nonoverlapped: latest start per prefix and the
+                                        indices of its partial occurrence (episode.c) */
+    int64_t *occurrence;             /* nonoverlapped: the indices of the occurrence
+                                        counted last, k of them; NULL for distinct */
+    int32_t noccurrence;             /* 0 until one is counted */
     sremrt_occmap occ;               /* distinct: the OccMap greedy */
     unsigned char *pool;             /* distinct: configuration slots */
     size_t slot_bytes;
@@ -96,7 +100,8 @@ typedef struct sremrt_episode {
 const char *sremrt_episode_check(const sremrt_episode_config *cfg);
 
 /* Bytes for one counter (any alignment); 0 if cfg is not acceptable.
- * nonoverlapped: 24 (k + 1); distinct: 16 (k - 1) list_cap for the lists,
+ * nonoverlapped: 8 ((k + 1) W + k), W = k + 1 rounded up to 4, 8 or 16
+ * (for k <= 15); distinct: 16 (k - 1) list_cap for the lists,
  * plus, without SREMRT_EPISODE_EXCLUSIVE, about
  * (2 budget + 1) (24 list_cap + 24) for the configurations. */
 size_t sremrt_episode_bytes(const sremrt_episode_config *cfg);
@@ -108,6 +113,11 @@ void sremrt_episode_free(sremrt_episode *ep);
 
 /* Forgets the stream: frequency 0, exact, every count 0; keeps the memory. */
 void sremrt_episode_reset(sremrt_episode *ep);
+
+/* As sremrt_episode_push, with index, the event's global index: what the
+ * occurrence of a nonoverlapped counter records (sremrt_episode_push uses
+ * pos). A partitioned caller passes the substream position as pos. */
+int sremrt_episode_push_index(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t mask, int64_t index);
 
 /* Feeds one event of the counter's substream: pos, its position there
  * (strictly increasing, above INT64_MIN; what a count window counts: pass the
@@ -124,7 +134,10 @@ int sremrt_episode_push(sremrt_episode *ep, int64_t pos, int64_t ts, uint32_t ma
 void sremrt_episode_add_stats(const sremrt_episode *ep, sremrt_stats *st);
 
 /* Zeroes rec and fills kind (SREMRT_EPISODE, _ALERT or _SUMMARY), name,
- * freq and inexact; the caller sets index, has_ts/ts, key, events. */
+ * freq and inexact, and for an episode record of a nonoverlapped counter
+ * the occurrence counted last (valid until the next push: the counted one
+ * right after a push returned 1): the latest one, docs/language.md 6. The
+ * caller sets index, has_ts/ts, key, events. */
 void sremrt_episode_record(const sremrt_episode *ep, sremrt_kind kind, const char *name, sremrt_record *rec);
 
 #ifdef __cplusplus
