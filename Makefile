@@ -22,7 +22,7 @@ obj = $(patsubst %.c,build/$(1)/%.o,$(notdir $(2)))
 LIB_OBJ      = $(call obj,obj,$(COMPILER_SRC) $(GEN_SRC)) lib/libsremrt.a
 SAN_LIB_OBJ  = $(call obj,san,$(COMPILER_SRC) $(GEN_SRC)) lib/libsremrt.a
 
-vpath %.c compiler compiler/codegen build tests/unit tests/diff tests/fuzz tests/gen bench
+vpath %.c compiler compiler/codegen build tests/unit tests/diff tests/fuzz tests/gen tests/canon bench
 
 .PHONY: all deps demo check check-long check-gen check-firmware check-unit check-golden check-samples check-dot check-build check-san check-clang \
         golden-update compile-bench bench fuzz clean
@@ -130,7 +130,7 @@ demo: deps  ## build sremc, build a matcher from a sample and run it
 	@sh scripts/demo.sh
 
 check: deps  ## run every test (about 4 minutes on 2 idle cores)
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install check-embed samples-long check-firmware check-cost
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install check-embed samples-long check-firmware check-cost check-canon
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests  ## unit suites of the compiler
@@ -166,6 +166,16 @@ build/diff_decl: build/obj/diff_decl.o
 
 check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl  ## generated code against the reference interpreter and oracles
 	sh tests/gen/run.sh bin/sremc build/diff_codegen build/diff_decl
+
+# The canonical match (docs/language.md 3.4): the reference interpreter
+# against Python's re on seeded random register-free patterns with labels
+# (tests/canon/run.py; SEED=N for another sequence).
+.PHONY: check-canon
+build/canon_ref: $(LIB_OBJ) build/obj/canon_ref.o
+	$(CC) $(CFLAGS) -o $@ build/obj/canon_ref.o $(LIB_OBJ)
+
+check-canon: build/canon_ref  ## start and bind of the reference against Python's re
+	python3 tests/canon/run.py --ref build/canon_ref $(if $(SEED),--seed $(SEED))
 
 # Bad input for generated programs (malformed CSV and binary records,
 # timestamps going backwards, full tables, huge windows), extreme pattern

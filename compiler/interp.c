@@ -1,5 +1,7 @@
-/* interp.c: the reference interpreter, checked pattern + stream -> detections.
- * For every start, the set of all outcomes of the regex, by structural recursion. */
+/* interp.c: the reference interpreter, checked pattern + stream -> detections
+ * (for every start, the set of all outcomes of the regex, by structural
+ * recursion) and canonical matches (a backtracking parse in the order of
+ * docs/language.md 3.4). */
 #include "interp.h"
 
 #include <stdint.h>
@@ -119,7 +121,9 @@ typedef struct Interp {
     int                width;    /* 1 + nregs */
     const Value      **regbuf;   /* [nregs]: registers as EvalCtx wants them */
     int               *scratch;  /* one row, for leaves that build an outcome */
-    int                maxend;   /* current start: no end beyond this can satisfy the window */
+    int                maxend;   /* current start: no end beyond this can satisfy the window;
+                                    canonical match: one past the detection */
+    int               *regs;     /* canonical match: [nregs], positions or -1 */
 } Interp;
 
 static const Value *event_at(const Interp *in, int k)
@@ -470,26 +474,40 @@ static void detect_policy(Interp *in, bool *det)
 
 /* ---- partitions ---------------------------------------------------------------- */
 
+/* An interpreter over the (sub)stream idx[0..n) of s; interp_done frees it. */
+static void interp_init(Interp *in, const AstPattern *p, const Stream *s, const ExternTable *ext, const int *idx, int n)
+{
+    memset(in, 0, sizeof *in);
+    in->p = p;
+    in->ext = ext;
+    in->values = s->values;
+    in->nattrs = s->nattrs;
+    in->idx = idx;
+    in->n = n;
+    in->nregs = p->nregs;
+    in->width = 1 + p->nregs;
+    in->regbuf = xrealloc(NULL, (size_t)p->nregs * sizeof *in->regbuf);
+    in->scratch = xrealloc(NULL, (size_t)in->width * sizeof *in->scratch);
+    in->regs = xrealloc(NULL, (size_t)p->nregs * sizeof *in->regs);
+}
+
+static void interp_done(Interp *in)
+{
+    free(in->regbuf);
+    free(in->scratch);
+    free(in->regs);
+}
+
 static void detect_view(const AstPattern *p, const Stream *s, const ExternTable *ext, const int *idx, int n,
                         bool *det)
 {
-    Interp in = {0};
-    in.p = p;
-    in.ext = ext;
-    in.values = s->values;
-    in.nattrs = s->nattrs;
-    in.idx = idx;
-    in.n = n;
-    in.nregs = p->nregs;
-    in.width = 1 + p->nregs;
-    in.regbuf = xrealloc(NULL, (size_t)p->nregs * sizeof *in.regbuf);
-    in.scratch = xrealloc(NULL, (size_t)in.width * sizeof *in.scratch);
+    Interp in;
+    interp_init(&in, p, s, ext, idx, n);
     if (p->hdr.policy == POLICY_STRICT)
         detect_strict(&in, det);
     else
         detect_policy(&in, det);
-    free(in.regbuf);
-    free(in.scratch);
+    interp_done(&in);
 }
 
 static int64_t part_key(const AstPattern *p, const Stream *s, int k)
@@ -527,4 +545,307 @@ void interp_detect(const AstPattern *p, const Stream *s, const ExternTable *ext,
     }
     free(taken);
     free(idx);
+}
+
+/* ---- the canonical match (docs/language.md 3.4) ----------------------------------- */
+
+/* A backtracking matcher in the order of the definition: each function
+ * offers the parses of its subexpression one by one, in canonical order,
+ * to a continuation (what must follow), and stops at the first one the
+ * continuation accepts. The registers are one array, in->regs, written by
+ * atoms and restored when a parse is abandoned. */
+
+typedef struct Kont Kont;
+typedef bool (*KontFn)(Interp *in, const Kont *k, int pos);
+struct Kont {
+    KontFn          fn;
+    const Kont     *next;     /* the continuation after this one */
+    const AstRegex *r;        /* the node this continuation belongs to */
+    int             kid;      /* concatenation and &: the next operand */
+    int64_t         count;    /* repetition: iterations done */
+    int             last;     /* repetition: start of the last optional iteration, -1 */
+    int             from, to; /* &: the span's start and end */
+};
+
+static bool canon_parse(Interp *in, const AstRegex *r, int pos, const Kont *k);
+
+/* The end of the whole parse: it must cover the span exactly. */
+static bool kont_end(Interp *in, const Kont *k, int pos)
+{
+    (void)k;
+    return pos == in->maxend;
+}
+
+/* R ends exactly at k->to (used by ~R to ask whether R has a parse there). */
+static bool kont_exact(Interp *in, const Kont *k, int pos)
+{
+    (void)in;
+    return pos == k->to;
+}
+
+/* One event: the condition sees the registers before the store. */
+static bool canon_atom(Interp *in, const AstRegex *r, int pos, const Kont *k)
+{
+    if (pos >= in->maxend || !holds(in, atom_cond(r), pos, in->regs))
+        return false;
+    if (r->reg < 0)
+        return k->fn(in, k, pos + 1);
+    int old = in->regs[r->reg];
+    in->regs[r->reg] = pos;
+    if (k->fn(in, k, pos + 1))
+        return true; /* the bindings of the parse found stay */
+    in->regs[r->reg] = old;
+    return false;
+}
+
+/* Concatenation: operand k->kid next, then the rest. */
+static bool kont_seq(Interp *in, const Kont *k, int pos)
+{
+    if (k->kid == k->r->nkids)
+        return k->next->fn(in, k->next, pos);
+    Kont c = {kont_seq, k->next, k->r, k->kid + 1, 0, -1, 0, 0};
+    return canon_parse(in, k->r->kids[k->kid], pos, &c);
+}
+
+/* A repetition after `count` iterations, as Python's re does it
+ * (MAX_UNTIL): below the minimum, iterate; then one more iteration first
+ * (greedy), unless the last optional iteration began here, i.e. it
+ * consumed nothing; then stop and go on. */
+static bool kont_repeat(Interp *in, const Kont *k, int pos)
+{
+    const AstRegex *r = k->r, *body = r->kids[0];
+    int64_t min = 0, max = -1;
+    if (r->kind == RX_PLUS)
+        min = 1;
+    else if (r->kind == RX_OPT)
+        max = 1;
+    else if (r->kind == RX_REPEAT)
+        min = r->min, max = r->max;
+    if (k->count < min) {
+        Kont c = {kont_repeat, k->next, r, 0, k->count + 1, k->last, 0, 0};
+        return canon_parse(in, body, pos, &c);
+    }
+    if ((max < 0 || k->count < max) && pos != k->last) {
+        Kont c = {kont_repeat, k->next, r, 0, k->count + 1, pos, 0, 0};
+        if (canon_parse(in, body, pos, &c))
+            return true;
+    }
+    return k->next->fn(in, k->next, pos);
+}
+
+/* R & S over the span [k->from, k->to): operand k->kid must end exactly
+ * at k->to, then the next operand starts over at k->from. The operands
+ * write disjoint registers and read none of each other's, so threading
+ * the registers through them is the same as merging their writes. */
+static bool kont_and(Interp *in, const Kont *k, int pos)
+{
+    if (pos != k->to)
+        return false;
+    if (k->kid == k->r->nkids)
+        return k->next->fn(in, k->next, pos);
+    Kont c = {kont_and, k->next, k->r, k->kid + 1, 0, -1, k->from, k->to};
+    return canon_parse(in, k->r->kids[k->kid], k->from, &c);
+}
+
+/* Spans longest first; for each, the parses of the operands in order. */
+static bool canon_and(Interp *in, const AstRegex *r, int pos, const Kont *k)
+{
+    for (int end = in->maxend; end >= pos; end--) {
+        Kont c = {kont_and, k, r, 1, 0, -1, pos, end};
+        if (canon_parse(in, r->kids[0], pos, &c))
+            return true;
+    }
+    return false;
+}
+
+/* ~R: spans of 1..w events (the count window) longest first, those R
+ * does not match. R writes no registers, so ~R binds nothing. */
+static bool canon_not(Interp *in, const AstRegex *r, int pos, const Kont *k)
+{
+    int64_t w = in->p->hdr.window.kind == WIN_EVENTS ? in->p->hdr.window.value : 0;
+    int last = (int64_t)in->maxend - pos < w ? in->maxend : pos + (int)w;
+    for (int end = last; end > pos; end--) {
+        Kont exact = {kont_exact, NULL, r, 0, 0, -1, pos, end};
+        if (!canon_parse(in, r->kids[0], pos, &exact) && k->fn(in, k, end))
+            return true;
+    }
+    return false;
+}
+
+/* Offers the parses of r from pos to k, in canonical order; true as soon
+ * as k accepts one (the registers then hold its bindings). */
+static bool canon_parse(Interp *in, const AstRegex *r, int pos, const Kont *k)
+{
+    switch (r->kind) {
+    case RX_ATOM: return canon_atom(in, r, pos, k);
+    case RX_SEQ: {
+        Kont c = {kont_seq, k, r, 0, 0, -1, 0, 0};
+        return kont_seq(in, &c, pos);
+    }
+    case RX_ALT:
+        for (int i = 0; i < r->nkids; i++)
+            if (canon_parse(in, r->kids[i], pos, k))
+                return true;
+        return false;
+    case RX_AND: return canon_and(in, r, pos, k);
+    case RX_NOT: return canon_not(in, r, pos, k);
+    case RX_STAR:
+    case RX_PLUS:
+    case RX_OPT:
+    case RX_REPEAT: {
+        Kont c = {kont_repeat, k, r, 0, 0, -1, 0, 0};
+        return kont_repeat(in, &c, pos);
+    }
+    }
+    return false;
+}
+
+static void regs_clear(Interp *in)
+{
+    for (int r = 0; r < in->nregs; r++)
+        in->regs[r] = -1;
+}
+
+/* Strict: the greatest j whose events j..i match within the window,
+ * and its canonical parse. Position i is the last of the (sub)stream. */
+static int canon_strict(Interp *in, int i)
+{
+    Kont end = {kont_end, NULL, NULL, 0, 0, -1, 0, 0};
+    in->maxend = i + 1;
+    for (int j = i; j >= 0 && window_holds(in, j, i); j--) {
+        regs_clear(in);
+        if (canon_parse(in, in->p->body, j, &end))
+            return j;
+    }
+    return -1;
+}
+
+/* stam: the chain from j_1 ending at i whose j_2, j_3, ... is smallest in
+ * lexicographic order: every step tries the earliest event first. */
+static bool chain_stam(Interp *in, AstRegex *const *atoms, int m, int r, int prev, int i)
+{
+    if (r == m)
+        return prev == i;
+    for (int k = prev + 1; k <= i - (m - 1 - r); k++) {
+        if (!holds(in, atom_cond(atoms[r]), k, in->regs))
+            continue;
+        int reg = atoms[r]->reg, old = reg >= 0 ? in->regs[reg] : -1;
+        if (reg >= 0)
+            in->regs[reg] = k;
+        if (chain_stam(in, atoms, m, r + 1, k, i))
+            return true;
+        if (reg >= 0)
+            in->regs[reg] = old;
+    }
+    return false;
+}
+
+/* stnm: the one chain from j_1 (already taken): does it end at i? */
+static bool chain_stnm(Interp *in, AstRegex *const *atoms, int m, int j1, int i)
+{
+    int cur = j1;
+    for (int r = 1; r < m; r++) {
+        int k = cur + 1;
+        while (k <= i && !holds(in, atom_cond(atoms[r]), k, in->regs))
+            k++;
+        if (k > i)
+            return false;
+        if (atoms[r]->reg >= 0)
+            in->regs[atoms[r]->reg] = k;
+        cur = k;
+    }
+    return cur == i;
+}
+
+/* stam and stnm: the greatest j_1 of a chain ending at i within the window. */
+static int canon_policy(Interp *in, int i)
+{
+    AstRegex *const *atoms = &in->p->body;
+    int m = 1;
+    if ((*atoms)->kind == RX_SEQ) {
+        m = (*atoms)->nkids;
+        atoms = (*atoms)->kids;
+    }
+    for (int j = i; j >= 0 && window_holds(in, j, i); j--) {
+        regs_clear(in);
+        if (!holds(in, atom_cond(atoms[0]), j, in->regs))
+            continue;
+        if (atoms[0]->reg >= 0)
+            in->regs[atoms[0]->reg] = j;
+        bool found = m == 1 ? j == i
+                   : in->p->hdr.policy == POLICY_STAM ? chain_stam(in, atoms, m, 1, j, i)
+                                                      : chain_stnm(in, atoms, m, j, i);
+        if (found)
+            return j;
+    }
+    return -1;
+}
+
+/* The events up to i of i's substream: their stream indices (caller
+ * frees), *n of them, i the last. */
+static int *substream_upto(const AstPattern *p, const Stream *s, int i, int *n)
+{
+    int *idx = xrealloc(NULL, (size_t)(i + 1) * sizeof *idx);
+    *n = 0;
+    for (int k = 0; k <= i; k++)
+        if (!p->partition_attr || part_key(p, s, k) == part_key(p, s, i))
+            idx[(*n)++] = k;
+    return idx;
+}
+
+bool interp_canonical(const AstPattern *p, const Stream *s, const ExternTable *ext, int i, CanonMatch *out)
+{
+    out->start = -1;
+    for (int r = 0; r < p->nregs; r++)
+        out->bind[r] = -1;
+    if (!p->body || i < 0 || i >= s->n)
+        return false;
+    int n;
+    int *idx = substream_upto(p, s, i, &n);
+    Interp in;
+    interp_init(&in, p, s, ext, idx, n);
+    int j = p->hdr.policy == POLICY_STRICT ? canon_strict(&in, n - 1) : canon_policy(&in, n - 1);
+    if (j >= 0) {
+        out->start = idx[j];
+        for (int r = 0; r < p->nregs; r++)
+            out->bind[r] = in.regs[r] < 0 ? -1 : idx[in.regs[r]];
+    }
+    interp_done(&in);
+    free(idx);
+    return j >= 0;
+}
+
+bool interp_has_match(const AstPattern *p, const Stream *s, const ExternTable *ext, int j, int i, const int *regs)
+{
+    if (!p->body || p->hdr.policy != POLICY_STRICT || j < 0 || j > i || i >= s->n)
+        return false;
+    int n, pj = -1;
+    int *idx = substream_upto(p, s, i, &n);
+    for (int k = 0; k < n; k++)
+        if (idx[k] == j)
+            pj = k;
+    bool found = false;
+    Interp in;
+    interp_init(&in, p, s, ext, idx, n);
+    if (pj >= 0 && window_holds(&in, pj, n - 1)) {
+        int *row = xrealloc(NULL, (size_t)in.width * sizeof *row);
+        in.maxend = n;
+        row[0] = pj;
+        for (int r = 0; r < in.nregs; r++)
+            row[1 + r] = -1;
+        OutSet out;
+        set_init(&out, in.width);
+        match(&in, p->body, row, &out);
+        for (int k = 0; k < out.n && !found; k++) {
+            const int *o = set_row(&out, k);
+            found = o[0] == n;
+            for (int r = 0; r < in.nregs && found; r++)
+                found = (o[1 + r] < 0 ? -1 : idx[o[1 + r]]) == regs[r];
+        }
+        set_free(&out);
+        free(row);
+    }
+    interp_done(&in);
+    free(idx);
+    return found;
 }

@@ -13,21 +13,6 @@
 #include "interp.h"
 #include "unit.h"
 
-/* The first pattern of a checked file, or NULL (the failure is asserted). */
-static const AstPattern *first_pattern(const Fixture *fx)
-{
-    if (fx->nerrors) {
-        fprintf(stderr, "\n%s", fx->diags);
-        CU_FAIL("pattern does not check");
-        return NULL;
-    }
-    for (int i = 0; i < fx->ast->ndecls; i++)
-        if (fx->ast->decls[i].kind == DECL_PATTERN)
-            return fx->ast->decls[i].u.pattern;
-    CU_FAIL("no pattern");
-    return NULL;
-}
-
 /* ---- eval_cond ------------------------------------------------------------------ */
 
 static const char *const schema_x =
@@ -76,7 +61,7 @@ static int eval_on(const char *cond, const XEvent *e, const XEvent *x, const XEv
     snprintf(src, sizeof src, "%spattern p on X within 5 events { x:_ y:_ [%s] }\n", schema_x, cond);
     Fixture fx;
     fx_run(&fx, src, true);
-    const AstPattern *p = first_pattern(&fx);
+    const AstPattern *p = fx_first_pattern(&fx);
     int result = -1;
     if (p) {
         const Value *regs[2] = {x ? x->a : NULL, y ? y->a : NULL};
@@ -200,7 +185,7 @@ static void test_eval_regmap(void)
     char src[1024];
     snprintf(src, sizeof src, "%spattern p on X within 5 events { x:_ y:_ [x.v == 5 && y.v == 7] }\n", schema_x);
     fx_run(&fx, src, true);
-    const AstPattern *p = first_pattern(&fx);
+    const AstPattern *p = fx_first_pattern(&fx);
     if (p) {
         XEvent e = xev(0, 0, 0, 0, 0), five = xev(0, 5, 0, 0, 0), seven = xev(0, 7, 0, 0, 0);
         const Value *regs[3] = {seven.a, NULL, five.a};
@@ -219,17 +204,11 @@ static void test_eval_regmap(void)
 
 /* ---- the interpreter on schema S ------------------------------------------------- */
 
-static const char *const schema_s = "schema S { t : enum { A, B, C }; v : int; k : int; time : timestamp(s); }\n";
-enum { S_T, S_V, S_K, S_TIME, S_NATTRS, S_MAX = 64 };
-
-typedef struct Events {
-    int   n;
-    Value v[S_MAX * S_NATTRS];
-} Events;
+const char *const schema_s = "schema S { t : enum { A, B, C }; v : int; k : int; time : timestamp(s); }\n";
 
 /* Events from tokens `T[v][/k][@time]` (t in A B C; v, k default 0; time
  * defaults to the event's 0-based index): "A1 B2/1 C@5". */
-static void events(Events *ev, const char *spec)
+void events(Events *ev, const char *spec)
 {
     ev->n = 0;
     const char *s = spec;
@@ -267,7 +246,7 @@ static void detections(const char *schema, const char *pattern, const Value *val
     snprintf(src, sizeof src, "%s%s", schema, pattern);
     Fixture fx;
     fx_run(&fx, src, true);
-    const AstPattern *p = first_pattern(&fx);
+    const AstPattern *p = fx_first_pattern(&fx);
     strcpy(out, "(does not check)");
     if (p) {
         bool det[S_MAX];
@@ -791,7 +770,7 @@ static void test_gen_patterns(void)
         fx_run(&fx, buf, true);
         if (fx.nerrors == 0) {
             clean++;
-            const AstPattern *p = first_pattern(&fx);
+            const AstPattern *p = fx_first_pattern(&fx);
             Value v[LEN * GEN_NATTRS];
             bool det[LEN];
             gen_stream(&r, LEN, v);

@@ -18,21 +18,6 @@ static const char *const schema_e =
     "schema E { t : enum { A, B, C }; v : int; k : int; time : timestamp(s); }\n";
 enum { E_T, E_V, E_K, E_TIME, E_NATTRS };
 
-/* The first pattern of a checked file, or NULL (the failure is asserted). */
-static const AstPattern *first_pattern(const Fixture *fx)
-{
-    if (fx->nerrors) {
-        fprintf(stderr, "\n%s", fx->diags);
-        CU_FAIL("pattern does not check");
-        return NULL;
-    }
-    for (int i = 0; i < fx->ast->ndecls; i++)
-        if (fx->ast->decls[i].kind == DECL_PATTERN)
-            return fx->ast->decls[i].u.pattern;
-    CU_FAIL("no pattern");
-    return NULL;
-}
-
 /* Events of E from text: "A B:3 C:1:2@7" is type, then optional :v and
  * :k, then optional @time (default: the previous time, 0 at first).
  * Returns the count; values has room for 64 events. */
@@ -78,7 +63,7 @@ static void expect_on(const char *schema, int nattrs, const char *pattern, const
     snprintf(src, sizeof src, "%s%s\n", schema, pattern);
     Fixture fx;
     fx_run(&fx, src, true);
-    const AstPattern *p = first_pattern(&fx);
+    const AstPattern *p = fx_first_pattern(&fx);
     if (!p) {
         fx_done(&fx);
         return;
@@ -282,7 +267,7 @@ static bool build_both(Fixture *fx, const char *pattern, Sra **sra, Sra **nfa)
     char src[4096];
     snprintf(src, sizeof src, "%s%s\n", schema_e, pattern);
     fx_run(fx, src, true);
-    const AstPattern *p = first_pattern(fx);
+    const AstPattern *p = fx_first_pattern(fx);
     *sra = p ? sra_from_pattern(p, &fx->arena, &fx->diag, SRA_MAX_STATES_DEFAULT) : NULL;
     *nfa = *sra ? sra_eps_free(*sra, &fx->arena) : NULL;
     return *nfa != NULL;
@@ -369,7 +354,7 @@ static void test_dump_dot(void)
              "schema Q { s : enum { \"say \\\"hi\\\"\", \"back\\\\slash\", \"caf\xc3\xa9\" }; }\n"
              "pattern q on Q { \"say \\\"hi\\\"\" \"back\\\\slash\" \"caf\xc3\xa9\" }\n");
     fx_run(&fx, src, true);
-    const AstPattern *p = first_pattern(&fx);
+    const AstPattern *p = fx_first_pattern(&fx);
     Sra *sra = p ? sra_from_pattern(p, &fx.arena, &fx.diag, 1000) : NULL;
     if (sra) {
         char *dot = dump_of(sra, true);
@@ -391,7 +376,7 @@ static void expect_budget_error(const char *pattern, int max_states, const char 
     snprintf(src, sizeof src, "%s%s\n", schema_e, pattern);
     Fixture fx;
     fx_run(&fx, src, true);
-    const AstPattern *p = first_pattern(&fx);
+    const AstPattern *p = fx_first_pattern(&fx);
     if (p) {
         Sra *nfa = sra_nfa_from_pattern(p, &fx.arena, &fx.diag, max_states);
         CU_ASSERT_PTR_NULL(nfa);

@@ -6,6 +6,7 @@
 #include <CUnit/CUnit.h>
 
 #include "ast.h"
+#include "eval.h"
 
 typedef struct Fixture {
     Arena  arena;
@@ -39,10 +40,27 @@ bool fx_has(const Fixture *fx, const char *text);
         CU_ASSERT(fx_has((fx), (text)));                   \
     } while (0)
 
+/* The first pattern of a checked file, or NULL (the failure is asserted). */
+const AstPattern *fx_first_pattern(const Fixture *fx);
+
+/* Schema S of the interpreter tests, and events on it (test_interp.c). */
+extern const char *const schema_s;
+enum { S_T, S_V, S_K, S_TIME, S_NATTRS, S_MAX = 64 };
+
+typedef struct Events {
+    int   n;
+    Value v[S_MAX * S_NATTRS];
+} Events;
+
+/* Events from tokens `T[v][/k][@time]` (t in A B C; v, k default 0; time
+ * defaults to the event's 0-based index): "A1 B2/1 C@5". */
+void events(Events *ev, const char *spec);
+
 void add_lexer_tests(void);
 void add_parser_tests(void);
 void add_check_tests(void);
 void add_interp_tests(void);
+void add_canon_tests(void);
 void add_unroll_tests(void);
 void add_sra_tests(void);
 void add_minterm_tests(void);

@@ -42,6 +42,22 @@ void fx_done(Fixture *fx)
 
 bool fx_has(const Fixture *fx, const char *text) { return strstr(fx->diags, text) != NULL; }
 
+/* The first pattern of a checked file, or NULL (the failure is asserted). */
+const AstPattern *fx_first_pattern(const Fixture *fx)
+{
+    if (fx->nerrors) {
+        fprintf(stderr, "\n%s", fx->diags);
+        CU_FAIL("pattern does not check");
+        return NULL;
+    }
+    for (int i = 0; i < fx->ast->ndecls; i++)
+        if (fx->ast->decls[i].kind == DECL_PATTERN)
+            return fx->ast->decls[i].u.pattern;
+    CU_FAIL("no pattern");
+    return NULL;
+}
+
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -50,6 +66,7 @@ int main(void)
     add_parser_tests();
     add_check_tests();
     add_interp_tests();
+    add_canon_tests();
     add_unroll_tests();
     add_sra_tests();
     add_minterm_tests();

@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""run.py: seeded random register-free patterns with labels -> the canonical
+match (docs/language.md 3.4) by Python's re, compared with other sources.
+
+Each pattern is written twice: as sremc source and as a Python regex over
+one character per event (its type A, B or C), each label occurrence a named
+group. Python's answer for a detection at event i is, by the definition,
+the greatest j (window holding) with re.fullmatch(rx, s[j:i+1]), and for a
+label the greatest .start() among its groups that took part (the event
+bound last). Python's re tries alternatives left first, repeats greedily
+and stops a repetition after an optional iteration that matched nothing:
+the order the definition names. Partitions split the stream by k.
+
+Sources print one JSON line per detection, {"name","index","start","bind"}
+(1-based indices); the sets must be equal. Today: the reference interpreter
+(--ref, tests/canon/canon_ref.c). Another source (a generated program's
+records) is one more entry in SOURCES.
+
+python3 run.py --ref build/canon_ref [--seed N] [--files F] [--patterns P]
+"""
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+SCHEMA = "schema E { t : enum { A, B, C }; v : int; k : int; time : timestamp(s); }\n"
+TYPES = "ABC"
+LABELS = "xyz"
+# event classes: sremc atom, Python character class
+CLASSES = [("A", "A"), ("B", "B"), ("C", "C"), ("_", "[ABC]"), ("[t != A]", "[BC]"),
+           ("[t != C]", "[AB]"), ("[t == A || t == C]", "[AC]")]
+
+
+class Gen:
+    """A random regex as (srem text, Python regex, labels used)."""
+
+    def __init__(self, rng, zero):
+        self.rng = rng
+        self.zero = zero   # R{0} and R{0,0} (when the checker accepts them)
+        self.groups = 0
+
+    def atom(self):
+        srem, py = self.rng.choice(CLASSES)
+        if self.rng.random() < 0.4:
+            label = self.rng.choice(LABELS)
+            self.groups += 1
+            return "%s:%s" % (label, srem), "(?P<%s_%d>%s)" % (label, self.groups, py)
+        return srem, py
+
+    def regex(self, depth):
+        if depth <= 0 or self.rng.random() < 0.3:
+            return self.atom()
+        kind = self.rng.choice(["seq", "seq", "alt", "nullalt", "star", "plus", "opt", "rep"])
+        if kind in ("seq", "alt", "nullalt"):
+            kids = [self.regex(depth - 1) for _ in range(self.rng.randint(2, 3))]
+            if kind == "seq" and self.rng.random() < 0.5:
+                # a gap, as patterns skip events: `_*`, `[t != A]*`
+                srem, py = self.rng.choice(CLASSES[3:])
+                kids.insert(self.rng.randint(0, len(kids)), ("(%s)*" % srem, "%s*" % py))
+            if kind == "nullalt":
+                # a nullable first alternative: under a repetition, an
+                # iteration whose first parse is empty (Python's stop rule)
+                kind, op = "alt", self.rng.choice("?*")
+                kids[0] = "(%s)%s" % (kids[0][0], op), "(?:%s)%s" % (kids[0][1], op)
+            sep = (" ", "") if kind == "seq" else (" | ", "|")
+            return ("(" + sep[0].join(k[0] for k in kids) + ")",
+                    "(?:" + sep[1].join(k[1] for k in kids) + ")")
+        srem, py = self.regex(depth - 1)
+        if kind == "rep":
+            lo = self.rng.randint(0, 2)
+            hi = self.rng.choice([lo, lo + 1, lo + 2, None])
+            if hi == 0 and not self.zero:
+                hi = 1
+            op = "{%d}" % lo if hi == lo else "{%d,}" % lo if hi is None else "{%d,%d}" % (lo, hi)
+        else:
+            op = {"star": "*", "plus": "+", "opt": "?"}[kind]
+        return "(%s)%s" % (srem, op), "(?:%s)%s" % (py, op)
+
+
+class Pattern:
+    def __init__(self, name, rng, zero):
+        self.name = name
+        g = Gen(rng, zero)
+        self.srem, rx = g.regex(rng.randint(1, 4))
+        self.rx = re.compile(rx)
+        self.labels = sorted({m.split(":")[0] for m in re.findall(r"\b[xyz]:", self.srem)})
+        self.partition = rng.random() < 0.3
+        w = rng.random()
+        if w < 0.6:
+            self.window = ("events", rng.randint(1, 8))
+        elif w < 0.9 or self.labels:
+            self.window = ("time", rng.randint(1, 6))
+        else:
+            self.window = None
+
+    def text(self):
+        hdr = " partition by k" if self.partition else ""
+        if self.window and self.window[0] == "events":
+            hdr += " within %d events" % self.window[1]
+        elif self.window:
+            hdr += " within %d s" % self.window[1]
+        return "pattern %s on E%s { %s }\n" % (self.name, hdr, self.srem)
+
+    def window_holds(self, events, j, i):
+        if not self.window:
+            return True
+        if self.window[0] == "events":
+            return i - j + 1 <= self.window[1]
+        return events[i]["time"] - events[j]["time"] <= self.window[1]
+
+    def canonical(self, events):
+        """Python's canonical matches: {(name, index, start, bind)}."""
+        out = set()
+        keys = sorted({e["k"] for e in events}) if self.partition else [None]
+        for key in keys:
+            sub = [e for e in events if key is None or e["k"] == key]
+            s = "".join(e["t"] for e in sub)
+            for i in range(len(sub)):
+                for j in range(i, -1, -1):
+                    if not self.window_holds(sub, j, i):
+                        break
+                    m = self.rx.fullmatch(s, j, i + 1)
+                    if m:
+                        out.add(self.record(sub, i, j, m))
+                        break
+        return out
+
+    def record(self, sub, i, j, m):
+        bind = None
+        if self.labels:
+            bind = {}
+            for group, at in m.re.groupindex.items():
+                if m.start(at) >= 0:
+                    label = group.split("_")[0]
+                    bind[label] = max(bind.get(label, 0), sub[m.start(at)]["index"])
+            bind = tuple(sorted(bind.items()))
+        return (self.name, sub[i]["index"], sub[j]["index"], bind)
+
+
+def stream(rng, n):
+    events, time = [], 0
+    for idx in range(1, n + 1):
+        time += rng.randint(0, 2)
+        events.append({"index": idx, "t": rng.choice(TYPES), "v": 0, "k": rng.randint(0, 2), "time": time})
+    return events
+
+
+def parse_jsonl(text, source):
+    recs = set()
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        bind = tuple(sorted(r["bind"].items())) if "bind" in r else None
+        recs.add((r["name"], r["index"], r["start"], bind))
+    return recs
+
+
+def run_ref(ref, srem, csv):
+    p = subprocess.run([ref, srem, csv], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("%s failed (%d): %s" % (ref, p.returncode, p.stderr))
+    return p.stdout
+
+
+def show(rec):
+    name, index, start, bind = rec
+    return "%s index %d start %d%s" % (name, index, start, "" if bind is None else " bind %s" % dict(bind))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ref", required=True, help="the canon_ref driver")
+    ap.add_argument("--seed", type=int, default=15)
+    ap.add_argument("--files", type=int, default=40)
+    ap.add_argument("--patterns", type=int, default=60, help="per file")
+    ap.add_argument("--events", type=int, default=40, help="per stream")
+    ap.add_argument("--zero", action="store_true", help="also R{0} and R{0,0}")
+    args = ap.parse_args()
+
+    sources = {"reference": lambda srem, csv: run_ref(args.ref, srem, csv)}
+    rng = random.Random(args.seed)
+    failures, records, binds = 0, 0, 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in range(args.files):
+            pats = [Pattern("p%d" % n, rng, args.zero) for n in range(args.patterns)]
+            events = stream(rng, args.events)
+            srem, csv = os.path.join(tmp, "f%d.srem" % f), os.path.join(tmp, "f%d.csv" % f)
+            with open(srem, "w") as out:
+                out.write(SCHEMA + "".join(p.text() for p in pats))
+            with open(csv, "w") as out:
+                out.write("t,v,k,time\n" + "".join("%s,%d,%d,%d\n" % (e["t"], e["v"], e["k"], e["time"])
+                                                    for e in events))
+            want = set()
+            for p in pats:
+                want |= p.canonical(events)
+            records += len(want)
+            binds += sum(1 for r in want if r[3])
+            for name, source in sources.items():
+                got = parse_jsonl(source(srem, csv), name)
+                if got == want:
+                    continue
+                failures += 1
+                print("canon: file %d of seed %d: %s differs from Python's re" % (f, args.seed, name))
+                bad = sorted({r[0] for r in got ^ want}, key=lambda s: int(s[1:]))
+                for pname in bad[:3]:
+                    p = pats[int(pname[1:])]
+                    print("  " + p.text().strip())
+                    print("  python regex: %s" % p.rx.pattern)
+                    for r in sorted(want - got, key=lambda r: r[1]):
+                        if r[0] == pname:
+                            print("    python only:  " + show(r))
+                    for r in sorted(got - want, key=lambda r: r[1]):
+                        if r[0] == pname:
+                            print("    %s only: %s" % (name, show(r)))
+                print("  stream (index type k time): " + " ".join("%d%s/%d@%d" % (e["index"], e["t"], e["k"], e["time"])
+                                                            for e in events))
+    print("canon: %d files of %d patterns on %d events, %d detections (%d with bindings), seed %d: %s"
+          % (args.files, args.patterns, args.events, records, binds, args.seed,
+             "%d files differ" % failures if failures else "all agree with Python's re"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
