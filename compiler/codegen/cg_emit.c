@@ -172,6 +172,8 @@ static void emit_batched(Cg *g)
                  "                r.name = %s_decl_names[r.decl];\n"
                  "                r.index = m->index;\n",
             g->schema->ts_attr >= 0, np, np, P);
+    if (cg_canon_on(g))
+        fprintf(out, "                %s_canon_fill(m, r.decl, &r);\n", P);
     if (g->schema->ts_attr >= 0) {
         fputs("                r.ts = (int64_t)b[at].", out);
         cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
@@ -458,7 +460,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
     /* push: the batched push_many costs more per call than the per-event
      * loop; elsewhere push_many is that loop (or the threaded run), and
      * calling it keeps one inlined copy */
-    snprintf(push_one, sizeof push_one, "%s_%s", o->prefix, batched ? "push_each" : "push_many");
+    snprintf(push_one, sizeof push_one, "%s_%s", o->prefix, batched ? "push_each" : "push_in");
     snprintf(maxruns, sizeof maxruns, "%d", o->strategy.max_runs);
     snprintf(maxkeys, sizeof maxkeys, "%d", o->caps.max_keys);
     snprintf(budget, sizeof budget, "%d", o->caps.distinct_budget);
@@ -508,6 +510,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"USES_MAX", yes(fl.max)},
         {"USES_SAME_EVENT", yes(fl.same_event)},
         {"USES_MATCH", yes(fl.match)},
+        {"HAS_CANON", yes(cg_canon_on(g))},
         {"USES_ABOUT", yes(fl.match || fl.episodes || fl.explore)},
         {"USES_HELPERS", yes(fl.wrap || fl.div || fl.mod || fl.max || fl.same_event)},
     };
@@ -596,6 +599,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
             else
                 g.has_dsra = true;
         }
+        cg_emit_canon(&g, i, p);
         emit_driver(&g, i, plan);
         g.local_state = false;
         g.threaded = false;
@@ -603,6 +607,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     }
     bool batched = !g.no_batch && g.nbatch > 0 && g.nbatch == ndecls;
     emit_externs(&g);
+    cg_emit_canon_end(&g);
     /* every section but the last, many_fast, which a batched push_many
        writes from many_in's and many_out's closed texts */
     _Static_assert(CG_MANY_FAST == CG_NSECTIONS - 1, "many_fast is the last section");

@@ -24,7 +24,8 @@ typedef struct Hole {
 typedef enum RegMode {
     REG_NONE,   /* tdfa: no registers */
     REG_AGE,    /* dsra: regmap[r] = age in the history ring (< 0: empty) */
-    REG_RUN     /* runs: regmap[r] (or r) = the run's register slot */
+    REG_RUN,    /* runs: regmap[r] (or r) = the run's register slot */
+    REG_EVENTS  /* the replay (cg_canon.c): register r is the event regs[r], NULL empty */
 } RegMode;
 
 /* Most patterns of a batched push_many, and the events of one block:
@@ -57,7 +58,7 @@ typedef struct Cg {
         Buf sec[CG_NSECTIONS];
         struct {
             Buf code, fields, init, push, freec, externs, finish, trie, types, heap;
-            Buf many_in, many_out, run, many_fast;
+            Buf many_in, many_out, run, canon, many_fast;
         };
     };
     int              ndecls;              /* patterns and episodes in the file */
@@ -78,6 +79,13 @@ typedef struct Cg {
     /* nodes: a file of CG_NODES_SHARE_MIN or more nodes patterns shares
        one walk per array widths (cg_nodes.c); the widths emitted so far */
     bool             nodes_share;
+    /* start and bindings (cg_canon.c): per declaration, the pattern whose
+       records a replay completes, -1 none; the history the replays read */
+    int             *canon_pat;
+    int64_t         *canon_win;    /* per declaration: its count window */
+    int             *canon_nregs;  /* per declaration: its registers */
+    int64_t          canon_hist;   /* events kept (count windows of unpartitioned patterns) */
+    int              canon_regs;   /* most registers of a pattern */
     int              nnodes_walks;
     char             nodes_walk[CG_NODES_WALKS][CG_NODES_SIG];
 } Cg;
@@ -117,6 +125,11 @@ void cg_emit_key_grow(Cg *g, const char *what, const char *name, const char *key
 
 /* cg_chain.c */
 void cg_emit_chain(Cg *g, int i, const Plan *plan);
+
+/* cg_canon.c */
+void cg_emit_canon(Cg *g, int i, const AstPattern *p);
+void cg_emit_canon_end(Cg *g);
+bool cg_canon_on(const Cg *g);
 
 /* cg_cond.c */
 void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *arg,

@@ -1,0 +1,275 @@
+/* cg_canon.c: a pattern's regex -> the static description of it that the
+ * runtime's replay walks (runtime/canon.c), the condition of each atom with
+ * registers given as events, and the code that fills a match record's start
+ * and bindings from the events of the window (docs/codegen.md, "Start and
+ * bindings"). */
+#define _POSIX_C_SOURCE 200809L
+#include "cg_impl.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sremrt/canon.h"
+
+typedef struct Nodes {
+    sremrt_canon_node *v;
+    int n, cap;
+    int32_t chain[EXPLORE_MAX_LENGTH * 4];
+    int nchain;
+} Nodes;
+
+static int32_t add_node(Nodes *ns, int32_t kind, int32_t a, int32_t b, int32_t min, int32_t max)
+{
+    if (ns->n == ns->cap) {
+        ns->cap = ns->cap ? 2 * ns->cap : 16;
+        ns->v = realloc(ns->v, (size_t)ns->cap * sizeof *ns->v);
+        if (!ns->v)
+            abort();
+    }
+    ns->v[ns->n] = (sremrt_canon_node){kind, a, b, min, max};
+    return ns->n++;
+}
+
+static int32_t clamp32(int64_t v) { return v > INT32_MAX ? INT32_MAX : (int32_t)v; }
+
+static int32_t build(Nodes *ns, const AstRegex *r, int64_t window);
+
+/* kids[from..) of a flattened operator, nested to the right: the order of
+ * the parses is that of the n-ary operator. */
+static int32_t build_fold(Nodes *ns, const AstRegex *r, int from, int32_t kind, int64_t window)
+{
+    int32_t left = build(ns, r->kids[from], window);
+    if (from == r->nkids - 1)
+        return left;
+    int32_t right = build_fold(ns, r, from + 1, kind, window);
+    return add_node(ns, kind, left, right, 0, 0);
+}
+
+static int32_t build(Nodes *ns, const AstRegex *r, int64_t window)
+{
+    switch (r->kind) {
+    case RX_ATOM: {
+        bool any = r->atom == ATOM_ANY || !r->cond;
+        if (ns->nchain < (int)(sizeof ns->chain / sizeof ns->chain[0]))
+            ns->chain[ns->nchain] = ns->n;
+        ns->nchain++;
+        return add_node(ns, SREMRT_CN_ATOM, any ? -1 : r->position - 1, r->reg, 0, 0);
+    }
+    case RX_SEQ:
+        return build_fold(ns, r, 0, SREMRT_CN_SEQ, window);
+    case RX_ALT:
+        return build_fold(ns, r, 0, SREMRT_CN_ALT, window);
+    case RX_AND:
+        return build_fold(ns, r, 0, SREMRT_CN_AND, window);
+    case RX_NOT:
+        return add_node(ns, SREMRT_CN_NOT, build(ns, r->kids[0], window), -1, clamp32(window), 0);
+    case RX_STAR:
+        return add_node(ns, SREMRT_CN_REP, build(ns, r->kids[0], window), -1, 0, -1);
+    case RX_PLUS:
+        return add_node(ns, SREMRT_CN_REP, build(ns, r->kids[0], window), -1, 1, -1);
+    case RX_OPT:
+        return add_node(ns, SREMRT_CN_REP, build(ns, r->kids[0], window), -1, 0, 1);
+    case RX_REPEAT:
+        return add_node(ns, SREMRT_CN_REP, build(ns, r->kids[0], window), -1, clamp32(r->min),
+                        r->max < 0 ? -1 : clamp32(r->max));
+    }
+    return add_node(ns, SREMRT_CN_EMPTY, -1, -1, 0, 0);
+}
+
+/* Every atom of r with a condition, by position (what P_pI_cc switches on). */
+static void collect_atoms(const AstRegex *r, const AstRegex **atoms)
+{
+    if (r->kind == RX_ATOM) {
+        atoms[r->position - 1] = r;
+        return;
+    }
+    for (int k = 0; k < r->nkids; k++)
+        collect_atoms(r->kids[k], atoms);
+}
+
+/* Whether the replay can complete p's records: the events it needs are
+ * those of the count window, kept for unpartitioned patterns. */
+static bool canon_applies(const AstPattern *p)
+{
+    return !p->partition_attr && p->hdr.window.kind == WIN_EVENTS;
+}
+
+bool cg_canon_on(const Cg *g) { return g->canon_hist > 0; }
+
+static void put_conditions(Cg *g, int i, const AstPattern *p)
+{
+    FILE *out = g->canon.f;
+    const char *P = g->P;
+    const AstRegex **atoms = calloc((size_t)p->natoms + 1, sizeof *atoms);
+    if (!atoms)
+        abort();
+    collect_atoms(p->body, atoms);
+    char fname[CG_NAME_MAX];
+    bool any = false;
+    for (int k = 0; k < p->natoms; k++) {
+        if (!atoms[k] || atoms[k]->atom == ATOM_ANY || !atoms[k]->cond)
+            continue;
+        snprintf(fname, sizeof fname, "%s_p%d_c%d", P, i, k);
+        cg_emit_cond_fn(out, P, fname, "const void *const *regs", atoms[k]->cond, REG_EVENTS, NULL, 0);
+        any = true;
+    }
+    fprintf(out, "/* Atom k's condition on e (pattern %s), for the replay. */\n"
+                 "static int %s_p%d_cc(int32_t k, const void *e, const void *const *regs)\n{\n",
+            p->name, P, i);
+    if (any) {
+        fputs("    switch (k) {\n", out);
+        for (int k = 0; k < p->natoms; k++)
+            if (atoms[k] && atoms[k]->atom != ATOM_ANY && atoms[k]->cond)
+                fprintf(out, "    case %d:\n        return %s_p%d_c%d((const %s_event *)e, regs);\n", k, P, i, k,
+                        P);
+        fputs("    }\n", out);
+    } else {
+        fputs("    (void)e;\n    (void)regs;\n", out);
+    }
+    fputs("    (void)k;\n    return 0;\n}\n\n", out);
+    free(atoms);
+}
+
+/* The description of pattern i (its records' start and bindings) when the
+ * replay applies; notes the history and registers it needs. */
+void cg_emit_canon(Cg *g, int i, const AstPattern *p)
+{
+    if (!g->canon_pat) {
+        size_t nd = (size_t)(g->ndecls > 0 ? g->ndecls : 1);
+        g->canon_pat = arena_alloc(g->arena, nd * sizeof *g->canon_pat);
+        g->canon_win = arena_alloc(g->arena, nd * sizeof *g->canon_win);
+        g->canon_nregs = arena_alloc(g->arena, nd * sizeof *g->canon_nregs);
+        for (int d = 0; d < g->ndecls; d++) {
+            g->canon_pat[d] = -1;
+            g->canon_win[d] = 0;
+            g->canon_nregs[d] = 0;
+        }
+    }
+    if (!canon_applies(p))
+        return;
+    FILE *out = g->canon.f;
+    const char *P = g->P;
+    Nodes ns = {0};
+    int32_t root = build(&ns, p->body, p->hdr.window.value);
+    put_conditions(g, i, p);
+    fprintf(out, "static const sremrt_canon_node %s_p%d_cn[] = {\n", P, i);
+    for (int k = 0; k < ns.n; k++)
+        fprintf(out, "    {%d, %d, %d, %d, %d},\n", ns.v[k].kind, ns.v[k].a, ns.v[k].b, ns.v[k].min, ns.v[k].max);
+    fputs("};\n", out);
+    bool chain = p->hdr.policy != POLICY_STRICT;
+    if (chain) {
+        fprintf(out, "static const int32_t %s_p%d_cchain[] = {", P, i);
+        for (int k = 0; k < ns.nchain; k++)
+            fprintf(out, "%s%d", k ? ", " : "", ns.chain[k]);
+        fputs("};\n", out);
+    }
+    fprintf(out, "static const sremrt_canon_pat %s_p%d_canon = {%s_p%d_cn, %d, %s, ", P, i, P, i, root,
+            p->hdr.policy == POLICY_STAM ? "SREMRT_CANON_STAM" : chain ? "SREMRT_CANON_STNM" : "SREMRT_CANON_STRICT");
+    if (chain)
+        fprintf(out, "%s_p%d_cchain, %d, ", P, i, ns.nchain);
+    else
+        fputs("NULL, 0, ", out);
+    fprintf(out, "%d, %s_p%d_cc};\n", p->nregs, P, i);
+    if (p->nregs > 0) {
+        fprintf(out, "static const char *const %s_p%d_bn[] = {", P, i);
+        for (int r = 0; r < p->nregs; r++) {
+            fputs(r ? ", " : "", out);
+            cg_put_c_string(out, p->regs[r].name);
+        }
+        fputs("};\n", out);
+    }
+    fputc('\n', out);
+    free(ns.v);
+    g->canon_pat[g->decl] = i;
+    g->canon_win[g->decl] = p->hdr.window.value;
+    g->canon_nregs[g->decl] = p->nregs;
+    if (p->hdr.window.value > g->canon_hist)
+        g->canon_hist = p->hdr.window.value;
+    if (p->nregs > g->canon_regs)
+        g->canon_regs = p->nregs;
+}
+
+/* The per-declaration tables, the history's fields and P_canon_fill. */
+void cg_emit_canon_end(Cg *g)
+{
+    if (!cg_canon_on(g))
+        return;
+    FILE *out = g->canon.f;
+    const char *P = g->P;
+    int64_t H = g->canon_hist;
+    int R = g->canon_regs > 0 ? g->canon_regs : 1;
+    Buf *f = &g->fields;
+    cg_line(f, 0, "/* start and bindings: the events the replays read (cg_canon.c) */");
+    cg_line(f, 0, "%s_event hist[%" PRId64 "];   /* the last events, by index %% %" PRId64 " */", P, H, H);
+    cg_line(f, 0, "const %s_event *cur;   /* the current push_many's events: cur[0] has index cur_base */", P);
+    cg_line(f, 0, "int64_t cur_base;   /* INT64_MAX between calls */");
+    cg_line(f, 0, "const void *cn_ev[%" PRId64 "];   /* a replay's window */", H);
+    cg_line(f, 0, "int32_t cn_at[%d], cn_pos[%d];", R, R);
+    cg_line(f, 0, "const void *cn_regs[%d], *cn_bev[%d];   /* cn_bev: the record's bind_events */", R, R);
+    cg_line(f, 0, "int64_t cn_bind[%d];   /* the record's bind */", R);
+    cg_line(&g->init, 0, "m->cur_base = INT64_MAX;   /* no push_many under way */");
+
+    fprintf(out, "/* Per declaration: the replay's description, count window and labels. */\n"
+                 "static const sremrt_canon_pat *const %s_canon_pat[%d] = {",
+            P, g->ndecls);
+    for (int d = 0; d < g->ndecls; d++) {
+        fputs(d ? ", " : "", out);
+        if (g->canon_pat[d] >= 0)
+            fprintf(out, "&%s_p%d_canon", P, g->canon_pat[d]);
+        else
+            fputs("NULL", out);
+    }
+    fprintf(out, "};\nstatic const int64_t %s_canon_win[%d] = {", P, g->ndecls);
+    for (int d = 0; d < g->ndecls; d++)
+        fprintf(out, "%s%" PRId64, d ? ", " : "", g->canon_win[d]);
+    fprintf(out, "};\nstatic const char *const *const %s_canon_names[%d] = {", P, g->ndecls);
+    for (int d = 0; d < g->ndecls; d++) {
+        fputs(d ? ", " : "", out);
+        if (g->canon_pat[d] >= 0 && g->canon_nregs[d] > 0)
+            fprintf(out, "%s_p%d_bn", P, g->canon_pat[d]);
+        else
+            fputs("NULL", out);
+    }
+    fputs("};\n\n", out);
+    fprintf(out,
+            "/* The event of global index x, one of the last %" PRId64 ": in the current\n"
+            " * push_many's array, or in the ring once that call returned. */\n"
+            "static const %s_event *%s_hist_at(const %s_matcher *m, int64_t x)\n{\n"
+            "    return x >= m->cur_base ? &m->cur[x - m->cur_base] : &m->hist[x %% %" PRId64 "];\n}\n\n",
+            H, P, P, P, H);
+    fprintf(out,
+            "/* After a push_many: the last of its k accepted events into the ring. */\n"
+            "static void %s_hist_keep(%s_matcher *m, const %s_event *events, size_t k)\n{\n"
+            "    for (size_t t = k > %" PRId64 "u ? k - %" PRId64 "u : 0; t < k; t++)\n"
+            "        m->hist[(m->cur_base + (int64_t)t) %% %" PRId64 "] = events[t];\n"
+            "    m->cur = NULL;\n"
+            "    m->cur_base = INT64_MAX;\n}\n\n",
+            P, P, P, H, H, H);
+    fprintf(out,
+            "/* A match record of decl at the event just pushed: its start and\n"
+            " * bindings, the canonical match (docs/language.md 3.4) found by a\n"
+            " * replay over the window's events; start 0 when the replay gave up. */\n"
+            "static void %s_canon_fill(%s_matcher *m, int32_t decl, sremrt_record *r)\n{\n"
+            "    const sremrt_canon_pat *p = %s_canon_pat[decl];\n"
+            "    r->start = 0;\n    r->nbind = 0;\n    r->bind_names = NULL;\n    r->bind = NULL;\n"
+            "    r->schema = NULL;\n    r->start_event = NULL;\n    r->bind_events = NULL;\n"
+            "    if (!p)\n        return;\n"
+            "    int64_t i = m->index, w = %s_canon_win[decl];\n"
+            "    int32_t n = (int32_t)(i < w ? i : w);\n"
+            "    int64_t base = i - n + 1;   /* the index of cn_ev[0] */\n"
+            "    for (int32_t k = 0; k < n; k++)\n"
+            "        m->cn_ev[k] = %s_hist_at(m, base + k);\n"
+            "    sremrt_canon_io io = {m->cn_ev, n, 0, 0, m->cn_at, m->cn_pos, m->cn_regs};\n"
+            "    int32_t j = sremrt_canon_find(p, &io);\n"
+            "    r->schema = &%s_schema;\n"
+            "    if (j >= 0) {\n        r->start = base + j;\n        r->start_event = m->cn_ev[j];\n    }\n"
+            "    if (p->nregs == 0)\n        return;\n"
+            "    for (int32_t x = 0; x < p->nregs; x++) {\n"
+            "        int ok = j >= 0 && m->cn_at[x] >= 0;\n"
+            "        m->cn_bind[x] = ok ? base + m->cn_at[x] : 0;\n"
+            "        m->cn_bev[x] = ok ? m->cn_ev[m->cn_at[x]] : NULL;\n    }\n"
+            "    r->nbind = p->nregs;\n    r->bind_names = %s_canon_names[decl];\n"
+            "    r->bind = m->cn_bind;\n    r->bind_events = m->cn_bev;\n}\n\n",
+            P, P, P, P, P, P, P);
+}
