@@ -115,6 +115,131 @@ static void json_overflow(sremrt_sink *s, const uint64_t *counts)
     sremrt_sink_putc(s, '}');
 }
 
+/* "occurrence":[30,38,42] (JSON) or "occurrence=[30,38,42]" (text). */
+static void put_index_list(sremrt_sink *s, const int64_t *v, int32_t n)
+{
+    int32_t i;
+    sremrt_sink_putc(s, '[');
+    for (i = 0; i < n; i++) {
+        if (i)
+            sremrt_sink_putc(s, ',');
+        sremrt_sink_i64(s, v[i]);
+    }
+    sremrt_sink_putc(s, ']');
+}
+
+/* A bound label is written when its index is known (0: the canonical parse
+ * did not pass through it). */
+static int bound(const sremrt_record *r, int32_t b)
+{
+    return r->bind && r->bind[b] > 0;
+}
+
+/* A record's event objects exist only with a schema (--events) and only for
+ * the events the record names. */
+static const void *bound_event(const sremrt_record *r, int32_t b)
+{
+    return r->schema && r->bind_events && bound(r, b) ? r->bind_events[b] : NULL;
+}
+
+static const void *start_event(const sremrt_record *r)
+{
+    return r->schema && r->start > 0 ? r->start_event : NULL;
+}
+
+/* An enum attribute's value name; NULL for an index outside its values. */
+static const char *enum_name(const sremrt_attr *a, const void *event)
+{
+    int64_t v = sremrt_attr_int(a, event);
+    return v >= 0 && v < a->nvalues && a->values ? a->values[v] : NULL;
+}
+
+/* One attribute's value as the CSV reader reads it back: numbers, the
+ * shortest float text that round-trips, enum names, true/false. The caller
+ * writes strings (JSON string literal or text word). */
+static void put_attr_value(sremrt_sink *s, const sremrt_attr *a, const void *event,
+                           void (*put_str)(sremrt_sink *, const char *))
+{
+    const char *name;
+    switch (a->type) {
+    case SREMRT_FLOAT:
+        sremrt_sink_f64(s, sremrt_attr_float(a, event));
+        break;
+    case SREMRT_BOOL:
+        sremrt_sink_puts(s, sremrt_attr_int(a, event) ? "true" : "false");
+        break;
+    case SREMRT_ENUM:
+        name = enum_name(a, event);
+        if (name)
+            put_str(s, name);
+        else
+            sremrt_sink_puts(s, "null");
+        break;
+    default:   /* int, timestamp */
+        sremrt_sink_i64(s, sremrt_attr_int(a, event));
+        break;
+    }
+}
+
+/* "NAME":{"attr":value,...} in schema order. */
+static void json_event(sremrt_sink *s, const sremrt_schema *sc, const char *name,
+                       const void *event, int first)
+{
+    int a;
+    if (!first)
+        sremrt_sink_putc(s, ',');
+    sremrt_sink_json_str(s, name);
+    sremrt_sink_puts(s, ":{");
+    for (a = 0; a < sc->nattrs; a++) {
+        if (a)
+            sremrt_sink_putc(s, ',');
+        sremrt_sink_json_str(s, str_or_empty(sc->attrs[a].name));
+        sremrt_sink_putc(s, ':');
+        put_attr_value(s, &sc->attrs[a], event, sremrt_sink_json_str);
+    }
+    sremrt_sink_putc(s, '}');
+}
+
+/* "start":4,"bind":{"x":4},"events":{"start":{...},"x":{...}} */
+static void json_what_matched(sremrt_sink *s, const sremrt_record *r)
+{
+    int32_t b;
+    int first = 1;
+    if (r->start > 0)
+        json_i64(s, "start", r->start);
+    if (r->nbind > 0) {
+        json_field(s, "bind");
+        sremrt_sink_putc(s, '{');
+        for (b = 0; b < r->nbind; b++) {
+            if (!bound(r, b))
+                continue;
+            if (!first)
+                sremrt_sink_putc(s, ',');
+            sremrt_sink_json_str(s, str_or_empty(r->bind_names[b]));
+            sremrt_sink_putc(s, ':');
+            sremrt_sink_i64(s, r->bind[b]);
+            first = 0;
+        }
+        sremrt_sink_putc(s, '}');
+    }
+    if (!r->schema)
+        return;
+    json_field(s, "events");
+    sremrt_sink_putc(s, '{');
+    first = 1;
+    if (start_event(r)) {
+        json_event(s, r->schema, "start", start_event(r), first);
+        first = 0;
+    }
+    for (b = 0; b < r->nbind; b++) {
+        if (!bound_event(r, b))
+            continue;
+        json_event(s, r->schema, str_or_empty(r->bind_names[b]), bound_event(r, b), first);
+        first = 0;
+    }
+    sremrt_sink_putc(s, '}');
+}
+
 /* Field order as in docs/language.md section 6. */
 static void emit_json(sremrt_sink *s, const sremrt_record *r)
 {
@@ -147,8 +272,14 @@ static void emit_json(sremrt_sink *s, const sremrt_record *r)
     }
     if (r->kind == SREMRT_SUMMARY)
         json_i64(s, "events", r->events);
+    if (r->kind == SREMRT_MATCH)
+        json_what_matched(s, r);
     if (r->kind != SREMRT_MATCH)
         json_i64(s, "freq", r->freq);
+    if (r->kind == SREMRT_EPISODE && r->occurrence) {
+        json_field(s, "occurrence");
+        put_index_list(s, r->occurrence, r->noccurrence);
+    }
     if (r->kind == SREMRT_SUGGEST) {
         json_field(s, "confidence");
         sremrt_sink_f64(s, r->confidence);
@@ -201,6 +332,52 @@ static void text_best(sremrt_sink *s, const sremrt_record *r)
     sremrt_sink_putc(s, ']');
 }
 
+/* "  NAME attr=value ...": one event of a text record, on its own line. */
+static void text_event(sremrt_sink *s, const sremrt_schema *sc, const char *name,
+                       const void *event)
+{
+    int a;
+    sremrt_sink_puts(s, "\n  ");
+    sremrt_sink_word(s, name);
+    for (a = 0; a < sc->nattrs; a++) {
+        sremrt_sink_putc(s, ' ');
+        sremrt_sink_word(s, str_or_empty(sc->attrs[a].name));
+        sremrt_sink_putc(s, '=');
+        put_attr_value(s, &sc->attrs[a], event, sremrt_sink_word);
+    }
+}
+
+/* " start=4 bind.x=4" ("bind={}" when no label is bound); the events, if
+ * any, go on the lines after the record's (the caller ends the last). */
+static void text_what_matched(sremrt_sink *s, const sremrt_record *r)
+{
+    int32_t b;
+    int any = 0;
+    if (r->start > 0)
+        text_i64(s, "start", r->start);
+    for (b = 0; b < r->nbind; b++) {
+        if (!bound(r, b))
+            continue;
+        sremrt_sink_puts(s, " bind.");
+        sremrt_sink_word(s, str_or_empty(r->bind_names[b]));
+        sremrt_sink_putc(s, '=');
+        sremrt_sink_i64(s, r->bind[b]);
+        any = 1;
+    }
+    if (r->nbind > 0 && !any)
+        sremrt_sink_puts(s, " bind={}");
+}
+
+static void text_events(sremrt_sink *s, const sremrt_record *r)
+{
+    int32_t b;
+    if (start_event(r))
+        text_event(s, r->schema, "start", start_event(r));
+    for (b = 0; b < r->nbind; b++)
+        if (bound_event(r, b))
+            text_event(s, r->schema, str_or_empty(r->bind_names[b]), bound_event(r, b));
+}
+
 /* "KIND NAME index=I ts=T key=K ...": the JSONL fields as name=value, in
  * the same order; values that are not plain words are quoted. */
 static void emit_text(sremrt_sink *s, const sremrt_record *r)
@@ -239,8 +416,14 @@ static void emit_text(sremrt_sink *s, const sremrt_record *r)
     }
     if (r->kind == SREMRT_SUMMARY)
         text_i64(s, "events", r->events);
+    if (r->kind == SREMRT_MATCH)
+        text_what_matched(s, r);
     if (r->kind != SREMRT_MATCH)
         text_i64(s, "freq", r->freq);
+    if (r->kind == SREMRT_EPISODE && r->occurrence) {
+        sremrt_sink_puts(s, " occurrence=");
+        put_index_list(s, r->occurrence, r->noccurrence);
+    }
     if (r->kind == SREMRT_SUGGEST) {
         sremrt_sink_puts(s, " confidence=");
         sremrt_sink_f64(s, r->confidence);
@@ -249,6 +432,8 @@ static void emit_text(sremrt_sink *s, const sremrt_record *r)
         text_best(s, r);
     if (has_exact(r->kind) && r->inexact)
         sremrt_sink_puts(s, " exact=false");
+    if (r->kind == SREMRT_MATCH)
+        text_events(s, r);
     sremrt_sink_putc(s, '\n');
 }
 

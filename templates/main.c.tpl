@@ -15,7 +15,7 @@
 
 /* The program's options: the parser below and --help both read this table. */
 enum {
-    OPT_FORMAT, OPT_INPUT, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
+    OPT_FORMAT, OPT_INPUT, OPT_EVENTS, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
     OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
     OPT_CONVERT_BIN, NOPT
 };
@@ -26,6 +26,8 @@ static const struct option_spec {
     {"--format", "text|jsonl", "record format: text (default, for people) or jsonl (one JSON object a line)", 0},
     {"--input", "csv|bin", "event input: csv (default; a header line naming the attributes) or bin\n"
                            "(raw @@PREFIX@@_event records)", 0},
+    {"--events", NULL, "match records also carry their start event and bound events, with\n"
+                       "their attributes (\"events\"; text: indented lines after the record)", 0},
     {"--strict", NULL, "stop at the first bad line (exit status 3)", 0},
     {"--stats", NULL, "print the matcher's statistics to standard error at the end", 0},
     {"--max-keys", "N", "partition keys per partitioned pattern or episode, a hard limit\n"
@@ -88,6 +90,7 @@ static void usage(FILE *out, const char *prog)
  * rest to standard output, whose first write error is kept. */
 typedef struct output {
     sremrt_format format;
+    int events;   /* --events: match records carry their events */
     int failed;   /* a write to standard output failed */
     int err;      /* its errno */
 } output;
@@ -99,6 +102,12 @@ static void write_record(void *user, const sremrt_record *r)
         fflush(stdout);   /* the records before it first, on a shared terminal */
         sremrt_record_write(stderr, o->format, r);
         return;
+    }
+    sremrt_record copy;
+    if (r->schema && !o->events) {   /* the matcher fills it; --events writes it */
+        copy = *r;
+        copy.schema = NULL;
+        r = &copy;
     }
     errno = 0;
     if (sremrt_record_write(stdout, o->format, r) != 0 && !o->failed) {
@@ -206,7 +215,7 @@ int main(int argc, char **argv)
     const char *prog = argc > 0 && argv[0] ? argv[0] : "@@PREFIX@@";
     sremrt_format format = SREMRT_TEXT;
     size_t max_memory = 0;
-    int bin = 0, strict = 0, stats = 0, status = 0;
+    int bin = 0, events = 0, strict = 0, stats = 0, status = 0;
     const char *path = NULL;
     long num[NOPT] = {0};   /* numeric options given */
     int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
@@ -242,6 +251,9 @@ int main(int argc, char **argv)
             if (strcmp(v, "csv") != 0 && strcmp(v, "bin") != 0)
                 return bad_usage(prog, "--input is csv or bin, not '%s'", v);
             bin = strcmp(v, "bin") == 0;
+            break;
+        case OPT_EVENTS:
+            events = 1;
             break;
         case OPT_STRICT:
             strict = 1;
@@ -309,7 +321,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    output out = {format, 0, 0};
+    output out = {format, events, 0, 0};
     sremrt_alloc hook = sremrt_alloc_malloc();
     sremrt_alloc_limit limit;   /* --max-memory: the matcher's memory, not the reader's */
     sremrt_alloc_limit_init(&limit, &hook, max_memory);

@@ -38,14 +38,29 @@ static sremrt_record rec(sremrt_kind kind, const char *name, int64_t index, int6
 }
 
 static const char *const seq[] = {"TempRise", "FanStart", "PressureAlert"};
+static const char *const label_x[] = {"x"};
+static const char *const label_xy[] = {"x", "y"};
+static const int64_t bind_fire[] = {5};
+static const int64_t bind_rising[] = {3, 7};
+static const int64_t occ_cell[] = {30, 38, 42};
 
 /* The seven example records of docs/language.md section 6, in its order. */
 static void spec_records(sremrt_record out[7])
 {
     out[0] = rec(SREMRT_MATCH, "fire", 7, 1700000007000, NULL);
+    out[0].start = 5;
+    out[0].nbind = 1;
+    out[0].bind_names = label_x;
+    out[0].bind = bind_fire;
     out[1] = rec(SREMRT_MATCH, "rising", 9, 1700000009000, "42");
+    out[1].start = 3;
+    out[1].nbind = 2;
+    out[1].bind_names = label_xy;
+    out[1].bind = bind_rising;
     out[2] = rec(SREMRT_EPISODE, "cell_out", 42, 1700003120, "12");
     out[2].freq = 3;
+    out[2].occurrence = occ_cell;
+    out[2].noccurrence = 3;
     out[3] = rec(SREMRT_ALERT, "cell_out", 80, 1700006400, "12");
     out[3].freq = 10;
     out[4] = rec(SREMRT_SUGGEST, "overheat", 10, 1700000600, NULL);
@@ -67,9 +82,12 @@ static void spec_records(sremrt_record out[7])
 static void test_spec_examples(void)
 {
     static const char *const want[7] = {
-        "{\"kind\":\"match\",\"name\":\"fire\",\"index\":7,\"ts\":1700000007000}\n",
-        "{\"kind\":\"match\",\"name\":\"rising\",\"index\":9,\"ts\":1700000009000,\"key\":\"42\"}\n",
-        "{\"kind\":\"episode\",\"name\":\"cell_out\",\"index\":42,\"ts\":1700003120,\"key\":\"12\",\"freq\":3}\n",
+        ("{\"kind\":\"match\",\"name\":\"fire\",\"index\":7,\"ts\":1700000007000,"
+         "\"start\":5,\"bind\":{\"x\":5}}\n"),
+        ("{\"kind\":\"match\",\"name\":\"rising\",\"index\":9,\"ts\":1700000009000,\"key\":\"42\","
+         "\"start\":3,\"bind\":{\"x\":3,\"y\":7}}\n"),
+        ("{\"kind\":\"episode\",\"name\":\"cell_out\",\"index\":42,\"ts\":1700003120,\"key\":\"12\","
+         "\"freq\":3,\"occurrence\":[30,38,42]}\n"),
         "{\"kind\":\"alert\",\"name\":\"cell_out\",\"index\":80,\"ts\":1700006400,\"key\":\"12\",\"freq\":10}\n",
         ("{\"kind\":\"suggest\",\"name\":\"overheat\",\"index\":10,\"ts\":1700000600,"
          "\"candidate\":\"variation\",\"sequence\":[\"TempRise\",\"FanStart\",\"PressureAlert\"],"
@@ -87,9 +105,9 @@ static void test_spec_examples(void)
 static void test_text_lines(void)
 {
     static const char *const want[7] = {
-        "match fire index=7 ts=1700000007000\n",
-        "match rising index=9 ts=1700000009000 key=42\n",
-        "episode cell_out index=42 ts=1700003120 key=12 freq=3\n",
+        "match fire index=7 ts=1700000007000 start=5 bind.x=5\n",
+        "match rising index=9 ts=1700000009000 key=42 start=3 bind.x=3 bind.y=7\n",
+        "episode cell_out index=42 ts=1700003120 key=12 freq=3 occurrence=[30,38,42]\n",
         "alert cell_out index=80 ts=1700006400 key=12 freq=10\n",
         ("suggest overheat index=10 ts=1700000600 variation=<TempRise FanStart PressureAlert>"
          " freq=4 confidence=0.4\n"),
@@ -229,6 +247,112 @@ static void test_extreme_numbers(void)
                           "\"sequence\":[],\"freq\":0,\"confidence\":1e-07}\n");
 }
 
+/* start on match records only when given; bind in label order, absent
+ * labels left out, {} when none is bound. */
+static void test_start_bind(void)
+{
+    static const char *const labels[] = {"x", "y", "z"};
+    int64_t b[3] = {4, 0, 9};
+    sremrt_record r = rec(SREMRT_MATCH, "m", 9, 0, "k");
+    r.has_ts = 0;
+    r.start = 4;
+    ASSERT_STR(jsonl(&r), "{\"kind\":\"match\",\"name\":\"m\",\"index\":9,\"key\":\"k\",\"start\":4}\n");
+    ASSERT_STR(text(&r), "match m index=9 key=k start=4\n");
+    r.nbind = 3;
+    r.bind_names = labels;
+    r.bind = b;
+    ASSERT_STR(jsonl(&r), "{\"kind\":\"match\",\"name\":\"m\",\"index\":9,\"key\":\"k\",\"start\":4,"
+                          "\"bind\":{\"x\":4,\"z\":9}}\n");
+    ASSERT_STR(text(&r), "match m index=9 key=k start=4 bind.x=4 bind.z=9\n");
+    b[0] = b[2] = 0;
+    ASSERT_STR(jsonl(&r), "{\"kind\":\"match\",\"name\":\"m\",\"index\":9,\"key\":\"k\",\"start\":4,"
+                          "\"bind\":{}}\n");
+    ASSERT_STR(text(&r), "match m index=9 key=k start=4 bind={}\n");
+    /* start 0: not given */
+    r.start = 0;
+    r.nbind = 0;
+    ASSERT_STR(jsonl(&r), "{\"kind\":\"match\",\"name\":\"m\",\"index\":9,\"key\":\"k\"}\n");
+    /* only match records carry start and bind */
+    r.kind = SREMRT_ALERT;
+    r.start = 4;
+    r.nbind = 3;
+    r.freq = 1;
+    ASSERT_STR(jsonl(&r), "{\"kind\":\"alert\",\"name\":\"m\",\"index\":9,\"key\":\"k\",\"freq\":1}\n");
+}
+
+/* The occurrence is an episode record's only: alerts never carry it. */
+static void test_occurrence(void)
+{
+    static const int64_t one[] = {INT64_MAX};
+    sremrt_record r = rec(SREMRT_EPISODE, "e", 5, 7, NULL);
+    r.freq = 1;
+    r.occurrence = one;
+    r.noccurrence = 1;
+    ASSERT_STR(jsonl(&r), "{\"kind\":\"episode\",\"name\":\"e\",\"index\":5,\"ts\":7,\"freq\":1,"
+                          "\"occurrence\":[9223372036854775807]}\n");
+    ASSERT_STR(text(&r), "episode e index=5 ts=7 freq=1 occurrence=[9223372036854775807]\n");
+    r.kind = SREMRT_ALERT;
+    ASSERT_STR(jsonl(&r), "{\"kind\":\"alert\",\"name\":\"e\",\"index\":5,\"ts\":7,\"freq\":1}\n");
+    ASSERT_STR(text(&r), "alert e index=5 ts=7 freq=1\n");
+    r.kind = SREMRT_MATCH;
+    ASSERT_STR(jsonl(&r), "{\"kind\":\"match\",\"name\":\"e\",\"index\":5,\"ts\":7}\n");
+}
+
+/* --events: every attribute type as the CSV reader reads it, enum names
+ * escaped, start first, then the bound labels in order. */
+static void test_events(void)
+{
+    static const char *const labels[] = {"x", "y", "z"};
+    int64_t b[3] = {2, 0, 3};
+    rt_event e1 = {3, -12, 0.1, 1, 1700000005000};   /* type a, "b" */
+    rt_event e2 = {0, 42, 25, 0, 6};
+    rt_event e3 = {4, INT64_MIN, -1e-300, 1, -1};    /* type two\nlines */
+    const void *be[3];
+    sremrt_record r = rec(SREMRT_MATCH, "m", 3, -1, NULL);
+    be[0] = &e2;
+    be[1] = &e1;   /* absent (bind 0): not written */
+    be[2] = &e3;
+    r.start = 1;
+    r.start_event = &e1;
+    r.nbind = 3;
+    r.bind_names = labels;
+    r.bind = b;
+    r.bind_events = be;
+    /* without a schema: no events, whatever the pointers */
+    ASSERT_STR(jsonl(&r), "{\"kind\":\"match\",\"name\":\"m\",\"index\":3,\"ts\":-1,\"start\":1,"
+                          "\"bind\":{\"x\":2,\"z\":3}}\n");
+    r.schema = &rt_sensor;
+    ASSERT_STR(jsonl(&r),
+               "{\"kind\":\"match\",\"name\":\"m\",\"index\":3,\"ts\":-1,\"start\":1,"
+               "\"bind\":{\"x\":2,\"z\":3},\"events\":{"
+               "\"start\":{\"type\":\"a, \\\"b\\\"\",\"id\":-12,\"value\":0.1,\"ok\":true,\"time\":1700000005000},"
+               "\"x\":{\"type\":\"T\",\"id\":42,\"value\":25,\"ok\":false,\"time\":6},"
+               "\"z\":{\"type\":\"two\\nlines\",\"id\":-9223372036854775808,\"value\":-1e-300,"
+               "\"ok\":true,\"time\":-1}}}\n");
+    ASSERT_STR(text(&r),
+               "match m index=3 ts=-1 start=1 bind.x=2 bind.z=3\n"
+               "  start type=\"a, \\\"b\\\"\" id=-12 value=0.1 ok=true time=1700000005000\n"
+               "  x type=T id=42 value=25 ok=false time=6\n"
+               "  z type=\"two\\nlines\" id=-9223372036854775808 value=-1e-300 ok=true time=-1\n");
+    /* a schema without timestamp; an enum index outside its values; no
+     * bound event pointers: the start event alone */
+    e1.type = 7;
+    e1.value = 0.1 + 0.2;
+    r.schema = &rt_sensor_nots;
+    r.has_ts = 0;
+    r.bind_events = NULL;
+    ASSERT_STR(jsonl(&r),
+               "{\"kind\":\"match\",\"name\":\"m\",\"index\":3,\"start\":1,"
+               "\"bind\":{\"x\":2,\"z\":3},\"events\":{"
+               "\"start\":{\"type\":null,\"id\":-12,\"value\":0.30000000000000004,\"ok\":true}}}\n");
+    ASSERT_STR(text(&r), "match m index=3 start=1 bind.x=2 bind.z=3\n"
+                         "  start type=null id=-12 value=0.30000000000000004 ok=true\n");
+    /* no start: an empty events object */
+    r.start = 0;
+    r.nbind = 0;
+    ASSERT_STR(jsonl(&r), "{\"kind\":\"match\",\"name\":\"m\",\"index\":3,\"events\":{}}\n");
+}
+
 static void test_truncation(void)
 {
     char small[16];
@@ -274,6 +398,9 @@ void add_out_tests(void)
     CU_add_test(s, "escaping", test_escaping);
     CU_add_test(s, "extreme numbers", test_extreme_numbers);
     CU_add_test(s, "overflow record", test_overflow_record);
+    CU_add_test(s, "start and bind", test_start_bind);
+    CU_add_test(s, "episode occurrence", test_occurrence);
+    CU_add_test(s, "events", test_events);
     CU_add_test(s, "truncation", test_truncation);
     CU_add_test(s, "write to a stream", test_write_stream);
 }

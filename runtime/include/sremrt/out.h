@@ -81,7 +81,8 @@ typedef struct sremrt_record {
     int32_t noccurrence;
 } sremrt_record;
 
-/* Writes the record as one line, '\n' included, into a sink. */
+/* Writes the record as one line, '\n' included, into a sink; in text, a
+ * match record's events (schema non-NULL) follow on lines of their own. */
 void sremrt_record_emit(sremrt_sink *s, sremrt_format f, const sremrt_record *r);
 
 /* Into a caller buffer, snprintf-style: returns the full length; the text
