@@ -110,7 +110,7 @@ static void put_conditions(Cg *g, int i, const AstPattern *p)
     for (int k = 0; k < p->natoms; k++) {
         if (!atoms[k] || atoms[k]->atom == ATOM_ANY || !atoms[k]->cond)
             continue;
-        snprintf(fname, sizeof fname, "%s_p%d_c%d", P, i, k);
+        snprintf(fname, sizeof fname, "%s_p%d_canon%d", P, i, k);
         cg_emit_cond_fn(out, P, fname, "const void *const *regs", atoms[k]->cond, REG_EVENTS, NULL, 0);
         any = true;
     }
@@ -121,7 +121,7 @@ static void put_conditions(Cg *g, int i, const AstPattern *p)
         fputs("    switch (k) {\n", out);
         for (int k = 0; k < p->natoms; k++)
             if (atoms[k] && atoms[k]->atom != ATOM_ANY && atoms[k]->cond)
-                fprintf(out, "    case %d:\n        return %s_p%d_c%d((const %s_event *)e, regs);\n", k, P, i, k,
+                fprintf(out, "    case %d:\n        return %s_p%d_canon%d((const %s_event *)e, regs);\n", k, P, i, k,
                         P);
         fputs("    }\n", out);
     } else {
