@@ -22,6 +22,7 @@
 @@#   USES_ABOUT   the generated code calls PREFIX_wrap, ... (so it is defined)
 @@#   USES_HELPERS one of wrap, div, mod, max and same_event
 @@#   HAS_CANON    a pattern's records get start and bindings by a replay (CANON_CODE)
+@@#   HAS_HIST     and unpartitioned ones read the shared ring of the last events
 /* @@SOURCE_C@@: the matcher sremc generated from @@SOURCE@@ (do not edit):
  * one step function per pattern (@@STRATEGIES@@), driven by @@PREFIX@@_push. */
 #include "@@HEADER@@"
@@ -375,31 +376,31 @@ static size_t @@PREFIX@@_push_in(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *
 
 size_t @@PREFIX@@_push_many(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *events, size_t n)
 {
-@@IF HAS_CANON@@
+@@IF HAS_HIST@@
     /* replays read the call's events in place, the ring keeps the last */
     m->cur = events;
     m->cur_base = m->index + 1;
     size_t k = @@PREFIX@@_push_in(m, events, n);
     @@PREFIX@@_hist_keep(m, events, k);
     return k;
-@@END HAS_CANON@@
-@@IF !HAS_CANON@@
+@@END HAS_HIST@@
+@@IF !HAS_HIST@@
     return @@PREFIX@@_push_in(m, events, n);
-@@END !HAS_CANON@@
+@@END !HAS_HIST@@
 }
 
 int @@PREFIX@@_push(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e)
 {
-@@IF HAS_CANON@@
+@@IF HAS_HIST@@
     m->cur = e;
     m->cur_base = m->index + 1;
     size_t k = @@PUSH_ONE@@(m, e, 1);
     @@PREFIX@@_hist_keep(m, e, k);
     return k == 1 ? 0 : 1;
-@@END HAS_CANON@@
-@@IF !HAS_CANON@@
+@@END HAS_HIST@@
+@@IF !HAS_HIST@@
     return @@PUSH_ONE@@(m, e, 1) == 1 ? 0 : 1;
-@@END !HAS_CANON@@
+@@END !HAS_HIST@@
 }
 
 /* End of input: each declaration's overflows into the stats, and its

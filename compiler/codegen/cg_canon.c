@@ -88,14 +88,16 @@ static void collect_atoms(const AstRegex *r, const AstRegex **atoms)
         collect_atoms(r->kids[k], atoms);
 }
 
-/* Whether the replay can complete p's records: the events it needs are
- * those of the count window, kept for unpartitioned patterns. */
-static bool canon_applies(const AstPattern *p)
+/* Events a replay of p looks back at: its count window, else (time
+ * window, or none) CG_CANON_KEEP, where a start further back is unknown. */
+static int64_t canon_keep(const AstPattern *p)
 {
-    return !p->partition_attr && p->hdr.window.kind == WIN_EVENTS;
+    return p->hdr.window.kind == WIN_EVENTS ? p->hdr.window.value : CG_CANON_KEEP;
 }
 
-bool cg_canon_on(const Cg *g) { return g->canon_hist > 0; }
+bool cg_canon_on(const Cg *g) { return g->canon_any; }
+
+bool cg_canon_keyed(const Cg *g, const AstPattern *p) { return g->canon_any && p->partition_attr; }
 
 static void put_conditions(Cg *g, int i, const AstPattern *p)
 {
@@ -138,16 +140,14 @@ void cg_emit_canon(Cg *g, int i, const AstPattern *p)
     if (!g->canon_pat) {
         size_t nd = (size_t)(g->ndecls > 0 ? g->ndecls : 1);
         g->canon_pat = arena_alloc(g->arena, nd * sizeof *g->canon_pat);
-        g->canon_win = arena_alloc(g->arena, nd * sizeof *g->canon_win);
+        g->canon_p = arena_alloc(g->arena, nd * sizeof *g->canon_p);
         g->canon_nregs = arena_alloc(g->arena, nd * sizeof *g->canon_nregs);
         for (int d = 0; d < g->ndecls; d++) {
             g->canon_pat[d] = -1;
-            g->canon_win[d] = 0;
+            g->canon_p[d] = NULL;
             g->canon_nregs[d] = 0;
         }
     }
-    if (!canon_applies(p))
-        return;
     FILE *out = g->canon.f;
     const char *P = g->P;
     Nodes ns = {0};
@@ -182,37 +182,56 @@ void cg_emit_canon(Cg *g, int i, const AstPattern *p)
     fputc('\n', out);
     free(ns.v);
     g->canon_pat[g->decl] = i;
-    g->canon_win[g->decl] = p->hdr.window.value;
+    g->canon_p[g->decl] = p;
     g->canon_nregs[g->decl] = p->nregs;
-    if (p->hdr.window.value > g->canon_hist)
-        g->canon_hist = p->hdr.window.value;
+    g->canon_any = true;
+    int64_t keep = canon_keep(p);
+    if (!p->partition_attr && keep > g->canon_hist)
+        g->canon_hist = keep;
+    if (keep > g->canon_max)
+        g->canon_max = keep;
     if (p->nregs > g->canon_regs)
         g->canon_regs = p->nregs;
+    if (p->partition_attr) {   /* each key's last events, in a ring of its own */
+        FILE *ty = g->types.f;
+        fprintf(ty, "typedef struct %s_p%d_h {   /* pattern %s: a key's last %" PRId64 " events */\n"
+                    "    int64_t n;   /* the key's events so far */\n"
+                    "    int64_t idx[%" PRId64 "];   /* their global indices, by n %% %" PRId64 " */\n"
+                    "    %s_event ev[%" PRId64 "];\n} %s_p%d_h;\n\n",
+                P, i, p->name, keep, keep, keep, P, keep, P, i);
+        fprintf(out, "/* The replay's events of pattern %s: its key's ring (m->cn_ring). */\n"
+                     "static int32_t %s_p%d_gather(%s_matcher *m, int64_t *total)\n{\n"
+                     "    const %s_p%d_h *h = (const %s_p%d_h *)m->cn_ring;\n"
+                     "    int32_t n = (int32_t)(h->n < %" PRId64 " ? h->n : %" PRId64 ");\n"
+                     "    for (int32_t k = 0; k < n; k++) {\n"
+                     "        int64_t x = (h->n - n + k) %% %" PRId64 ";\n"
+                     "        m->cn_ev[k] = &h->ev[x];\n        m->cn_idx[k] = h->idx[x];\n    }\n"
+                     "    *total = h->n;\n    return n;\n}\n\n",
+                p->name, P, i, P, P, i, P, i, keep, keep, keep);
+    }
 }
 
-/* The per-declaration tables, the history's fields and P_canon_fill. */
-void cg_emit_canon_end(Cg *g)
+/* Partitioned pattern i, in its key's block of push_each (at level): the
+ * event into the key's ring, which the replay of a match then reads. */
+void cg_canon_put_push(Cg *g, int i, const AstPattern *p, int level)
 {
-    if (!cg_canon_on(g))
-        return;
-    FILE *out = g->canon.f;
-    const char *P = g->P;
-    int64_t H = g->canon_hist;
-    int R = g->canon_regs > 0 ? g->canon_regs : 1;
-    Buf *f = &g->fields;
-    cg_line(f, 0, "/* start and bindings: the events the replays read (cg_canon.c) */");
-    cg_line(f, 0, "%s_event hist[%" PRId64 "];   /* the last events, by index %% %" PRId64 " */", P, H, H);
-    cg_line(f, 0, "const %s_event *cur;   /* the current push_many's events: cur[0] has index cur_base */", P);
-    cg_line(f, 0, "int64_t cur_base;   /* INT64_MAX between calls */");
-    cg_line(f, 0, "const void *cn_ev[%" PRId64 "];   /* a replay's window */", H);
-    cg_line(f, 0, "int32_t cn_at[%d], cn_pos[%d];", R, R);
-    cg_line(f, 0, "const void *cn_regs[%d], *cn_bev[%d];   /* cn_bev: the record's bind_events */", R, R);
-    cg_line(f, 0, "int64_t cn_bind[%d];   /* the record's bind */", R);
-    cg_line(&g->init, 0, "m->cur_base = INT64_MAX;   /* no push_many under way */");
+    Buf *pu = &g->push;
+    int64_t keep = canon_keep(p);
+    cg_line(pu, level, "%s_p%d_h *h = &m->p%d_h[slot];   /* the key's last events */", g->P, i, i);
+    cg_line(pu, level, "if (inserted)");
+    cg_line(pu, level + 1, "h->n = 0;");
+    cg_line(pu, level, "h->idx[h->n %% %" PRId64 "] = m->index;", keep);
+    cg_line(pu, level, "h->ev[h->n++ %% %" PRId64 "] = *e;", keep);
+    cg_line(pu, level, "m->cn_ring = h;");
+}
 
-    fprintf(out, "/* Per declaration: the replay's description, count window and labels. */\n"
-                 "static const sremrt_canon_pat *const %s_canon_pat[%d] = {",
-            P, g->ndecls);
+/* The per-declaration tables of the replay. */
+static void put_decl_tables(Cg *g, FILE *out)
+{
+    const char *P = g->P;
+    fprintf(out, "/* Per declaration: the replay's description, window (kind: 0 none, 1\n"
+                 " * events, 2 time), labels and where its events are. */\n"
+                 "static const sremrt_canon_pat *const %s_canon_pat[%d] = {", P, g->ndecls);
     for (int d = 0; d < g->ndecls; d++) {
         fputs(d ? ", " : "", out);
         if (g->canon_pat[d] >= 0)
@@ -220,9 +239,12 @@ void cg_emit_canon_end(Cg *g)
         else
             fputs("NULL", out);
     }
-    fprintf(out, "};\nstatic const int64_t %s_canon_win[%d] = {", P, g->ndecls);
-    for (int d = 0; d < g->ndecls; d++)
-        fprintf(out, "%s%" PRId64, d ? ", " : "", g->canon_win[d]);
+    fprintf(out, "};\nstatic const int64_t %s_canon_win[%d][3] = {", P, g->ndecls);
+    for (int d = 0; d < g->ndecls; d++) {
+        const AstPattern *p = g->canon_pat[d] >= 0 ? g->canon_p[d] : NULL;
+        fprintf(out, "%s{%d, %" PRId64 ", %" PRId64 "}", d ? ", " : "", p ? (int)p->hdr.window.kind : 0,
+                p ? p->hdr.window.value : 0, p ? canon_keep(p) : 0);
+    }
     fprintf(out, "};\nstatic const char *const *const %s_canon_names[%d] = {", P, g->ndecls);
     for (int d = 0; d < g->ndecls; d++) {
         fputs(d ? ", " : "", out);
@@ -231,7 +253,30 @@ void cg_emit_canon_end(Cg *g)
         else
             fputs("NULL", out);
     }
+    fprintf(out, "};\nstatic int32_t (*const %s_canon_gather[%d])(%s_matcher *, int64_t *) = {", P, g->ndecls, P);
+    for (int d = 0; d < g->ndecls; d++) {
+        fputs(d ? ", " : "", out);
+        if (g->canon_pat[d] < 0)
+            fputs("NULL", out);
+        else if (g->canon_p[d]->partition_attr)
+            fprintf(out, "%s_p%d_gather", P, g->canon_pat[d]);
+        else
+            fprintf(out, "%s_gather_shared_%d", P, g->canon_pat[d]);
+    }
     fputs("};\n\n", out);
+}
+
+/* The shared ring of the unpartitioned patterns: fields, lookup, keep,
+ * and each such pattern's gather. */
+static void put_shared(Cg *g, FILE *out)
+{
+    const char *P = g->P;
+    int64_t H = g->canon_hist;
+    Buf *f = &g->fields;
+    cg_line(f, 0, "%s_event hist[%" PRId64 "];   /* the last events, by index %% %" PRId64 " */", P, H, H);
+    cg_line(f, 0, "const %s_event *cur;   /* the current push_many's events: cur[0] has index cur_base */", P);
+    cg_line(f, 0, "int64_t cur_base;   /* INT64_MAX between calls */");
+    cg_line(&g->init, 0, "m->cur_base = INT64_MAX;   /* no push_many under way */");
     fprintf(out,
             "/* The event of global index x, one of the last %" PRId64 ": in the current\n"
             " * push_many's array, or in the ring once that call returned. */\n"
@@ -246,30 +291,90 @@ void cg_emit_canon_end(Cg *g)
             "    m->cur = NULL;\n"
             "    m->cur_base = INT64_MAX;\n}\n\n",
             P, P, P, H, H, H);
+    for (int d = 0; d < g->ndecls; d++) {
+        if (g->canon_pat[d] < 0 || g->canon_p[d]->partition_attr)
+            continue;
+        fprintf(out,
+                "/* The replay's events of pattern %s: the last %" PRId64 " of the stream. */\n"
+                "static int32_t %s_gather_shared_%d(%s_matcher *m, int64_t *total)\n{\n"
+                "    int64_t i = m->index;\n"
+                "    int32_t n = (int32_t)(i < %" PRId64 " ? i : %" PRId64 ");\n"
+                "    for (int32_t k = 0; k < n; k++) {\n"
+                "        m->cn_idx[k] = i - n + 1 + k;\n"
+                "        m->cn_ev[k] = %s_hist_at(m, m->cn_idx[k]);\n    }\n"
+                "    *total = i;\n    return n;\n}\n\n",
+                g->canon_p[d]->name, canon_keep(g->canon_p[d]), P, g->canon_pat[d], P, canon_keep(g->canon_p[d]),
+                canon_keep(g->canon_p[d]), P);
+    }
+}
+
+/* The window's first event among the gathered ones (time windows read
+ * the timestamps; language.md 3.3), and whether events that may be in
+ * the window were not kept. */
+static void put_first(Cg *g, FILE *out)
+{
+    fputs("    int32_t first = 0;\n"
+          "    int lost = w[0] != 1 && total > n;   /* a count window keeps all of its events */\n", out);
+    if (g->schema->ts_attr < 0)
+        return;
+    fprintf(out, "    if (w[0] == 2) {\n"
+                 "        uint64_t ti = (uint64_t)((const %s_event *)m->cn_ev[n - 1])->", g->P);
+    cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
+    fprintf(out, ";\n        while (first < n - 1) {\n"
+                 "            uint64_t tj = (uint64_t)((const %s_event *)m->cn_ev[first])->", g->P);
+    cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
+    fputs(";\n            if ((int64_t)(ti - tj) <= 0 || ti - tj <= (uint64_t)w[1])\n"
+          "                break;\n"
+          "            first++;\n        }\n"
+          "        lost = lost && first == 0;\n    }\n", out);
+}
+
+/* The history's fields, the tables and P_canon_fill. */
+void cg_emit_canon_end(Cg *g)
+{
+    if (!cg_canon_on(g))
+        return;
+    FILE *out = g->canon.f;
+    const char *P = g->P;
+    int R = g->canon_regs > 0 ? g->canon_regs : 1;
+    Buf *f = &g->fields;
+    cg_line(f, 0, "/* start and bindings: the events the replays read (cg_canon.c) */");
+    if (g->canon_hist > 0)
+        put_shared(g, out);
+    cg_line(f, 0, "const void *cn_ring;   /* the key ring of the partitioned pattern being stepped */");
+    cg_line(f, 0, "const void *cn_ev[%" PRId64 "];   /* a replay's events */", g->canon_max);
+    cg_line(f, 0, "int64_t cn_idx[%" PRId64 "];   /* their global indices */", g->canon_max);
+    cg_line(f, 0, "int32_t cn_at[%d], cn_pos[%d];", R, R);
+    cg_line(f, 0, "const void *cn_regs[%d], *cn_bev[%d];   /* cn_bev: the record's bind_events */", R, R);
+    cg_line(f, 0, "int64_t cn_bind[%d];   /* the record's bind */", R);
+    put_decl_tables(g, out);
     fprintf(out,
             "/* A match record of decl at the event just pushed: its start and\n"
             " * bindings, the canonical match (docs/language.md 3.4) found by a\n"
-            " * replay over the window's events; start 0 when the replay gave up. */\n"
+            " * replay over the window's events; start 0 (unknown) when the replay\n"
+            " * gave up or needed events that were not kept. */\n"
             "static void %s_canon_fill(%s_matcher *m, int32_t decl, sremrt_record *r)\n{\n"
             "    const sremrt_canon_pat *p = %s_canon_pat[decl];\n"
+            "    const int64_t *w = %s_canon_win[decl];\n"
+            "    int64_t total;\n"
             "    r->start = 0;\n    r->nbind = 0;\n    r->bind_names = NULL;\n    r->bind = NULL;\n"
             "    r->schema = NULL;\n    r->start_event = NULL;\n    r->bind_events = NULL;\n"
             "    if (!p)\n        return;\n"
-            "    int64_t i = m->index, w = %s_canon_win[decl];\n"
-            "    int32_t n = (int32_t)(i < w ? i : w);\n"
-            "    int64_t base = i - n + 1;   /* the index of cn_ev[0] */\n"
-            "    for (int32_t k = 0; k < n; k++)\n"
-            "        m->cn_ev[k] = %s_hist_at(m, base + k);\n"
-            "    sremrt_canon_io io = {m->cn_ev, n, 0, 0, m->cn_at, m->cn_pos, m->cn_regs};\n"
+            "    int32_t n = %s_canon_gather[decl](m, &total);\n",
+            P, P, P, P, P);
+    put_first(g, out);
+    fprintf(out,
+            "    sremrt_canon_io io = {m->cn_ev, n, first, 0, m->cn_at, m->cn_pos, m->cn_regs};\n"
             "    int32_t j = sremrt_canon_find(p, &io);\n"
+            "    (void)lost;\n"
             "    r->schema = &%s_schema;\n"
-            "    if (j >= 0) {\n        r->start = base + j;\n        r->start_event = m->cn_ev[j];\n    }\n"
+            "    if (j >= 0) {\n        r->start = m->cn_idx[j];\n        r->start_event = m->cn_ev[j];\n    }\n"
             "    if (p->nregs == 0)\n        return;\n"
             "    for (int32_t x = 0; x < p->nregs; x++) {\n"
             "        int ok = j >= 0 && m->cn_at[x] >= 0;\n"
-            "        m->cn_bind[x] = ok ? base + m->cn_at[x] : 0;\n"
+            "        m->cn_bind[x] = ok ? m->cn_idx[m->cn_at[x]] : 0;\n"
             "        m->cn_bev[x] = ok ? m->cn_ev[m->cn_at[x]] : NULL;\n    }\n"
             "    r->nbind = p->nregs;\n    r->bind_names = %s_canon_names[decl];\n"
             "    r->bind = m->cn_bind;\n    r->bind_events = m->cn_bev;\n}\n\n",
-            P, P, P, P, P, P, P);
+            P, P);
 }

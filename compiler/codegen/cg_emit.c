@@ -62,13 +62,24 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             cg_line(fr, 2, "%s_p%d_release(&m->p%d[i], &m->cfg.alloc, m->cfg.max_runs);", P, i, i);
         }
         cg_put_key_array(g, keys, array, type, "the pattern's state");
-        const char *arrays[2] = {array, xp};
-        cg_emit_key_grow(g, "pattern", p->name, keys, arrays, p->explore.present ? 2 : 1);
+        const char *arrays[3] = {array, xp, NULL};
+        int narrays = p->explore.present ? 2 : 1;
+        char hist[32], htype[CG_NAME_MAX + 16];
+        if (cg_canon_keyed(g, p)) {   /* the key's last events, for its records' start and bindings */
+            snprintf(hist, sizeof hist, "p%d_h", i);
+            snprintf(htype, sizeof htype, "%s_p%d_h", P, i);
+            cg_put_key_array(g, keys, hist, htype, "the key's last events (start and bindings)");
+            cg_arena_term(g, "pattern history", "%d * sizeof(%s)", cg_keys(g), htype);
+            arrays[narrays++] = hist;
+        }
+        cg_emit_key_grow(g, "pattern", p->name, keys, arrays, narrays);
         cg_put_key_slot(g, "pattern", p->name, p->partition_attr, keys);
         cg_line(pu, 2, "%s_p%d_st *s = &m->p%d[slot];", P, i, i);
         cg_line(pu, 2, "if (inserted)");
         cg_line(pu, 3, "memset(s, 0, sizeof *s);");
         snprintf(key, sizeof key, "&%s_attrs[%d], key", P, p->partition_attr->index);
+        if (cg_canon_keyed(g, p))
+            cg_canon_put_push(g, i, p, 2);
         if (runs) {
             cg_line(pu, 2, "if (!s->cur && %s_p%d_alloc(s, &m->cfg.alloc, m->cfg.max_runs) != 0)", P, i);
             cg_line(pu, 3, "m->ovf[%d][SREMRT_OVF_MEMORY]++;", g->decl);
@@ -511,6 +522,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"USES_SAME_EVENT", yes(fl.same_event)},
         {"USES_MATCH", yes(fl.match)},
         {"HAS_CANON", yes(cg_canon_on(g))},
+        {"HAS_HIST", yes(g->canon_hist > 0)},
         {"USES_ABOUT", yes(fl.match || fl.episodes || fl.explore)},
         {"USES_HELPERS", yes(fl.wrap || fl.div || fl.mod || fl.max || fl.same_event)},
     };

@@ -82,9 +82,11 @@ typedef struct Cg {
     /* start and bindings (cg_canon.c): per declaration, the pattern whose
        records a replay completes, -1 none; the history the replays read */
     int             *canon_pat;
-    int64_t         *canon_win;    /* per declaration: its count window */
+    const AstPattern **canon_p;    /* per declaration: that pattern */
     int             *canon_nregs;  /* per declaration: its registers */
-    int64_t          canon_hist;   /* events kept (count windows of unpartitioned patterns) */
+    bool             canon_any;    /* some pattern's records get them */
+    int64_t          canon_hist;   /* events of the shared ring (unpartitioned patterns; 0: none) */
+    int64_t          canon_max;    /* most events a replay reads */
     int              canon_regs;   /* most registers of a pattern */
     int              nnodes_walks;
     char             nodes_walk[CG_NODES_WALKS][CG_NODES_SIG];
@@ -126,8 +128,12 @@ void cg_emit_key_grow(Cg *g, const char *what, const char *name, const char *key
 /* cg_chain.c */
 void cg_emit_chain(Cg *g, int i, const Plan *plan);
 
-/* cg_canon.c */
+/* cg_canon.c. Time-window and window-less patterns keep this many events
+ * for their replays (a start further back is reported unknown). */
+enum { CG_CANON_KEEP = 256 };
 void cg_emit_canon(Cg *g, int i, const AstPattern *p);
+bool cg_canon_keyed(const Cg *g, const AstPattern *p);
+void cg_canon_put_push(Cg *g, int i, const AstPattern *p, int level);
 void cg_emit_canon_end(Cg *g);
 bool cg_canon_on(const Cg *g);
 
