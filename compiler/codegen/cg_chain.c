@@ -87,8 +87,8 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
         if (time)
             fprintf(out, "    int64_t t%d = s->t[%d];\n", r, r);
     }
-    if (n == 1) {
-        fputs("    (void)now;\n    return c0;\n}\n\n", out);
+    if (n == 1) {   /* one atom: no tag, no window to test */
+        fputs(time ? "    (void)now;\n    (void)ts;\n    return c0;\n}\n\n" : "    (void)now;\n    return c0;\n}\n\n", out);
         return;
     }
     /* the detection: the last atom after the latest chain (or match)
