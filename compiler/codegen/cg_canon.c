@@ -284,13 +284,18 @@ static void put_shared(Cg *g, FILE *out)
             "    return x >= m->cur_base ? &m->cur[x - m->cur_base] : &m->hist[x %% %" PRId64 "];\n}\n\n",
             H, P, P, P, H);
     fprintf(out,
-            "/* After a push_many: the last of its k accepted events into the ring. */\n"
+            "/* After a push_many: the last of its k accepted events into the ring\n"
+            " * (at most two copies: no division per event). */\n"
             "static void %s_hist_keep(%s_matcher *m, const %s_event *events, size_t k)\n{\n"
-            "    for (size_t t = k > %" PRId64 "u ? k - %" PRId64 "u : 0; t < k; t++)\n"
-            "        m->hist[(m->cur_base + (int64_t)t) %% %" PRId64 "] = events[t];\n"
+            "    size_t t = k > %" PRId64 "u ? k - %" PRId64 "u : 0;\n"
+            "    while (t < k) {\n"
+            "        size_t at = (size_t)((m->cur_base + (int64_t)t) %% %" PRId64 "), c = %" PRId64 "u - at;\n"
+            "        if (c > k - t)\n            c = k - t;\n"
+            "        memcpy(&m->hist[at], &events[t], c * sizeof *events);\n"
+            "        t += c;\n    }\n"
             "    m->cur = NULL;\n"
             "    m->cur_base = INT64_MAX;\n}\n\n",
-            P, P, P, H, H, H);
+            P, P, P, H, H, H, H);
     for (int d = 0; d < g->ndecls; d++) {
         if (g->canon_pat[d] < 0 || g->canon_p[d]->partition_attr)
             continue;
