@@ -97,6 +97,29 @@ static int64_t canon_keep(const AstPattern *p)
 
 bool cg_canon_on(const Cg *g) { return g->canon_any; }
 
+/* Where an unpartitioned chain without labels has its start already: the
+ * tag of atom m-1 at the detection is the latest first index of a chain
+ * through atoms 1..m-1 (stam), of the chains waiting for atom m (stnm):
+ * the greatest j_1 of language.md 3.4 (chain.c's top comment says why the
+ * latest is enough). A gap chain keeps, beside each end tag l[r], s[r],
+ * the greatest start of a match of the prefix ending at l[r]: the greatest
+ * start of a prefix match never decreases with its end (a gap `_{0,k}`
+ * skips any events: the end q of the prefix before, for a later end,
+ * either is in reach of it too or is followed by a later valid end q',
+ * whose start is no smaller by induction), so the latest end carries the
+ * greatest start. 1: that tag, 2: one atom, the event itself; 0: the
+ * replay. What B1 and B2 cost: a register move (and for B2 a select per
+ * atom) per event, no replay. */
+int cg_canon_tag_mode(const Plan *plan)
+{
+    const Chain *c = plan->chain;
+    const AstPattern *p = plan->pattern;
+    if (!c || plan->strategy != STRATEGY_TDFA || (plan->min && plan->layout != LAYOUT_CHAIN) ||
+        p->partition_attr || p->nregs > 0)
+        return 0;
+    return c->n == 1 ? 2 : 1;
+}
+
 bool cg_canon_keyed(const Cg *g, const AstPattern *p) { return g->canon_any && p->partition_attr; }
 
 static void put_conditions(Cg *g, int i, const AstPattern *p)
@@ -142,6 +165,7 @@ void cg_emit_canon(Cg *g, int i, const AstPattern *p)
         g->canon_pat = arena_alloc(g->arena, nd * sizeof *g->canon_pat);
         g->canon_p = arena_alloc(g->arena, nd * sizeof *g->canon_p);
         g->canon_nregs = arena_alloc(g->arena, nd * sizeof *g->canon_nregs);
+        g->canon_tag = arena_alloc(g->arena, nd * sizeof *g->canon_tag);
         for (int d = 0; d < g->ndecls; d++) {
             g->canon_pat[d] = -1;
             g->canon_p[d] = NULL;
@@ -184,6 +208,7 @@ void cg_emit_canon(Cg *g, int i, const AstPattern *p)
     g->canon_pat[g->decl] = i;
     g->canon_p[g->decl] = p;
     g->canon_nregs[g->decl] = p->nregs;
+    g->canon_tag[g->decl] = g->canon_tag_now;
     g->canon_any = true;
     int64_t keep = canon_keep(p);
     if (!p->partition_attr && keep > g->canon_hist)
@@ -263,6 +288,9 @@ static void put_decl_tables(Cg *g, FILE *out)
         else
             fprintf(out, "%s_gather_shared_%d", P, g->canon_pat[d]);
     }
+    fprintf(out, "};\nstatic const uint8_t %s_canon_tag[%d] = {", P, g->ndecls);
+    for (int d = 0; d < g->ndecls; d++)
+        fprintf(out, "%s%d", d ? ", " : "", g->canon_pat[d] >= 0 ? g->canon_tag[d] : 0);
     fputs("};\n\n", out);
 }
 
@@ -283,6 +311,12 @@ static void put_shared(Cg *g, FILE *out)
             "static const %s_event *%s_hist_at(const %s_matcher *m, int64_t x)\n{\n"
             "    return x >= m->cur_base ? &m->cur[x - m->cur_base] : &m->hist[x %% %" PRId64 "];\n}\n\n",
             H, P, P, P, H);
+    fprintf(out,
+            "/* Whether the event of global index x is at hand (hist_at). */\n"
+            "static int %s_hist_has(const %s_matcher *m, int64_t x)\n{\n"
+            "    int64_t last = m->cur_base == INT64_MAX ? m->index : m->cur_base - 1;   /* the ring's */\n"
+            "    return x >= 1 && x <= m->index && (x >= m->cur_base || x > last - %" PRId64 ");\n}\n\n",
+            P, P, H);
     fprintf(out,
             "/* After a push_many: the last of its k accepted events into the ring\n"
             " * (at most two copies: no division per event). */\n"
@@ -347,6 +381,7 @@ void cg_emit_canon_end(Cg *g)
     if (g->canon_hist > 0)
         put_shared(g, out);
     cg_line(f, 0, "const void *cn_ring;   /* the key ring of the partitioned pattern being stepped */");
+    cg_line(f, 0, "int64_t cn_tag;   /* the start tag of the chain just stepped (canon_tag 1) */");
     cg_line(f, 0, "const void *cn_ev[%" PRId64 "];   /* a replay's events */", g->canon_max);
     cg_line(f, 0, "int64_t cn_idx[%" PRId64 "];   /* their global indices */", g->canon_max);
     cg_line(f, 0, "int32_t cn_at[%d], cn_pos[%d];", R, R);
@@ -365,14 +400,21 @@ void cg_emit_canon_end(Cg *g)
             "    r->start = 0;\n    r->nbind = 0;\n    r->bind_names = NULL;\n    r->bind = NULL;\n"
             "    r->schema = NULL;\n    r->start_event = NULL;\n    r->bind_events = NULL;\n"
             "    if (!p)\n        return;\n"
-            "    int32_t n = %s_canon_gather[decl](m, &total);\n",
+            "    r->schema = &%s_schema;\n",
             P, P, P, P, P);
+    if (g->canon_hist > 0)   /* tag starts are unpartitioned chains': in the shared ring */
+        fprintf(out,
+                "    if (%s_canon_tag[decl]) {   /* a chain's tag (m->cn_tag), or the event itself */\n"
+                "        r->start = %s_canon_tag[decl] == 2 ? m->index : m->cn_tag - (INT64_C(1) << 62);\n"
+                "        r->start_event = %s_hist_has(m, r->start) ? %s_hist_at(m, r->start) : NULL;\n"
+                "        return;\n    }\n",
+                P, P, P, P);
+    fprintf(out, "    int32_t n = %s_canon_gather[decl](m, &total);\n", P);
     put_first(g, out);
     fprintf(out,
             "    sremrt_canon_io io = {m->cn_ev, n, first, 0, m->cn_at, m->cn_pos, m->cn_regs};\n"
             "    int32_t j = sremrt_canon_find(p, &io);\n"
             "    (void)lost;\n"
-            "    r->schema = &%s_schema;\n"
             "    if (j >= 0) {\n        r->start = m->cn_idx[j];\n        r->start_event = m->cn_ev[j];\n    }\n"
             "    if (p->nregs == 0)\n        return;\n"
             "    for (int32_t x = 0; x < p->nregs; x++) {\n"
@@ -381,5 +423,5 @@ void cg_emit_canon_end(Cg *g)
             "        m->cn_bev[x] = ok ? m->cn_ev[m->cn_at[x]] : NULL;\n    }\n"
             "    r->nbind = p->nregs;\n    r->bind_names = %s_canon_names[decl];\n"
             "    r->bind = m->cn_bind;\n    r->bind_events = m->cn_bev;\n}\n\n",
-            P, P);
+            P);
 }

@@ -17,13 +17,18 @@ static void put_step(Cg *g, int i, const AstPattern *p, const char *st, const ch
                      int level, bool else_if)
 {
     Buf *pu = &g->sec[CG_PUSH];
-    cg_line(pu, level, "%sif (%s_p%d_step(%s, e%s)) /* pattern %s */", else_if ? "else " : "", g->P, i, st, step_args,
-            p->name);
+    bool tag = g->canon_tag_now == 1;   /* the chain's start tag goes to the record (cg_canon.c) */
+    cg_line(pu, level, "%sif (%s_p%d_step(%s, e%s))%s /* pattern %s */", else_if ? "else " : "", g->P, i, st,
+            step_args, tag ? " {" : "", p->name);
+    if (tag)
+        cg_line(pu, level + 1, "m->cn_tag = (%s)->hs;", st);
     cg_begin(pu, level + 1);
     fprintf(pu->f, "%s_match(m, ", g->P);
     cg_put_decl(pu->f, g, p->name);
     fprintf(pu->f, ", e, %s);", key);
     cg_end(pu);
+    if (tag)
+        cg_line(pu, level, "}");
 }
 
 /* Matcher fields, init, push and free code of pattern i. */
@@ -109,6 +114,7 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
         }
         if (g->local_state && !p->explore.present && g->nbatch < CG_BATCH_MAX) {
             g->batch[g->nbatch] = i;
+            g->batch_tag[g->nbatch] = g->canon_tag_now == 1;
             g->batch_name[g->nbatch++] = p->name;
         } else {
             g->no_batch = true;
@@ -153,6 +159,11 @@ static void emit_batched(Cg *g)
     }
     fputs("};\n", out);
     cg_block(&g->sec[CG_MANY_FAST], 1, g->sec[CG_MANY_IN].text);
+    bool tags = false;
+    for (int b = 0; b < np; b++)
+        tags |= g->batch_tag[b] != 0;
+    if (tags)   /* the chains' start tags of the block's detections */
+        fprintf(out, "    int64_t hs[%d];\n", np * CG_BATCH_BLOCK);
     fprintf(out, "    size_t k, done = 0;\n"
                  "    while (done < n) {\n"
                  "        uint16_t hit[%d];\n"
@@ -162,10 +173,15 @@ static void emit_batched(Cg *g)
                  "            const %s_event *e = &b[k];\n"
                  "            if (%s_rejected(m, e))\n                break;\n",
             np * CG_BATCH_BLOCK, CG_BATCH_BLOCK, CG_BATCH_BLOCK, P, P, P);
-    for (int b = 0; b < np; b++)
-        fprintf(out, "            hit[nh] = (uint16_t)(k * %du + %du);\n"
-                     "            nh += (size_t)%s_p%d_step(&st%d, e);\n",
-                np, b, P, g->batch[b], g->batch[b]);
+    for (int b = 0; b < np; b++) {
+        fprintf(out, "            hit[nh] = (uint16_t)(k * %du + %du);\n", np, b);
+        if (g->batch_tag[b])   /* the start tag beside the detection (cg_canon.c) */
+            fprintf(out, "            {\n                size_t h = (size_t)%s_p%d_step(&st%d, e);\n"
+                         "                hs[nh] = st%d.hs;\n                nh += h;\n            }\n",
+                    P, g->batch[b], g->batch[b], g->batch[b]);
+        else
+            fprintf(out, "            nh += (size_t)%s_p%d_step(&st%d, e);\n", P, g->batch[b], g->batch[b]);
+    }
     /* one record for the block: only name, index and ts change */
     fprintf(out, "        }\n"
                  "        int64_t index = m->index;\n"
@@ -183,6 +199,8 @@ static void emit_batched(Cg *g)
                  "                r.name = %s_decl_names[r.decl];\n"
                  "                r.index = m->index;\n",
             g->schema->ts_attr >= 0, np, np, P);
+    if (tags)
+        fputs("                m->cn_tag = hs[h];\n", out);
     if (cg_canon_on(g))
         fprintf(out, "                %s_canon_fill(m, r.decl, &r);\n", P);
     if (g->schema->ts_attr >= 0) {
@@ -583,6 +601,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
             g.has_runs = true;
         } else if (plan->chain && plan->strategy == STRATEGY_TDFA &&
                    (!plan->min || plan->layout == LAYOUT_CHAIN)) {
+            g.canon_tag_now = cg_canon_tag_mode(plan);
             cg_emit_chain(&g, i, plan);
             g.local_state = p->partition_attr == NULL;
             g.has_tdfa = true;
@@ -613,6 +632,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
         }
         cg_emit_canon(&g, i, p);
         emit_driver(&g, i, plan);
+        g.canon_tag_now = 0;
         g.local_state = false;
         g.threaded = false;
         i++;

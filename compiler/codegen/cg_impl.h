@@ -74,6 +74,7 @@ typedef struct Cg {
     int              nbatch;
     int              batch[CG_BATCH_MAX];      /* pattern numbers */
     const char      *batch_name[CG_BATCH_MAX];
+    bool             batch_tag[CG_BATCH_MAX];  /* its records' start is its chain tag (cg_canon.c) */
     bool             no_batch;
     struct CgRunsFn *runs_fns;   /* runs: register-free literal functions, shared by the file's patterns */
     /* nodes: a file of CG_NODES_SHARE_MIN or more nodes patterns shares
@@ -88,6 +89,9 @@ typedef struct Cg {
     int64_t          canon_hist;   /* events of the shared ring (unpartitioned patterns; 0: none) */
     int64_t          canon_max;    /* most events a replay reads */
     int              canon_regs;   /* most registers of a pattern */
+    int             *canon_tag;    /* per declaration: its start from the chain's tag
+                                      (1: the step's s->hs; 2: the event itself), 0 replay */
+    int              canon_tag_now;/* the pattern being emitted: its canon_tag */
     int              nnodes_walks;
     char             nodes_walk[CG_NODES_WALKS][CG_NODES_SIG];
 } Cg;
@@ -133,6 +137,7 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan);
 enum { CG_CANON_KEEP = 256 };
 void cg_emit_canon(Cg *g, int i, const AstPattern *p);
 bool cg_canon_keyed(const Cg *g, const AstPattern *p);
+int cg_canon_tag_mode(const Plan *plan);
 void cg_canon_put_push(Cg *g, int i, const AstPattern *p, int level);
 void cg_emit_canon_end(Cg *g);
 bool cg_canon_on(const Cg *g);
