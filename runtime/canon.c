@@ -12,6 +12,7 @@ typedef struct Canon {
     const sremrt_canon_pat *p;
     sremrt_canon_io *io;
     int64_t steps;
+    int32_t depth;            /* calls of parse and kont under way */
     int aborted;              /* the budget ran out: unwind */
 } Canon;
 
@@ -44,7 +45,20 @@ static int spend(Canon *c)
  * an iteration beyond the minimum that matched empty ends it (Python). */
 static int rep_next(Canon *c, int32_t node, int32_t count, int32_t from, int32_t at, const Kont *next);
 
+static int kont_in(Canon *c, const Kont *k, int32_t at);
+
+/* Each frame of the parse is a C call: deep ones give up like the budget
+ * (a greedy `_*` over a long window recurses once or twice per event). */
 static int kont(Canon *c, const Kont *k, int32_t at)
+{
+    if (++c->depth > SREMRT_CANON_MAX_DEPTH)
+        c->aborted = 1;
+    int ok = c->aborted || kont_in(c, k, at);
+    c->depth--;
+    return ok;
+}
+
+static int kont_in(Canon *c, const Kont *k, int32_t at)
 {
     if (!spend(c))
         return 1;
@@ -136,7 +150,18 @@ static int parse_not(Canon *c, const sremrt_canon_node *r, int32_t at, const Kon
     return 0;
 }
 
+static int parse_in(Canon *c, int32_t node, int32_t at, const Kont *k);
+
 static int parse(Canon *c, int32_t node, int32_t at, const Kont *k)
+{
+    if (++c->depth > SREMRT_CANON_MAX_DEPTH)
+        c->aborted = 1;
+    int ok = c->aborted || parse_in(c, node, at, k);
+    c->depth--;
+    return ok;
+}
+
+static int parse_in(Canon *c, int32_t node, int32_t at, const Kont *k)
 {
     const sremrt_canon_node *r = &c->p->nodes[node];
     if (!spend(c))
@@ -247,7 +272,7 @@ static int from_start(Canon *c, int32_t j)
 
 int32_t sremrt_canon_find(const sremrt_canon_pat *p, sremrt_canon_io *io)
 {
-    Canon c = {p, io, 0, 0};
+    Canon c = {p, io, 0, 0, 0};
     if (io->budget <= 0)
         io->budget = SREMRT_CANON_BUDGET;
     for (int32_t j = io->n - 1; j >= io->first && j >= 0; j--) {

@@ -56,10 +56,15 @@ typedef struct sremrt_canon_io {
 } sremrt_canon_io;
 
 #define SREMRT_CANON_BUDGET 1000000
+/* Nested calls of the parse, about two per event of a greedy repetition:
+ * deeper gives up as the budget does (about 100 bytes of stack each). */
+#ifndef SREMRT_CANON_MAX_DEPTH
+#define SREMRT_CANON_MAX_DEPTH 20000
+#endif
 
 /* The start's position in ev (bind filled), -1 if no match ends at
- * n - 1, -2 if the budget ran out first (the caller reports the start
- * unknown rather than guess). */
+ * n - 1, -2 if the budget or the depth ran out first (the caller reports
+ * the start unknown rather than guess). */
 int32_t sremrt_canon_find(const sremrt_canon_pat *p, sremrt_canon_io *io);
 
 #ifdef __cplusplus
