@@ -199,8 +199,13 @@ static void emit_batched(Cg *g)
                  "                r.name = %s_decl_names[r.decl];\n"
                  "                r.index = m->index;\n",
             g->schema->ts_attr >= 0, np, np, P);
-    if (tags)
-        fputs("                m->cn_tag = hs[h];\n", out);
+    if (tags)   /* a chain's start is its tag: no call (what B1 and B2 cost) */
+        fprintf(out, "                if (%s_canon_tag[r.decl] == 1) {\n"
+                     "                    r.start = hs[h] - (INT64_C(1) << 62);\n"
+                     "                    r.schema = &%s_schema;\n"
+                     "                    r.start_event = %s_hist_has(m, r.start) ? %s_hist_at(m, r.start) : NULL;\n"
+                     "                    r.nbind = 0;\n"
+                     "                } else\n    ", P, P, P, P);
     if (cg_canon_on(g))
         fprintf(out, "                %s_canon_fill(m, r.decl, &r);\n", P);
     if (g->schema->ts_attr >= 0) {
