@@ -88,11 +88,14 @@ static void collect_atoms(const AstRegex *r, const AstRegex **atoms)
         collect_atoms(r->kids[k], atoms);
 }
 
-/* Events a replay of p looks back at: its count window, else (time
- * window, or none) CG_CANON_KEEP, where a start further back is unknown. */
+/* Events a replay of p looks back at: its count window up to
+ * CG_CANON_KEEP_MAX, else (time window, or none) CG_CANON_KEEP; a start
+ * further back is unknown. */
 static int64_t canon_keep(const AstPattern *p)
 {
-    return p->hdr.window.kind == WIN_EVENTS ? p->hdr.window.value : CG_CANON_KEEP;
+    if (p->hdr.window.kind != WIN_EVENTS)
+        return CG_CANON_KEEP;
+    return p->hdr.window.value < CG_CANON_KEEP_MAX ? p->hdr.window.value : CG_CANON_KEEP_MAX;
 }
 
 bool cg_canon_on(const Cg *g) { return g->canon_any; }
@@ -353,7 +356,7 @@ static void put_shared(Cg *g, FILE *out)
 static void put_first(Cg *g, FILE *out)
 {
     fputs("    int32_t first = 0;\n"
-          "    int lost = w[0] != 1 && total > n;   /* a count window keeps all of its events */\n", out);
+          "    int lost = total > n && (w[0] != 1 || w[1] > n);   /* events of the window not kept */\n", out);
     if (g->schema->ts_attr < 0)
         return;
     fprintf(out, "    if (w[0] == 2) {\n"
