@@ -291,10 +291,14 @@ static void put_decl_tables(Cg *g, FILE *out)
         else
             fprintf(out, "%s_gather_shared_%d", P, g->canon_pat[d]);
     }
-    fprintf(out, "};\nstatic const uint8_t %s_canon_tag[%d] = {", P, g->ndecls);
-    for (int d = 0; d < g->ndecls; d++)
-        fprintf(out, "%s%d", d ? ", " : "", g->canon_pat[d] >= 0 ? g->canon_tag[d] : 0);
-    fputs("};\n\n", out);
+    fputs("};\n", out);
+    if (g->canon_hist > 0) {   /* tag starts are unpartitioned chains' */
+        fprintf(out, "static const uint8_t %s_canon_tag[%d] = {", P, g->ndecls);
+        for (int d = 0; d < g->ndecls; d++)
+            fprintf(out, "%s%d", d ? ", " : "", g->canon_pat[d] >= 0 ? g->canon_tag[d] : 0);
+        fputs("};\n", out);
+    }
+    fputc('\n', out);
 }
 
 /* The shared ring of the unpartitioned patterns: fields, lookup, keep,
