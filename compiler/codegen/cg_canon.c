@@ -89,12 +89,12 @@ static void collect_atoms(const AstRegex *r, const AstRegex **atoms)
 }
 
 /* Events a replay of p looks back at: its count window up to
- * CG_CANON_KEEP_MAX, else (time window, or none) CG_CANON_KEEP; a start
- * further back is unknown. */
-static int64_t canon_keep(const AstPattern *p)
+ * CG_CANON_KEEP_MAX, else (time window, or none) CG_CANON_KEEP
+ * (CG_CANON_KEEP_FW with --freestanding); a start further back is unknown. */
+static int64_t canon_keep(const Cg *g, const AstPattern *p)
 {
-    if (p->hdr.window.kind != WIN_EVENTS)
-        return CG_CANON_KEEP;
+    if (p->hdr.window.kind != WIN_EVENTS)   /* firmware: RAM is dear, per key above all */
+        return g->o->freestanding ? CG_CANON_KEEP_FW : CG_CANON_KEEP;
     return p->hdr.window.value < CG_CANON_KEEP_MAX ? p->hdr.window.value : CG_CANON_KEEP_MAX;
 }
 
@@ -213,7 +213,7 @@ void cg_emit_canon(Cg *g, int i, const AstPattern *p)
     g->canon_nregs[g->decl] = p->nregs;
     g->canon_tag[g->decl] = g->canon_tag_now;
     g->canon_any = true;
-    int64_t keep = canon_keep(p);
+    int64_t keep = canon_keep(g, p);
     if (!p->partition_attr && keep > g->canon_hist)
         g->canon_hist = keep;
     if (keep > g->canon_max)
@@ -244,7 +244,7 @@ void cg_emit_canon(Cg *g, int i, const AstPattern *p)
 void cg_canon_put_push(Cg *g, int i, const AstPattern *p, int level)
 {
     Buf *pu = &g->push;
-    int64_t keep = canon_keep(p);
+    int64_t keep = canon_keep(g, p);
     cg_line(pu, level, "%s_p%d_h *h = &m->p%d_h[slot];   /* the key's last events */", g->P, i, i);
     cg_line(pu, level, "if (inserted)");
     cg_line(pu, level + 1, "h->n = 0;");
@@ -271,7 +271,7 @@ static void put_decl_tables(Cg *g, FILE *out)
     for (int d = 0; d < g->ndecls; d++) {
         const AstPattern *p = g->canon_pat[d] >= 0 ? g->canon_p[d] : NULL;
         fprintf(out, "%s{%d, %" PRId64 ", %" PRId64 "}", d ? ", " : "", p ? (int)p->hdr.window.kind : 0,
-                p ? p->hdr.window.value : 0, p ? canon_keep(p) : 0);
+                p ? p->hdr.window.value : 0, p ? canon_keep(g, p) : 0);
     }
     fprintf(out, "};\nstatic const char *const *const %s_canon_names[%d] = {", P, g->ndecls);
     for (int d = 0; d < g->ndecls; d++) {
@@ -349,8 +349,8 @@ static void put_shared(Cg *g, FILE *out)
                 "        m->cn_idx[k] = i - n + 1 + k;\n"
                 "        m->cn_ev[k] = %s_hist_at(m, m->cn_idx[k]);\n    }\n"
                 "    *total = i;\n    return n;\n}\n\n",
-                g->canon_p[d]->name, canon_keep(g->canon_p[d]), P, g->canon_pat[d], P, canon_keep(g->canon_p[d]),
-                canon_keep(g->canon_p[d]), P);
+                g->canon_p[d]->name, canon_keep(g, g->canon_p[d]), P, g->canon_pat[d], P, canon_keep(g, g->canon_p[d]),
+                canon_keep(g, g->canon_p[d]), P);
     }
 }
 

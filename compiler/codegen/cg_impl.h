@@ -133,9 +133,10 @@ void cg_emit_key_grow(Cg *g, const char *what, const char *name, const char *key
 void cg_emit_chain(Cg *g, int i, const Plan *plan);
 
 /* cg_canon.c. Time-window and window-less patterns keep CG_CANON_KEEP
- * events for their replays, count windows theirs up to CG_CANON_KEEP_MAX
- * (a start further back is reported unknown). */
-enum { CG_CANON_KEEP = 256, CG_CANON_KEEP_MAX = 4096 };
+ * events for their replays (CG_CANON_KEEP_FW in --freestanding code),
+ * count windows theirs up to CG_CANON_KEEP_MAX (a start further back is
+ * reported unknown). */
+enum { CG_CANON_KEEP = 256, CG_CANON_KEEP_FW = 32, CG_CANON_KEEP_MAX = 4096 };
 void cg_emit_canon(Cg *g, int i, const AstPattern *p);
 bool cg_canon_keyed(const Cg *g, const AstPattern *p);
 int cg_canon_tag_mode(const Plan *plan);
