@@ -264,6 +264,7 @@ typedef enum DeclKind { DECL_SCHEMA, DECL_EXTERN, DECL_PATTERN, DECL_EPISODE } D
 
 typedef struct AstDecl {
     DeclKind kind;
+    bool     broken;          /* parsed with a syntax error: not checked */
     union {
         AstSchema  *schema;
         AstExtern  *ext;
@@ -272,16 +273,27 @@ typedef struct AstDecl {
     } u;
 } AstDecl;
 
+/* A declaration a syntax error left without a tree: its name still
+ * stands for something, so uses of it are not reported as unknown. */
+typedef struct AstLost {
+    DeclKind    kind;
+    const char *name;
+    Loc         loc;
+} AstLost;
+
 typedef struct Ast {
     const char *path;
     AstDecl    *decls;        /* in source order */
     int         ndecls, decls_cap;
-    bool        checked;      /* checker ran without errors */
+    AstLost    *lost;         /* declarations lost to syntax errors */
+    int         nlost, lost_cap;
+    bool        checked;      /* checker ran without errors, and no syntax error */
 } Ast;
 
 /* Parses src (len bytes; need not be NUL-terminated) into an Ast allocated
  * in arena. Syntax errors go to diag (diag->nsyntax); the result is never
- * NULL but holds only the declarations that parsed. */
+ * NULL but holds only the declarations that parsed, those with a syntax
+ * error marked broken, and the names of those left without a tree (lost). */
 Ast *parse_source(const char *path, const char *src, size_t len, Arena *arena, Diag *diag);
 
 /* Stable, readable text form of the (checked or unchecked) tree. */

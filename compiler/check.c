@@ -3,6 +3,8 @@
  * policies, episodes and explore clauses, and reports every semantic error. */
 #include "check.h"
 
+#include "intern.h"
+
 #include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
@@ -33,9 +35,65 @@ typedef struct Checker {
     int         nbad, bad_cap;
     bool       *reg_read;     /* per register: read by some condition */
     int         nwords;       /* words of a register bit set */
-    NameList    reported;     /* unknown names already reported in this declaration */
     bool        unknown_reg;  /* some read names an unknown register */
+    /* Every name lookup goes through one hash table (scope, name) -> index,
+     * so a large file checks in linear time (an enum of 100,000 values). */
+    int         nsuggest;     /* suggestions looked for (spell_check) */
+    Intern      index;
+    int        *index_val;    /* [id]: the index the key stands for */
+    int         nval, val_cap;
 } Checker;
+
+/* ---- the name index ------------------------------------------------------------- */
+
+/* Tables of the index, each its own key space. */
+enum {
+    IX_SCHEMA = 'S', IX_EXTERN = 'X', IX_DECL = 'D', /* scope: NULL */
+    IX_ATTR = 'a',     /* scope: the schema */
+    IX_VALUE = 'v',    /* scope: the enum attribute */
+    IX_REG = 'r',      /* scope: the pattern */
+    IX_REPORTED = '!', /* scope: the declaration's header; name: kind + name */
+};
+
+/* The index of a name whose declaration a syntax error lost (AstLost). */
+enum { INDEX_LOST = -2 };
+
+/* The key: table, scope pointer, name bytes (in buf, or the arena). */
+static const char *index_key(Checker *c, char table, const void *scope, const char *name, char *buf,
+                             size_t size, size_t *len)
+{
+    size_t n = strlen(name);
+    *len = 1 + sizeof scope + n;
+    char *k = *len <= size ? buf : arena_alloc(c->arena, *len);
+    k[0] = table;
+    memcpy(k + 1, &scope, sizeof scope);
+    memcpy(k + 1 + sizeof scope, name, n);
+    return k;
+}
+
+/* The index name stands for in (table, scope), or -1. */
+static int index_get(Checker *c, char table, const void *scope, const char *name)
+{
+    char buf[128];
+    size_t len;
+    const char *k = index_key(c, table, scope, name, buf, sizeof buf, &len);
+    int id = intern_get(&c->index, k, len);
+    return id < 0 ? -1 : c->index_val[id];
+}
+
+/* Adds name -> value unless the name is there already; returns the index
+ * the name stands for (value when added: the first definition wins). */
+static int index_put(Checker *c, char table, const void *scope, const char *name, int value)
+{
+    char buf[128];
+    size_t len;
+    bool added;
+    const char *k = index_key(c, table, scope, name, buf, sizeof buf, &len);
+    int id = intern_put(&c->index, k, len, &added);
+    if (added)
+        *(int *)arena_push(c->arena, &c->index_val, &c->nval, &c->val_cap, sizeof(int)) = value;
+    return c->index_val[id];
+}
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -68,14 +126,6 @@ static void names_push(Checker *c, NameList *l, const char *name)
     *(const char **)arena_push(c->arena, &l->v, &l->n, &l->cap, sizeof *l->v) = name;
 }
 
-static bool names_has(const NameList *l, const char *name)
-{
-    for (int i = 0; i < l->n; i++)
-        if (strcmp(l->v[i], name) == 0)
-            return true;
-    return false;
-}
-
 /* Whether a and b differ at most in the case of their letters. */
 static bool same_but_case(const char *a, const char *b)
 {
@@ -85,12 +135,20 @@ static bool same_but_case(const char *a, const char *b)
     return *a == *b;
 }
 
+/* Suggestions cost a pass over the candidate names each; like clang's
+ * -fspell-checking-limit, only the first ones get one, so that a file of
+ * many mistakes (under --max-errors 0) stays linear. */
+enum { CHECK_MAX_SUGGESTIONS = 50 };
+
+static bool spell_check(const Checker *c) { return c->nsuggest < CHECK_MAX_SUGGESTIONS; }
+
 /* The closest name of l to name, but never `exclude` (the name compared
  * on the other side: `k == k` is no fix), and for names shorter than 3
  * characters only a change of case: any one-letter name is one edit from
  * any other, so a suggestion there would be noise. NULL if none. */
 static const char *closest(Checker *c, const char *name, const NameList *l, const char *exclude)
 {
+    c->nsuggest++;
     NameList ok = {0};
     for (int i = 0; i < l->n; i++)
         if (!exclude || strcmp(l->v[i], exclude) != 0)
@@ -122,11 +180,8 @@ static const char *suggest(Checker *c, const char *name, const NameList *l)
  * mistake. kind separates the namespaces (attribute, register, ...). */
 static bool first_report(Checker *c, char kind, const char *name)
 {
-    const char *key = fmt(c, "%c%s", kind, name);
-    if (names_has(&c->reported, key))
-        return false;
-    names_push(c, &c->reported, key);
-    return true;
+    int serial = c->nval; /* the value a new key gets: unique */
+    return index_put(c, IX_REPORTED, c->window, fmt(c, "%c%s", kind, name), serial) == serial;
 }
 
 static bool loc_eq(Loc a, Loc b) { return a.line == b.line && a.col == b.col; }
@@ -200,51 +255,49 @@ static const char *num_str(Checker *c, const AstNumber *n)
 
 /* ---- lookups ---------------------------------------------------------------- */
 
-/* The first definition wins: later duplicates are reported and ignored. */
-static const AstSchema *find_schema(const Ast *ast, const char *name)
+/* The first definition wins: later duplicates are reported and ignored
+ * (check_decl_names indexes the declarations). */
+static const AstSchema *find_schema(Checker *c, const char *name)
 {
-    for (int i = 0; i < ast->ndecls; i++)
-        if (ast->decls[i].kind == DECL_SCHEMA && strcmp(ast->decls[i].u.schema->name, name) == 0)
-            return ast->decls[i].u.schema;
-    return NULL;
+    int i = index_get(c, IX_SCHEMA, NULL, name);
+    return i < 0 || c->ast->decls[i].broken ? NULL : c->ast->decls[i].u.schema;
 }
 
-static const AstExtern *find_extern(const Ast *ast, const char *name)
+static const AstExtern *find_extern(Checker *c, const char *name)
 {
-    for (int i = 0; i < ast->ndecls; i++)
-        if (ast->decls[i].kind == DECL_EXTERN && strcmp(ast->decls[i].u.ext->name, name) == 0)
-            return ast->decls[i].u.ext;
-    return NULL;
+    int i = index_get(c, IX_EXTERN, NULL, name);
+    return i < 0 || c->ast->decls[i].broken ? NULL : c->ast->decls[i].u.ext;
 }
 
-static const AstAttr *find_attr(const AstSchema *s, const char *name)
+/* Whether name is a schema or extern (table) with a syntax error: its
+ * uses are not checked, for what they would report is its error again. */
+static bool is_broken(Checker *c, char table, const char *name)
+{
+    int i = index_get(c, table, NULL, name);
+    return i == INDEX_LOST || (i >= 0 && c->ast->decls[i].broken);
+}
+
+/* check_schema indexes the attributes of every schema. */
+static const AstAttr *find_attr(Checker *c, const AstSchema *s, const char *name)
 {
     if (!s || !name)
         return NULL;
-    for (int i = 0; i < s->nattrs; i++)
-        if (strcmp(s->attrs[i].name, name) == 0)
-            return &s->attrs[i];
-    return NULL;
+    int i = index_get(c, IX_ATTR, s, name);
+    return i < 0 ? NULL : &s->attrs[i];
 }
 
 /* Index of value name in enum attribute a, -1 if absent. `A` and `"A"`
- * name the same value, so quoting is ignored. */
-static int find_value(const AstAttr *a, const char *name)
+ * name the same value, so quoting is ignored. check_enum indexes them. */
+static int find_value(Checker *c, const AstAttr *a, const char *name)
 {
     if (!a || a->kind != ATTR_ENUM || !name)
         return -1;
-    for (int i = 0; i < a->nvalues; i++)
-        if (strcmp(a->values[i].name, name) == 0)
-            return i;
-    return -1;
+    return index_get(c, IX_VALUE, a, name);
 }
 
-static int find_reg(const AstPattern *p, const char *name)
+static int find_reg(Checker *c, const AstPattern *p, const char *name)
 {
-    for (int i = 0; p && i < p->nregs; i++)
-        if (strcmp(p->regs[i].name, name) == 0)
-            return i;
-    return -1;
+    return p ? index_get(c, IX_REG, p, name) : -1;
 }
 
 static Type attr_type(const AstAttr *a)
@@ -265,14 +318,14 @@ static Type attr_type(const AstAttr *a)
 static NameList attr_names(Checker *c, const AstSchema *s)
 {
     NameList l = {0};
-    for (int i = 0; s && i < s->nattrs; i++)
+    for (int i = 0; s && i < s->nattrs && spell_check(c); i++)
         names_push(c, &l, s->attrs[i].name);
     return l;
 }
 
 static void push_values(Checker *c, NameList *l, const AstAttr *a)
 {
-    for (int i = 0; a && i < a->nvalues; i++)
+    for (int i = 0; a && i < a->nvalues && spell_check(c); i++)
         names_push(c, l, a->values[i].name);
 }
 
@@ -296,24 +349,30 @@ static const char *decl_name(const AstDecl *d, Loc *loc, int *space)
     return NULL;
 }
 
-/* Schemas, externs, and patterns with episodes are three namespaces. */
+/* Schemas, externs, and patterns with episodes are three namespaces;
+ * indexes them for find_schema and find_extern. */
 static void check_decl_names(Checker *c)
 {
     static const char *const what[] = {"schema ", "extern function ", ""};
+    static const char table[] = {IX_SCHEMA, IX_EXTERN, IX_DECL};
     for (int i = 0; i < c->ast->ndecls; i++) {
         Loc li, lj;
         int si, sj;
         const char *ni = decl_name(&c->ast->decls[i], &li, &si);
         if (!ni || si < 0)
             continue;
-        for (int j = 0; j < i; j++) {
+        int j = index_put(c, table[si], NULL, ni, i);
+        if (j != i) {
             const char *nj = decl_name(&c->ast->decls[j], &lj, &sj);
-            if (nj && sj == si && strcmp(ni, nj) == 0) {
-                diag_error(c->diag, li, "redefinition of %s'%s'", what[si], ni);
-                diag_note(c->diag, lj, "previous definition of '%s' is here", nj);
-                break;
-            }
+            diag_error(c->diag, li, "redefinition of %s'%s'", what[si], ni);
+            diag_note(c->diag, lj, "previous definition of '%s' is here", nj);
         }
+    }
+    /* after the declarations: a lost name never hides a real one */
+    for (int i = 0; i < c->ast->nlost; i++) {
+        DeclKind k = c->ast->lost[i].kind;
+        if (k == DECL_SCHEMA || k == DECL_EXTERN)
+            index_put(c, k == DECL_SCHEMA ? IX_SCHEMA : IX_EXTERN, NULL, c->ast->lost[i].name, INDEX_LOST);
     }
 }
 
@@ -321,15 +380,14 @@ static void check_enum(Checker *c, const AstAttr *a)
 {
     if (a->nvalues == 0)
         diag_error(c->diag, a->loc, "enum '%s' has no values", a->name);
-    for (int i = 0; i < a->nvalues; i++)
-        for (int j = 0; j < i; j++)
-            if (strcmp(a->values[i].name, a->values[j].name) == 0) {
-                diag_error(c->diag, a->values[i].loc, "duplicate value '%s' in enum '%s'",
-                           a->values[i].name, a->name);
-                diag_note(c->diag, a->values[j].loc, "previous definition of '%s' is here",
-                          a->values[j].name);
-                break;
-            }
+    for (int i = 0; i < a->nvalues; i++) {
+        int j = index_put(c, IX_VALUE, a, a->values[i].name, i);
+        if (j != i) {
+            diag_error(c->diag, a->values[i].loc, "duplicate value '%s' in enum '%s'", a->values[i].name,
+                       a->name);
+            diag_note(c->diag, a->values[j].loc, "previous definition of '%s' is here", a->values[j].name);
+        }
+    }
 }
 
 /* Timestamps are int64 in ns, us, ms or s; longer units would make
@@ -364,12 +422,11 @@ static void check_schema(Checker *c, AstSchema *s)
         diag_error(c->diag, s->loc, "schema '%s' has no attributes", s->name);
     for (int i = 0; i < s->nattrs; i++) {
         AstAttr *a = &s->attrs[i];
-        for (int j = 0; j < i; j++)
-            if (strcmp(a->name, s->attrs[j].name) == 0) {
-                diag_error(c->diag, a->loc, "duplicate attribute '%s' in schema '%s'", a->name, s->name);
-                diag_note(c->diag, s->attrs[j].loc, "previous definition of '%s' is here", a->name);
-                break;
-            }
+        int j = index_put(c, IX_ATTR, s, a->name, i);
+        if (j != i) {
+            diag_error(c->diag, a->loc, "duplicate attribute '%s' in schema '%s'", a->name, s->name);
+            diag_note(c->diag, s->attrs[j].loc, "previous definition of '%s' is here", a->name);
+        }
         if (a->kind == ATTR_ENUM)
             check_enum(c, a);
         if (a->kind != ATTR_TIMESTAMP)
@@ -557,10 +614,10 @@ static const AstSchema *resolve_schema(Checker *c, const AstHeader *h)
 {
     if (!h->schema_name)
         return NULL;
-    const AstSchema *s = find_schema(c->ast, h->schema_name);
-    if (!s) {
+    const AstSchema *s = find_schema(c, h->schema_name);
+    if (!s && !is_broken(c, IX_SCHEMA, h->schema_name)) {
         NameList l = {0};
-        for (int i = 0; i < c->ast->ndecls; i++)
+        for (int i = 0; i < c->ast->ndecls && spell_check(c); i++)
             if (c->ast->decls[i].kind == DECL_SCHEMA)
                 names_push(c, &l, c->ast->decls[i].u.schema->name);
         diag_error(c->diag, h->schema_loc, "unknown schema '%s'%s", h->schema_name,
@@ -575,7 +632,7 @@ static const AstAttr *check_partition(Checker *c, const AstHeader *h)
 {
     if (!h->partition || !c->schema)
         return NULL;
-    const AstAttr *a = find_attr(c->schema, h->partition);
+    const AstAttr *a = find_attr(c, c->schema, h->partition);
     if (!a) {
         if (first_report(c, 'a', h->partition)) {
             NameList l = attr_names(c, c->schema);
@@ -672,10 +729,10 @@ static const char *value_owners(Checker *c, const char *name, int *count)
     int n = 0;
     const AstSchema *s = c->schema;
     for (int i = 0; s && i < s->nattrs; i++)
-        if (find_value(&s->attrs[i], name) >= 0)
+        if (find_value(c, &s->attrs[i], name) >= 0)
             n++;
     for (int i = 0, k = 0; s && i < s->nattrs; i++) {
-        if (find_value(&s->attrs[i], name) < 0)
+        if (find_value(c, &s->attrs[i], name) < 0)
             continue;
         k++;
         list = !list ? fmt(c, "'%s'", s->attrs[i].name)
@@ -702,13 +759,13 @@ static void report_unknown_name(Checker *c, const AstExpr *e, const AstAttr *enu
                    s->name, enum_ctx->name, suggest_but(c, e->str, &l, exclude));
         return;
     }
-    if (find_extern(c->ast, e->str)) {
+    if (find_extern(c, e->str) || is_broken(c, IX_EXTERN, e->str)) {
         diag_error(c->diag, e->loc, "'%s' is a function, not an attribute of schema '%s'; call it: '%s(...)'",
                    e->str, s->name, e->str);
         return;
     }
     for (int i = 0; i < s->nattrs; i++)
-        if (find_value(&s->attrs[i], e->str) >= 0) {
+        if (find_value(c, &s->attrs[i], e->str) >= 0) {
             diag_error(c->diag, e->loc,
                        "'%s' is not an attribute of schema '%s' but a value of enum '%s'; "
                        "did you mean '%s == %s'?",
@@ -738,11 +795,29 @@ static Type to_enumval(AstExpr *e, const AstAttr *a, int index)
 /* A bare name outside a comparison with an enum: it must be an attribute. */
 static Type check_name(Checker *c, AstExpr *e)
 {
-    const AstAttr *a = find_attr(c->schema, e->str);
+    const AstAttr *a = find_attr(c, c->schema, e->str);
     if (a)
         return to_attr(e, a);
     report_unknown_name(c, e, NULL, NULL);
     return set_type(e, ty(TY_ERROR));
+}
+
+/* A pattern has few registers, all in sight, so even a one-letter name
+ * gets the nearest one ('y' for 'x'), with where it is written. */
+static void report_unknown_reg(Checker *c, const AstExpr *e)
+{
+    NameList l = {0};
+    for (int i = 0; i < c->pat->nregs && spell_check(c); i++)
+        names_push(c, &l, c->pat->regs[i].name);
+    c->nsuggest++;
+    const char *best = l.n ? diag_closest(e->str, l.v, l.n) : NULL;
+    if (!best) {
+        diag_error(c->diag, e->loc, "unknown register '%s'", e->str);
+        return;
+    }
+    const AstRegister *r = &c->pat->regs[find_reg(c, c->pat, best)];
+    diag_error(c->diag, e->loc, "unknown register '%s'; did you mean '%s'?", e->str, best);
+    diag_note(c->diag, r->loc, "register '%s' is written here", r->name);
 }
 
 static Type check_regattr(Checker *c, AstExpr *e)
@@ -753,7 +828,7 @@ static Type check_regattr(Checker *c, AstExpr *e)
             diag_error(c->diag, e->loc, "an episode element cannot read registers");
         return set_type(e, ty(TY_ERROR));
     }
-    int r = find_reg(c->pat, e->str);
+    int r = find_reg(c, c->pat, e->str);
     if (r < 0) {
         c->unknown_reg = true;
         if (!first_report(c, 'r', e->str))
@@ -762,16 +837,13 @@ static Type check_regattr(Checker *c, AstExpr *e)
             diag_error(c->diag, e->loc, "unknown register '%s': pattern '%s' writes no registers", e->str,
                        c->pat->name);
         } else {
-            NameList l = {0};
-            for (int i = 0; i < c->pat->nregs; i++)
-                names_push(c, &l, c->pat->regs[i].name);
-            diag_error(c->diag, e->loc, "unknown register '%s'%s", e->str, suggest(c, e->str, &l));
+            report_unknown_reg(c, e);
         }
         return set_type(e, ty(TY_ERROR));
     }
     e->reg = r;
     c->reg_read[r] = true;
-    const AstAttr *a = find_attr(c->schema, e->field);
+    const AstAttr *a = find_attr(c, c->schema, e->field);
     if (!a) {
         if (first_report(c, 'a', e->field)) {
             NameList l = attr_names(c, c->schema);
@@ -797,11 +869,11 @@ static Type check_call(Checker *c, AstExpr *e)
     for (int i = 0; i < e->nargs; i++)
         if (check_expr(c, e->args[i]).kind == TY_ERROR)
             args_ok = false;
-    const AstExtern *f = find_extern(c->ast, e->str);
+    const AstExtern *f = find_extern(c, e->str);
     if (!f) {
-        if (first_report(c, 'f', e->str)) {
+        if (!is_broken(c, IX_EXTERN, e->str) && first_report(c, 'f', e->str)) {
             NameList l = {0};
-            for (int i = 0; i < c->ast->ndecls; i++)
+            for (int i = 0; i < c->ast->ndecls && spell_check(c); i++)
                 if (c->ast->decls[i].kind == DECL_EXTERN)
                     names_push(c, &l, c->ast->decls[i].u.ext->name);
             diag_error(c->diag, e->loc, "unknown function '%s'%s", e->str, suggest(c, e->str, &l));
@@ -826,9 +898,9 @@ static Type check_call(Checker *c, AstExpr *e)
 
 /* The operands of == and != that need the other side to be resolved:
  * strings, and bare names that are not attributes (enum values). */
-static bool is_open(const Checker *c, const AstExpr *e)
+static bool is_open(Checker *c, const AstExpr *e)
 {
-    return e->kind == EX_STRING || (e->kind == EX_NAME && !find_attr(c->schema, e->str));
+    return e->kind == EX_STRING || (e->kind == EX_NAME && !find_attr(c, c->schema, e->str));
 }
 
 /* Resolves open operand side[i] of comparison cmp against the other
@@ -845,7 +917,7 @@ static Type resolve_open(Checker *c, const AstExpr *cmp, int i, Type other, bool
     if (!other_open && other.kind == TY_ERROR)
         return set_type(e, ty(TY_ERROR)); /* the other side is already reported */
     const AstAttr *en = !other_open && other.kind == TY_ENUM ? other.enum_attr : NULL;
-    int v = find_value(en, e->str);
+    int v = find_value(c, en, e->str);
     if (v >= 0)
         return to_enumval(e, en, v);
     bool quoted = e->kind == EX_STRING;
@@ -908,6 +980,25 @@ static void check_comparable(Checker *c, const AstExpr *e, Type l, Type r)
     diag_error(c->diag, e->loc, "type mismatch: cannot compare %s with %s", type_str(c, l), type_str(c, r));
 }
 
+/* Of two open sides, the one not to report: [typ == H] (for [type == H])
+ * is one mistake, the unknown name, and H is a value of the enum the user
+ * meant. The side reported is the first bare name that is no enum value
+ * (else the first bare name); -1 (report both) for two strings. */
+static int quiet_side(Checker *c, AstExpr *const side[2])
+{
+    bool name[2], value[2];
+    for (int i = 0; i < 2; i++) {
+        name[i] = side[i]->kind == EX_NAME;
+        value[i] = value_owners(c, side[i]->str, NULL) != NULL;
+    }
+    if (!name[0] && !name[1])
+        return -1;
+    for (int i = 0; i < 2; i++)
+        if (name[i] && !value[i])
+            return 1 - i;
+    return name[0] ? 1 : 0;
+}
+
 /* A comparison. Bare names are attributes first; a name that is not one is
  * resolved as a value of the enum on the other side. A name that is both an
  * attribute and a value of that enum is ambiguous. Enum values are resolved
@@ -923,13 +1014,16 @@ static Type check_cmp(Checker *c, AstExpr *e)
         if (!open[i])
             t[i] = check_expr(c, side[i]);
     }
+    int quiet = open[0] && open[1] ? quiet_side(c, side) : -1;
     for (int i = 0; i < 2; i++)
-        if (open[i])
+        if (i == quiet)
+            t[i] = set_type(side[i], ty(TY_ERROR));
+        else if (open[i])
             t[i] = resolve_open(c, e, i, open[1 - i] ? ty(TY_ERROR) : t[1 - i], open[1 - i],
                                 side[1 - i]->kind == EX_ATTR ? side[1 - i]->attr->name : NULL);
     for (int i = 0; i < 2; i++) {
         Type o = t[1 - i];
-        if (bare[i] && o.kind == TY_ENUM && find_value(o.enum_attr, side[i]->str) >= 0) {
+        if (bare[i] && o.kind == TY_ENUM && find_value(c, o.enum_attr, side[i]->str) >= 0) {
             diag_error(c->diag, side[i]->loc,
                        "'%s' is ambiguous: it is an attribute of schema '%s' and a value of enum '%s'",
                        side[i]->str, c->schema->name, o.enum_attr->name);
@@ -1099,7 +1193,7 @@ static void resolve_shorthand(Checker *c, AstRegex *rx)
     rx->value_attr = NULL;
     rx->value_index = -1;
     for (int i = 0; i < s->nattrs; i++) {
-        int v = find_value(&s->attrs[i], rx->value);
+        int v = find_value(c, &s->attrs[i], rx->value);
         if (v < 0)
             continue;
         names_push(c, &owners, fmt(c, "'%s'", s->attrs[i].name));
@@ -1119,7 +1213,7 @@ static void resolve_shorthand(Checker *c, AstRegex *rx)
     if (!a) {
         if (!first_report(c, 'v', rx->value))
             return;
-        const AstAttr *b = rx->value_quoted ? NULL : find_attr(s, rx->value);
+        const AstAttr *b = rx->value_quoted ? NULL : find_attr(c, s, rx->value);
         if (b && b->kind == ATTR_BOOL) {
             diag_error(c->diag, rx->loc, "'%s' is a bool attribute, not an enum value; write [%s] to test it",
                        rx->value, rx->value);
@@ -1185,10 +1279,11 @@ static void check_repeat(Checker *c, AstRegex *rx)
                    "the repetition maximum %" PRId64 " is smaller than the minimum %" PRId64, hi, lo);
         ok = false;
     }
-    if (ok && rx->rep_has_max && hi == 0) {
-        diag_error(c->diag, rx->rep_min.loc, "a repetition of at most 0 times matches only the empty string");
-        ok = false;
-    }
+    /* R{0} is the empty sequence, as in every regex engine; legal, but
+     * most likely not what was meant, hence the warning. */
+    if (ok && rx->rep_has_max && hi == 0)
+        diag_warning(c->diag, rx->rep_min.loc, "empty-repetition",
+                     "a repetition of at most 0 times matches only the empty sequence");
     rx->min = ok ? lo : 0;
     rx->max = ok && rx->rep_has_max ? hi : -1;
 }
@@ -1207,8 +1302,8 @@ static void define_label(Checker *c, AstRegex *rx, int in_not)
         diag_error(c->diag, rx->label_loc, "register '%s' cannot be written inside '~'", rx->label);
         bad = true;
     }
-    int r = find_reg(p, rx->label);
-    if (r < 0) {
+    int r = index_put(c, IX_REG, p, rx->label, p->nregs);
+    if (r == p->nregs) {
         AstRegister *reg = arena_push(c->arena, &p->regs, &p->nregs, &p->regs_cap, sizeof *p->regs);
         reg->name = rx->label;
         reg->loc = rx->label_loc;
@@ -1465,7 +1560,8 @@ static Word *flow(Checker *c, const AstRegex *rx, const Word *in)
     case RX_STAR:
     case RX_PLUS:
     case RX_REPEAT: {
-        if (rx->nkids == 0)
+        /* R{0}: the body never runs, so it writes nothing and reads nothing */
+        if (rx->nkids == 0 || (rx->kind == RX_REPEAT && rx->max == 0))
             break;
         Word *body_in = bits_copy(c, in);
         if (loops(rx))
@@ -1575,7 +1671,6 @@ static void begin_decl(Checker *c, AstHeader *h)
     c->reg_bad = NULL;
     c->nbad = c->bad_cap = 0;
     c->reg_read = NULL;
-    c->reported.n = 0;
     c->unknown_reg = false;
     c->window = &h->window;
     c->schema = resolve_schema(c, h);
@@ -1671,24 +1766,31 @@ static void check_episode(Checker *c, AstEpisode *ep)
 bool check_ast(Ast *ast, Arena *arena, Diag *diag)
 {
     Checker c = {0};
+    intern_init(&c.index, arena);
     c.ast = ast;
     c.arena = arena;
     c.diag = diag;
     int errors = diag->nerrors;
 
     check_decl_names(&c);
-    for (int i = 0; i < ast->ndecls; i++) {
+    /* declarations with syntax errors are skipped: a tree with holes
+     * would only report them again */
+    for (int i = 0; i < ast->ndecls && !diag_stopped(diag); i++) {
+        if (ast->decls[i].broken)
+            continue;
         if (ast->decls[i].kind == DECL_SCHEMA)
             check_schema(&c, ast->decls[i].u.schema);
         else if (ast->decls[i].kind == DECL_EXTERN)
             check_extern(&c, ast->decls[i].u.ext);
     }
-    for (int i = 0; i < ast->ndecls; i++) {
+    for (int i = 0; i < ast->ndecls && !diag_stopped(diag); i++) {
+        if (ast->decls[i].broken)
+            continue;
         if (ast->decls[i].kind == DECL_PATTERN)
             check_pattern(&c, ast->decls[i].u.pattern);
         else if (ast->decls[i].kind == DECL_EPISODE)
             check_episode(&c, ast->decls[i].u.episode);
     }
-    ast->checked = diag->nerrors == errors;
+    ast->checked = diag->nerrors == errors && diag->nsyntax == 0;
     return ast->checked;
 }

@@ -31,6 +31,8 @@ typedef struct CgCaps {
     int distinct_budget;   /* distinct episodes: configurations */
     int occmap_cap;        /* distinct episodes: events per OccMap list */
     int explore_cap;       /* explore: window entries per partition */
+    int max_runs;          /* runs per runs pattern and partition: the config's
+                              default (0: no limit, hosted run sets grow) */
 } CgCaps;
 
 typedef struct CgOptions {

@@ -44,6 +44,16 @@ static char *vformat(const char *fmt, va_list ap)
     return s;
 }
 
+/* Whether a report of this level is kept. Past the error limit nothing
+ * is: the first error over it stops the diagnostics for good (the notes
+ * and warnings after it would explain errors no one sees). */
+static bool keep(Diag *d, DiagLevel level)
+{
+    if (!d->stopped && level == DIAG_ERROR && d->max_errors > 0 && d->nerrors >= d->max_errors)
+        d->stopped = true;
+    return !d->stopped;
+}
+
 static void add(Diag *d, DiagLevel level, Loc loc, const char *flag, char *msg)
 {
     if (d->n == d->cap) {
@@ -63,42 +73,52 @@ static void add(Diag *d, DiagLevel level, Loc loc, const char *flag, char *msg)
     d->n++;
 }
 
+/* Formats and adds one report unless it is dropped; whether it was kept. */
+static bool report(Diag *d, DiagLevel level, const char *flag, Loc loc, const char *fmt, va_list ap)
+{
+    if (!keep(d, level))
+        return false;
+    add(d, level, loc, flag, vformat(fmt, ap));
+    return true;
+}
+
 void diag_error(Diag *d, Loc loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    add(d, DIAG_ERROR, loc, NULL, vformat(fmt, ap));
+    if (report(d, DIAG_ERROR, NULL, loc, fmt, ap))
+        d->nerrors++;
     va_end(ap);
-    d->nerrors++;
 }
 
 void diag_syntax(Diag *d, Loc loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    add(d, DIAG_ERROR, loc, NULL, vformat(fmt, ap));
+    if (report(d, DIAG_ERROR, NULL, loc, fmt, ap))
+        d->nerrors++;
     va_end(ap);
-    d->nerrors++;
-    d->nsyntax++;
+    d->nsyntax++; /* even when dropped: the declaration is broken */
 }
 
 void diag_warning(Diag *d, Loc loc, const char *flag, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    add(d, d->werror ? DIAG_ERROR : DIAG_WARNING, loc, flag, vformat(fmt, ap));
+    if (report(d, d->werror ? DIAG_ERROR : DIAG_WARNING, flag, loc, fmt, ap)) {
+        if (d->werror)
+            d->nerrors++;
+        else
+            d->nwarnings++;
+    }
     va_end(ap);
-    if (d->werror)
-        d->nerrors++;
-    else
-        d->nwarnings++;
 }
 
 void diag_note(Diag *d, Loc loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    add(d, DIAG_NOTE, loc, NULL, vformat(fmt, ap));
+    report(d, DIAG_NOTE, NULL, loc, fmt, ap);
     va_end(ap);
 }
 
@@ -115,56 +135,205 @@ static int cmp_entries(const void *pa, const void *pb)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* stderr is unbuffered: a byte at a time would make a write call per
+ * byte of the quoted lines. Diagnostics go through this buffer instead. */
+typedef struct OutBuf {
+    FILE  *out;
+    size_t n;
+    char   b[8192];
+} OutBuf;
+
+static void out_flush(OutBuf *o)
+{
+    fwrite(o->b, 1, o->n, o->out);
+    o->n = 0;
+}
+
+static void out_put(OutBuf *o, const char *s, size_t n)
+{
+    if (n > sizeof o->b - o->n)
+        out_flush(o);
+    if (n >= sizeof o->b) {
+        fwrite(s, 1, n, o->out);
+        return;
+    }
+    memcpy(o->b + o->n, s, n);
+    o->n += n;
+}
+
+static void out_str(OutBuf *o, const char *s) { out_put(o, s, strlen(s)); }
+
+static void out_char(OutBuf *o, char c) { out_put(o, &c, 1); }
+
+static void out_fmt(OutBuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void out_fmt(OutBuf *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = vformat(fmt, ap);
+    va_end(ap);
+    out_str(o, s);
+    free(s);
+}
+
 /* Lines longer than this are shown as a window around the column. */
 enum { DIAG_LINE_MAX = 160 };
 
-static void print_source_line(const Diag *d, Loc loc, FILE *out)
+/* Where each line starts, found in one pass over the source, so that
+ * quoting the line of each diagnostic does not rescan the file. */
+typedef struct LineIndex {
+    const char **start; /* [line - 1] */
+    int          n;
+} LineIndex;
+
+static LineIndex line_index(const Diag *d)
 {
-    if (!d->src || loc.line <= 0)
-        return;
-    const char *p = d->src, *end = d->src + d->len;
-    for (int line = 1; line < loc.line && p < end; p++)
+    LineIndex ix = {NULL, 0};
+    if (!d->src)
+        return ix;
+    const char *end = d->src + d->len;
+    size_t cap = 1;
+    for (const char *p = d->src; p < end; p++)
+        cap += *p == '\n';
+    ix.start = malloc(cap * sizeof *ix.start);
+    if (!ix.start)
+        abort();
+    ix.start[ix.n++] = d->src;
+    for (const char *p = d->src; p < end; p++)
         if (*p == '\n')
-            line++;
-    const char *eol = p;
-    while (eol < end && *eol != '\n' && *eol != '\r')
-        eol++;
-    const char *from = p, *to = eol;
+            ix.start[ix.n++] = p + 1;
+    return ix;
+}
+
+/* Bytes in a UTF-8 sequence at p (before end), or 0 if it is not one. */
+static int utf8_len(const unsigned char *p, const unsigned char *end)
+{
+    int n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 && p[0] < 0xe0 ? 2 : 0;
+    if (n == 0 || end - p < n)
+        return 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* One character of a quoted line: its text in out (a tab, a printable
+ * character, a UTF-8 sequence, or \xNN for any other byte), its width in
+ * columns in *width; returns the bytes it takes. */
+static int show_char(const char *q, const char *eol, char out[5], int *width)
+{
+    const unsigned char *u = (const unsigned char *)q;
+    int n = u[0] >= 0x80 ? utf8_len(u, (const unsigned char *)eol) : 1;
+    if (n > 1) {
+        memcpy(out, q, (size_t)n);
+        out[n] = '\0';
+        *width = 1;
+        return n;
+    }
+    if (u[0] == '\t' || (u[0] >= 0x20 && u[0] < 0x7f)) {
+        out[0] = (char)u[0];
+        out[1] = '\0';
+        *width = 1;
+        return 1;
+    }
+    static const char hex[] = "0123456789abcdef";
+    out[0] = '\\';
+    out[1] = 'x';
+    out[2] = hex[u[0] >> 4];
+    out[3] = hex[u[0] & 15];
+    out[4] = '\0';
+    *width = 4;
+    return 1;
+}
+
+/* A message as text: a string literal it quotes may hold any byte, which
+ * is shown as in the source lines. */
+static void out_text(OutBuf *out, const char *msg)
+{
+    const char *end = msg + strlen(msg);
+    char piece[5];
+    int width;
+    for (const char *q = msg; q < end;) {
+        q += show_char(q, end, piece, &width);
+        out_str(out, piece);
+    }
+}
+
+static void print_source_line(const LineIndex *ix, const char *end, Loc loc, OutBuf *out)
+{
+    if (loc.line <= 0 || loc.line > ix->n)
+        return;
+    const char *p = ix->start[loc.line - 1];
+    const char *eol = loc.line < ix->n ? ix->start[loc.line] - 1 : end; /* at its '\n' */
+    if (eol > p && eol[-1] == '\r' && eol < end)
+        eol--; /* CR LF ends the line; a lone CR is shown */
+    const char *from = p, *to = eol, *at = p + loc.col - 1;
     if (to - from > DIAG_LINE_MAX) {
-        const char *at = p + loc.col - 1;
         from = at - DIAG_LINE_MAX / 2 > p ? at - DIAG_LINE_MAX / 2 : p;
         to = from + DIAG_LINE_MAX < eol ? from + DIAG_LINE_MAX : eol;
     }
-    fputs(from > p ? "    ..." : "    ", out);
-    for (const char *q = from; q < to; q++)
-        fputc(*q == '\0' ? ' ' : *q, out);
-    fputs(to < eol ? "...\n    " : "\n    ", out);
+    char piece[5];
+    int width;
+    out_str(out, from > p ? "    ..." : "    ");
+    for (const char *q = from; q < to;) {
+        q += show_char(q, to, piece, &width);
+        out_str(out, piece);
+    }
+    out_str(out, to < eol ? "...\n    " : "\n    ");
     if (from > p)
-        fputs("   ", out);
-    /* Copy tabs from the line so the caret lines up however tabs render. */
-    for (const char *q = from; q < p + loc.col - 1; q++)
-        fputc(q < eol && *q == '\t' ? '\t' : ' ', out);
-    fputs("^\n", out);
+        out_str(out, "   ");
+    /* Copy tabs from the line so the caret lines up however tabs render;
+     * an escaped byte takes the width of its escape. */
+    for (const char *q = from; q < at;) {
+        if (q >= to) {
+            out_char(out, ' ');
+            q++;
+            continue;
+        }
+        const char *next = q + show_char(q, to, piece, &width);
+        if (next > at)
+            break; /* the column is inside a UTF-8 sequence */
+        for (int i = 0; i < width; i++)
+            out_char(out, *q == '\t' ? '\t' : ' ');
+        q = next;
+    }
+    out_str(out, "^\n");
 }
 
-void diag_flush(Diag *d, FILE *out)
+void diag_flush(Diag *d, FILE *file)
 {
     static const char *const level_name[] = {"error", "warning", "note"};
-    if (d->n == 0)
+    bool show_stop = d->stopped && !d->stop_shown;
+    if (d->n == 0 && !show_stop)
         return;
     qsort(d->entries, (size_t)d->n, sizeof *d->entries, cmp_entries);
+    LineIndex ix = line_index(d);
+    OutBuf *out = malloc(sizeof *out);
+    if (!out)
+        abort();
+    out->out = file;
+    out->n = 0;
     for (int i = 0; i < d->n; i++) {
         const DiagEntry *e = &d->entries[i];
         if (e->loc.line > 0)
-            fprintf(out, "%s:%d:%d: ", d->path, e->loc.line, e->loc.col);
+            out_fmt(out, "%s:%d:%d: ", d->path, e->loc.line, e->loc.col);
         else
-            fprintf(out, "%s: ", d->path);
-        fprintf(out, "%s: %s", level_name[e->level], e->message);
+            out_fmt(out, "%s: ", d->path);
+        out_fmt(out, "%s: ", level_name[e->level]);
+        out_text(out, e->message);
         if (e->flag)
-            fprintf(out, e->level == DIAG_ERROR ? " [-Werror=%s]" : " [-W%s]", e->flag);
-        fputc('\n', out);
-        print_source_line(d, e->loc, out);
+            out_fmt(out, e->level == DIAG_ERROR ? " [-Werror=%s]" : " [-W%s]", e->flag);
+        out_char(out, '\n');
+        print_source_line(&ix, d->src + d->len, e->loc, out);
     }
+    if (show_stop)
+        out_fmt(out, "%s: error: too many errors emitted, stopping now [--max-errors=%d]\n", d->path,
+                d->max_errors);
+    d->stop_shown |= show_stop;
+    out_flush(out);
+    free(out);
+    free(ix.start);
     diag_free(d);
 }
 

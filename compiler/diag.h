@@ -31,9 +31,16 @@ typedef struct Diag {
     int         nerrors, nwarnings;
     int         nsyntax;  /* lexer/parser errors: later stages do not run */
     bool        werror;   /* warnings count as errors */
+    int         max_errors; /* errors kept; 0 = no limit (diag_init) */
+    bool        stopped;  /* max_errors was passed: later reports are
+                             dropped and the stages stop early */
+    bool        stop_shown; /* the "too many errors" line was printed */
     DiagEntry  *entries;
     int         n, cap;
 } Diag;
+
+/* sremc's default --max-errors, like clang's -ferror-limit. */
+enum { DIAG_MAX_ERRORS_DEFAULT = 20 };
 
 void diag_init(Diag *d, const char *path, const char *src, size_t len);
 void diag_free(Diag *d);
@@ -49,8 +56,14 @@ void diag_warning(Diag *d, Loc loc, const char *flag, const char *fmt, ...)
 void diag_note(Diag *d, Loc loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Prints every entry sorted by position (notes after their anchor) and
- * forgets them; counters are kept. */
+/* Whether the error limit was passed: the lexer, the parser and the
+ * checker stop there, so a file of garbage costs no more than 20 errors. */
+static inline bool diag_stopped(const Diag *d) { return d->stopped; }
+
+/* Prints every entry sorted by position (notes after their anchor), then
+ * "too many errors" if the limit was passed, and forgets them; counters
+ * are kept. Control bytes and bytes that are not UTF-8 in a quoted source
+ * line are shown as \xNN, the caret still under its column. */
 void diag_flush(Diag *d, FILE *out);
 
 /* Levenshtein distance, for "did you mean" suggestions. */

@@ -1,5 +1,5 @@
 /* frontend.c: reads a pattern file and runs the lexer, parser and
- * checker over it, stopping before the checker on syntax errors. */
+ * checker over it (the checker skips declarations with syntax errors). */
 #include "frontend.h"
 
 #include <errno.h>
@@ -44,8 +44,9 @@ char *frontend_read_file(const char *path, size_t *len)
 Ast *frontend_parse_check(const char *path, const char *src, size_t len, Arena *arena, Diag *diag)
 {
     Ast *ast = parse_source(path, src, len, arena, diag);
-    /* Checking a tree with holes from error recovery only adds noise. */
-    if (diag->nsyntax == 0)
+    /* Like clang, one run shows both kinds of error: the checker skips the
+     * declarations with syntax errors and what depends on them. */
+    if (!diag_stopped(diag))
         check_ast(ast, arena, diag);
     return ast;
 }

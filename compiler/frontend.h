@@ -8,8 +8,9 @@
 /* Reads a whole file; NULL with errno set on failure. Caller frees. */
 char *frontend_read_file(const char *path, size_t *len);
 
-/* Parses and, when there were no syntax errors, checks. Returns the Ast
- * (never NULL); diag->nerrors says whether it can be used. */
+/* Parses and checks the declarations that parsed (unless the error limit
+ * stopped the parse). Returns the Ast (never NULL); diag->nerrors says
+ * whether it can be used. */
 Ast *frontend_parse_check(const char *path, const char *src, size_t len, Arena *arena, Diag *diag);
 
 #endif

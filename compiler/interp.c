@@ -51,7 +51,9 @@ static size_t row_hash(const int *row, int width)
         h ^= (uint32_t)row[i];
         h *= 1099511628211u;
     }
-    return (size_t)(h ^ (h >> 29));
+    h ^= h >> 33; /* FNV's low bits see only the rows' low bits: mix the high ones in */
+    h *= 0xff51afd7ed558ccdu;
+    return (size_t)(h ^ (h >> 33));
 }
 
 /* The slot holding row, or the free slot where it would go. */
@@ -124,6 +126,7 @@ typedef struct Interp {
     int                maxend;   /* current start: no end beyond this can satisfy the window;
                                     canonical match: one past the detection */
     int               *regs;     /* canonical match: [nregs], positions or -1 */
+    struct Memo       *memo;     /* canonical match: its tables */
 } Interp;
 
 static const Value *event_at(const Interp *in, int k)
@@ -553,34 +556,110 @@ void interp_detect(const AstPattern *p, const Stream *s, const ExternTable *ext,
  * offers the parses of its subexpression one by one, in canonical order,
  * to a continuation (what must follow), and stops at the first one the
  * continuation accepts. The registers are one array, in->regs, written by
- * atoms and restored when a parse is abandoned. */
+ * atoms and restored when a parse is abandoned.
+ *
+ * Plain backtracking is exponential (`((A)+)+ B` on a run of A's, as in
+ * any backtracking regex engine), so after MEMO_AFTER continuation calls
+ * for one detection, continuations are interned: each gets an id from its
+ * contents and its successor's id, and a call of continuation id at pos
+ * with given registers that failed once is not made again (it would fail
+ * again: nothing else goes into it). `&` and `~` first find where their
+ * operands can end (one search each) and skip the spans they cannot
+ * cover. The order of the parses is unchanged; only known failures are
+ * skipped. */
+
+typedef enum KontKind {
+    K_END,     /* the whole parse must end at in->maxend */
+    K_ENDS,    /* & and ~ ask where a parse can end: note it, fail */
+    K_SEQ,     /* concatenation: operand kid next, then next */
+    K_REPEAT,  /* repetition r after count iterations */
+    K_AND      /* &: operand kid - 1 ended; it must end at to */
+} KontKind;
 
 typedef struct Kont Kont;
-typedef bool (*KontFn)(Interp *in, const Kont *k, int pos);
 struct Kont {
-    KontFn          fn;
+    KontKind        kind;
     const Kont     *next;     /* the continuation after this one */
     const AstRegex *r;        /* the node this continuation belongs to */
     int             kid;      /* concatenation and &: the next operand */
-    int64_t         count;    /* repetition: iterations done */
+    int64_t         count;    /* repetition: iterations done (capped where more do not matter) */
     int             last;     /* repetition: start of the last optional iteration, -1 */
-    int             from, to; /* &: the span's start and end */
+    int             from, to; /* &: the span's start and end; K_ENDS: a serial number */
 };
+
+/* Most searches are short: memoize only the long ones. */
+enum { MEMO_AFTER = 20000 };
+
+/* The per-detection tables: interned continuations, failed calls. */
+typedef struct Memo {
+    long   calls;   /* continuation calls so far */
+    bool   on;      /* calls > MEMO_AFTER: memoizing */
+    OutSet konts;   /* rows: kind, r (two halves), kid, count, last, from, to, next id */
+    OutSet failed;  /* rows: id, pos, registers */
+    int   *row;     /* scratch of failed's width */
+    bool  *ends;    /* K_ENDS: where the parses end */
+    int    searches;/* K_ENDS so far */
+} Memo;
 
 static bool canon_parse(Interp *in, const AstRegex *r, int pos, const Kont *k);
 
-/* The end of the whole parse: it must cover the span exactly. */
-static bool kont_end(Interp *in, const Kont *k, int pos)
+/* The index of row in s, added if new. */
+static int set_index(OutSet *s, const int *row)
 {
-    (void)k;
-    return pos == in->maxend;
+    if (!set_has(s, row))
+        set_add(s, row);
+    return s->slots[set_slot(s, row)] - 1;
 }
 
-/* R ends exactly at k->to (used by ~R to ask whether R has a parse there). */
-static bool kont_exact(Interp *in, const Kont *k, int pos)
+/* A continuation with these contents. */
+static Kont kont(KontKind kind, const Kont *next, const AstRegex *r, int kid, int64_t count, int last, int from,
+                 int to)
 {
-    (void)in;
-    return pos == k->to;
+    Kont k = {kind, next, r, kid, count, last, from, to};
+    return k;
+}
+
+/* The id of k: the index of its contents and its successor's id among
+ * the continuations seen (the chain is as long as the regex is deep). */
+static int kont_id(Interp *in, const Kont *k)
+{
+    uint64_t rp = (uint64_t)(uintptr_t)k->r;
+    int row[9] = {(int)k->kind, (int)(uint32_t)rp, (int)(uint32_t)(rp >> 32), k->kid, (int)k->count, k->last,
+                  k->from, k->to, k->next ? kont_id(in, k->next) : -1};
+    return set_index(&in->memo->konts, row);
+}
+
+static bool kont_seq(Interp *in, const Kont *k, int pos);
+static bool kont_repeat(Interp *in, const Kont *k, int pos);
+static bool kont_and(Interp *in, const Kont *k, int pos);
+
+/* Runs continuation k at pos, unless it failed there before with the
+ * same registers. */
+static bool kont_run(Interp *in, const Kont *k, int pos)
+{
+    Memo *m = in->memo;
+    m->on = m->on || ++m->calls > MEMO_AFTER;
+    int id = m->on ? kont_id(in, k) : -1;
+    m->row[0] = id;
+    m->row[1] = pos;
+    memcpy(m->row + 2, in->regs, (size_t)in->nregs * sizeof *in->regs);
+    if (id >= 0 && set_has(&m->failed, m->row))
+        return false;
+    bool ok = false;
+    switch (k->kind) {
+    case K_END:    ok = pos == in->maxend; break;
+    case K_ENDS:   in->memo->ends[pos] = true; break;
+    case K_SEQ:    ok = kont_seq(in, k, pos); break;
+    case K_REPEAT: ok = kont_repeat(in, k, pos); break;
+    case K_AND:    ok = kont_and(in, k, pos); break;
+    }
+    if (!ok && id >= 0) {
+        m->row[0] = id; /* the calls above used the scratch row */
+        m->row[1] = pos;
+        memcpy(m->row + 2, in->regs, (size_t)in->nregs * sizeof *in->regs);
+        set_add(&m->failed, m->row);
+    }
+    return ok;
 }
 
 /* One event: the condition sees the registers before the store. */
@@ -589,10 +668,10 @@ static bool canon_atom(Interp *in, const AstRegex *r, int pos, const Kont *k)
     if (pos >= in->maxend || !holds(in, atom_cond(r), pos, in->regs))
         return false;
     if (r->reg < 0)
-        return k->fn(in, k, pos + 1);
+        return kont_run(in, k, pos + 1);
     int old = in->regs[r->reg];
     in->regs[r->reg] = pos;
-    if (k->fn(in, k, pos + 1))
+    if (kont_run(in, k, pos + 1))
         return true; /* the bindings of the parse found stay */
     in->regs[r->reg] = old;
     return false;
@@ -602,9 +681,26 @@ static bool canon_atom(Interp *in, const AstRegex *r, int pos, const Kont *k)
 static bool kont_seq(Interp *in, const Kont *k, int pos)
 {
     if (k->kid == k->r->nkids)
-        return k->next->fn(in, k->next, pos);
-    Kont c = {kont_seq, k->next, k->r, k->kid + 1, 0, -1, 0, 0};
+        return kont_run(in, k->next, pos);
+    Kont c = kont(K_SEQ, k->next, k->r, k->kid + 1, 0, -1, 0, 0);
     return canon_parse(in, k->r->kids[k->kid], pos, &c);
+}
+
+/* The bounds of a repetition node. */
+static void repeat_bounds(const AstRegex *r, int64_t *min, int64_t *max)
+{
+    *min = r->kind == RX_PLUS ? 1 : r->kind == RX_REPEAT ? r->min : 0;
+    *max = r->kind == RX_OPT ? 1 : r->kind == RX_REPEAT ? r->max : -1;
+}
+
+/* Repetition r after count + 1 iterations, the last one begun at last. */
+static Kont kont_iter(const Kont *k, int last)
+{
+    int64_t min, max, count = k->count + 1;
+    repeat_bounds(k->r, &min, &max);
+    if (max < 0 && count > min)
+        count = min; /* unbounded: only `count < min` tells counts apart */
+    return kont(K_REPEAT, k->next, k->r, 0, count, last, 0, 0);
 }
 
 /* A repetition after `count` iterations, as Python's re does it
@@ -613,49 +709,66 @@ static bool kont_seq(Interp *in, const Kont *k, int pos)
  * consumed nothing; then stop and go on. */
 static bool kont_repeat(Interp *in, const Kont *k, int pos)
 {
-    const AstRegex *r = k->r, *body = r->kids[0];
-    int64_t min = 0, max = -1;
-    if (r->kind == RX_PLUS)
-        min = 1;
-    else if (r->kind == RX_OPT)
-        max = 1;
-    else if (r->kind == RX_REPEAT)
-        min = r->min, max = r->max;
+    int64_t min, max;
+    repeat_bounds(k->r, &min, &max);
     if (k->count < min) {
-        Kont c = {kont_repeat, k->next, r, 0, k->count + 1, k->last, 0, 0};
-        return canon_parse(in, body, pos, &c);
+        Kont c = kont_iter(k, k->last);
+        return canon_parse(in, k->r->kids[0], pos, &c);
     }
     if ((max < 0 || k->count < max) && pos != k->last) {
-        Kont c = {kont_repeat, k->next, r, 0, k->count + 1, pos, 0, 0};
-        if (canon_parse(in, body, pos, &c))
+        Kont c = kont_iter(k, pos);
+        if (canon_parse(in, k->r->kids[0], pos, &c))
             return true;
     }
-    return k->next->fn(in, k->next, pos);
+    return kont_run(in, k->next, pos);
 }
 
-/* R & S over the span [k->from, k->to): operand k->kid must end exactly
- * at k->to, then the next operand starts over at k->from. The operands
- * write disjoint registers and read none of each other's, so threading
- * the registers through them is the same as merging their writes. */
+/* R & S over the span [k->from, k->to): operand k->kid - 1 must end
+ * exactly at k->to, then operand k->kid starts over at k->from. The
+ * operands write disjoint registers and read none of each other's, so
+ * threading the registers through them is the same as merging their writes. */
 static bool kont_and(Interp *in, const Kont *k, int pos)
 {
     if (pos != k->to)
         return false;
     if (k->kid == k->r->nkids)
-        return k->next->fn(in, k->next, pos);
-    Kont c = {kont_and, k->next, k->r, k->kid + 1, 0, -1, k->from, k->to};
+        return kont_run(in, k->next, pos);
+    Kont c = kont(K_AND, k->next, k->r, k->kid + 1, 0, -1, k->from, k->to);
     return canon_parse(in, k->r->kids[k->kid], k->from, &c);
 }
 
-/* Spans longest first; for each, the parses of the operands in order. */
+/* ends[e] = whether r has a parse from pos ending at e (e <= in->maxend):
+ * every parse is offered to a continuation that notes its end and fails. */
+static void canon_ends(Interp *in, const AstRegex *r, int pos, bool *ends)
+{
+    Memo *m = in->memo;
+    bool *outer = m->ends;
+    memset(ends, 0, (size_t)(in->maxend + 1) * sizeof *ends);
+    m->ends = ends;
+    Kont note = kont(K_ENDS, NULL, r, 0, 0, -1, pos, m->searches++); /* its own id: a new array */
+    canon_parse(in, r, pos, &note);
+    m->ends = outer;
+}
+
+/* Spans longest first; for each, the parses of the operands in order.
+ * The spans some operand cannot end at are skipped (the operands read
+ * none of each other's registers, so where one can end does not depend on
+ * the others). */
 static bool canon_and(Interp *in, const AstRegex *r, int pos, const Kont *k)
 {
-    for (int end = in->maxend; end >= pos; end--) {
-        Kont c = {kont_and, k, r, 1, 0, -1, pos, end};
-        if (canon_parse(in, r->kids[0], pos, &c))
-            return true;
+    size_t row = (size_t)in->maxend + 1;
+    bool *ends = xrealloc(NULL, (size_t)r->nkids * row * sizeof *ends), found = false;
+    for (int q = 0; q < r->nkids; q++)
+        canon_ends(in, r->kids[q], pos, ends + (size_t)q * row);
+    for (int end = in->maxend; end >= pos && !found; end--) {
+        bool reachable = true;
+        for (int q = 0; q < r->nkids && reachable; q++)
+            reachable = ends[(size_t)q * row + (size_t)end];
+        Kont c = kont(K_AND, k, r, 1, 0, -1, pos, end);
+        found = reachable && canon_parse(in, r->kids[0], pos, &c);
     }
-    return false;
+    free(ends);
+    return found;
 }
 
 /* ~R: spans of 1..w events (the count window) longest first, those R
@@ -664,12 +777,12 @@ static bool canon_not(Interp *in, const AstRegex *r, int pos, const Kont *k)
 {
     int64_t w = in->p->hdr.window.kind == WIN_EVENTS ? in->p->hdr.window.value : 0;
     int last = (int64_t)in->maxend - pos < w ? in->maxend : pos + (int)w;
-    for (int end = last; end > pos; end--) {
-        Kont exact = {kont_exact, NULL, r, 0, 0, -1, pos, end};
-        if (!canon_parse(in, r->kids[0], pos, &exact) && k->fn(in, k, end))
-            return true;
-    }
-    return false;
+    bool *ends = xrealloc(NULL, ((size_t)in->maxend + 1) * sizeof *ends), found = false;
+    canon_ends(in, r->kids[0], pos, ends);
+    for (int end = last; end > pos && !found; end--)
+        found = !ends[end] && kont_run(in, k, end);
+    free(ends);
+    return found;
 }
 
 /* Offers the parses of r from pos to k, in canonical order; true as soon
@@ -679,7 +792,7 @@ static bool canon_parse(Interp *in, const AstRegex *r, int pos, const Kont *k)
     switch (r->kind) {
     case RX_ATOM: return canon_atom(in, r, pos, k);
     case RX_SEQ: {
-        Kont c = {kont_seq, k, r, 0, 0, -1, 0, 0};
+        Kont c = kont(K_SEQ, k, r, 0, 0, -1, 0, 0);
         return kont_seq(in, &c, pos);
     }
     case RX_ALT:
@@ -693,7 +806,7 @@ static bool canon_parse(Interp *in, const AstRegex *r, int pos, const Kont *k)
     case RX_PLUS:
     case RX_OPT:
     case RX_REPEAT: {
-        Kont c = {kont_repeat, k, r, 0, 0, -1, 0, 0};
+        Kont c = kont(K_REPEAT, k, r, 0, 0, -1, 0, 0);
         return kont_repeat(in, &c, pos);
     }
     }
@@ -710,14 +823,24 @@ static void regs_clear(Interp *in)
  * and its canonical parse. Position i is the last of the (sub)stream. */
 static int canon_strict(Interp *in, int i)
 {
-    Kont end = {kont_end, NULL, NULL, 0, 0, -1, 0, 0};
+    Memo memo = {0};
+    set_init(&memo.konts, 9);
+    set_init(&memo.failed, 2 + in->nregs);
+    memo.row = xrealloc(NULL, (size_t)(2 + in->nregs) * sizeof *memo.row);
+    in->memo = &memo;
     in->maxend = i + 1;
-    for (int j = i; j >= 0 && window_holds(in, j, i); j--) {
+    Kont end = kont(K_END, NULL, NULL, 0, 0, -1, 0, 0);
+    int found = -1;
+    for (int j = i; found < 0 && j >= 0 && window_holds(in, j, i); j--) {
         regs_clear(in);
         if (canon_parse(in, in->p->body, j, &end))
-            return j;
+            found = j;
     }
-    return -1;
+    in->memo = NULL;
+    set_free(&memo.konts);
+    set_free(&memo.failed);
+    free(memo.row);
+    return found;
 }
 
 /* stam: the chain from j_1 ending at i whose j_2, j_3, ... is smallest in

@@ -28,8 +28,10 @@ typedef struct CanonMatch {
 /* The canonical match of p's detection at event i (0-based) of s: false,
  * with start and every bind -1, if there is no detection at i (det[i] of
  * interp_detect is false). Under `partition by`, i's own substream.
- * Slow on purpose (a backtracking parse, exponential in the worst case):
- * an oracle for small streams. */
+ * out->bind may be NULL when p->nregs is 0. Slow on purpose (a
+ * backtracking parse in the order of the definition, failed calls
+ * memoized; on random 40-event streams about 2 us per event, 3 ms at
+ * worst): an oracle for small streams. */
 bool interp_canonical(const AstPattern *p, const Stream *s, const ExternTable *ext, int i, CanonMatch *out);
 
 /* Under policy strict: whether events j..i (of i's substream, the window

@@ -37,6 +37,7 @@ typedef struct Options {
     const char *file;
     const char *extra[MAX_EXTRA]; /* build: C sources, objects, libraries for $CC */
     int         nextra;
+    int         error_limit;      /* --max-errors as a number */
 #define COMMAND(name, operands, help)
 #define OPTION(lng, shrt, arg, field, cmds, help) const char *field; /* NULL: not given */
 #include "options.def"
@@ -244,19 +245,25 @@ typedef struct Job {
     StrategyOpts strategy;  /* strategy, budgets and run capacity */
 } Job;
 
-/* A positive int option value into *out; a usage error otherwise. */
-static int parse_count(const char *option, const char *value, int *out)
+/* An int option value of at least min (0 or 1) into *out; a usage error
+ * otherwise. */
+static int parse_int_from(const char *option, const char *value, int min, int *out)
 {
     char *end;
     errno = 0;
     long v = strtol(value, &end, 10);
-    if (errno || end == value || *end || v < 1 || v > INT_MAX) {
+    if (errno || end == value || *end || v < min || v > INT_MAX) {
         char msg[128];
-        snprintf(msg, sizeof msg, "%s needs a positive integer, got '%%s'", option);
+        snprintf(msg, sizeof msg, "%s needs a %s integer, got '%%s'", option, min > 0 ? "positive" : "non-negative");
         return usage_error(msg, value);
     }
     *out = (int)v;
     return 0;
+}
+
+static int parse_count(const char *option, const char *value, int *out)
+{
+    return parse_int_from(option, value, 1, out);
 }
 
 static int parse_stage(const char *name, Stage *stage)
@@ -484,6 +491,7 @@ static int front_open(const Options *opts, Front *fe)
     arena_init(&fe->arena);
     diag_init(&fe->diag, opts->file, fe->src, len);
     fe->diag.werror = opts->werror != NULL;
+    fe->diag.max_errors = opts->error_limit;
     fe->ast = frontend_parse_check(opts->file, fe->src, len, &fe->arena, &fe->diag);
     return 0;
 }
@@ -847,7 +855,9 @@ static int run_emit(const Options *opts, bool build)
      * uniform streams; bench/episodes.sh). Firmware gets small fixed
      * tables; the arena is sized for them. */
     CgCaps caps = {opts->freestanding ? 16 : 0, SREMRT_EPISODE_DEFAULT_BUDGET,
-                   opts->freestanding ? SREMRT_EPISODE_DEFAULT_CAP : 1024, 0};
+                   opts->freestanding ? SREMRT_EPISODE_DEFAULT_CAP : 1024, 0,
+                   /* hosted run sets grow: no limit unless --max-runs sets one */
+                   opts->freestanding || opts->max_runs ? job.strategy.max_runs : 0};
     size_t runtime_bytes = 0;
     if (opts->layout && !layout_parse(opts->layout, &job.strategy.layout))
         return usage_error("unknown layout '%s' (layouts: auto, tree, table, nodes, chain)", opts->layout);
@@ -1000,6 +1010,9 @@ int main(int argc, char **argv)
     }
     if ((rc = check_option_commands(&opts)) != 0)
         return rc;
+    opts.error_limit = DIAG_MAX_ERRORS_DEFAULT;
+    if (opts.max_errors && parse_int_from("--max-errors", opts.max_errors, 0, &opts.error_limit))
+        return EXIT_USAGE;
     if (is_check)
         return run_front(&opts, NULL);
     if (is_emit || is_build)

@@ -29,6 +29,11 @@ typedef struct Lexer {
     union SREMSTYPE *pending_val;
     Loc         pending_loc;
     const char *pending_tok, *pending_end;
+    /* What the declaration is, for one a syntax error leaves without a
+     * tree: its keyword token and name (NULL until seen). */
+    int         decl_keyword;
+    const char *decl_name;
+    Loc         decl_name_loc;
     bool        at_eof;      /* the real end of the file was reached */
     bool        stopped;     /* gave up on this declaration (nesting) */
     bool        unterminated;/* an unterminated string: later parse

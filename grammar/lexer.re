@@ -25,6 +25,8 @@ void lexer_next_declaration(Lexer *lx)
 {
     lx->nesting = 0;
     lx->decl_tokens = 0;
+    lx->decl_keyword = 0;
+    lx->decl_name = NULL;
     lx->stopped = false;
     lx->unterminated = false;
 }
@@ -183,10 +185,28 @@ static bool starts_declaration(int token)
     return token == TOK_SCHEMA || token == TOK_PATTERN || token == TOK_EPISODE || token == TOK_EXTERN;
 }
 
+/* Counts the tokens of the declaration and keeps its keyword and name:
+ * `schema NAME`, `pattern NAME`, `episode NAME`, `extern TYPE NAME`. */
+static void note_declaration(Lexer *lx, int token, const SREMSTYPE *val)
+{
+    int n = ++lx->decl_tokens;
+    if (n == 1)
+        lx->decl_keyword = token;
+    else if (token == TOK_IDENT && !lx->decl_name && n == (lx->decl_keyword == TOK_EXTERN ? 3 : 2)) {
+        lx->decl_name = val->str;
+        lx->decl_name_loc = lx->tok_loc;
+    }
+}
+
 /* Hands out the tokens of one declaration, then end of file: the parse
  * of each declaration is independent (see Lexer.decl_tokens). */
 int lexer_next(Lexer *lx, SREMSTYPE *val, SREMLTYPE *loc)
 {
+    if (diag_stopped(lx->diag)) {
+        lx->at_eof = true; /* past the error limit: the file ends here */
+        lx->pending = 0;
+        return 0;
+    }
     if (lx->pending) {
         int token = lx->pending;
         lx->pending = 0;
@@ -197,6 +217,7 @@ int lexer_next(Lexer *lx, SREMSTYPE *val, SREMLTYPE *loc)
         lx->cur = lx->pending_end;
         lx->tok_loc = lx->pending_loc;
         lx->decl_tokens = 1;
+        lx->decl_keyword = token;
         return token;
     }
     for (;;) {
@@ -217,7 +238,7 @@ int lexer_next(Lexer *lx, SREMSTYPE *val, SREMLTYPE *loc)
         }
         if (lx->stopped)
             continue; /* skipping the rest of a declaration given up on */
-        lx->decl_tokens++;
+        note_declaration(lx, token, val);
         return token;
     }
 }

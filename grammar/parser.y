@@ -315,10 +315,10 @@ enum_value
     | STRING    { $$ = (AstEnumValue){.name = $1, .quoted = true, .loc = L(@1)}; }
     ;
 
-/* ---- extern TYPE NAME(TYPE [name], ...); ----------------------------- */
+/* ---- extern TYPE NAME(TYPE [name], ...) [;] -------------------------- */
 
 extern_decl
-    : EXTERN scalar_type IDENT '(' extern_params ')' ';'
+    : EXTERN scalar_type IDENT '(' extern_params ')' opt_semi
         {
             $5->ret = $2;
             $5->name = $3;
@@ -350,7 +350,7 @@ scalar_type
     | BOOL      { $$ = TY_BOOL; }
     ;
 
-/* ---- pattern NAME on SCHEMA clauses { REGEX } [explore ...;] --------- */
+/* ---- pattern NAME on SCHEMA clauses { REGEX } [explore ...] [;] ------- */
 
 pattern_decl
     : PATTERN IDENT ON IDENT header '{' regex '}' pattern_tail
@@ -371,7 +371,7 @@ pattern_decl
 pattern_tail
     : opt_semi
         { memset(&$$, 0, sizeof $$); }
-    | EXPLORE explore_items ';'
+    | EXPLORE explore_items opt_semi
         { $$ = $2; $$.present = true; $$.loc = L(@1); }
     ;
 
@@ -402,7 +402,7 @@ explore_items
         }
     ;
 
-/* ---- episode NAME on SCHEMA clauses { ELEMENTS } [alert when ...;] -- */
+/* ---- episode NAME on SCHEMA clauses { ELEMENTS } [alert when ...] [;] */
 
 episode_decl
     : EPISODE IDENT ON IDENT header '{' regex '}' episode_tail
@@ -425,7 +425,7 @@ episode_decl
 episode_tail
     : opt_semi
         { memset(&$$, 0, sizeof $$); }
-    | ALERT WHEN COUNT GE number ';'
+    | ALERT WHEN COUNT GE number opt_semi
         { $$ = (AstAlertClause){.present = true, .loc = L(@1), .count = $5}; }
     ;
 
@@ -642,6 +642,36 @@ static bool is_keyword(yysymbol_kind_t sym)
     return name[0] == '\'' && ((name[1] >= 'a' && name[1] <= 'z') || name[1] == '_') && name[2] != '\'';
 }
 
+/* A name where a type belongs ('integer', 'string'): the syntax error
+ * names the nearest of the types expected there (n of them), else lists them. */
+static void unknown_type(Parser *p, const char *name, Loc loc, const char *const *types, int n)
+{
+    /* names other languages use, then the nearest by spelling */
+    static const char *const alias[][2] = {
+        {"integer", "int"}, {"long", "int"},     {"int64", "int"},    {"double", "float"},
+        {"real", "float"},  {"number", "float"}, {"boolean", "bool"}, {"string", "enum"},
+    };
+    const char *best = NULL;
+    for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
+        for (int t = 0; t < n && !best; t++)
+            if (strcmp(name, alias[i][0]) == 0 && strcmp(types[t], alias[i][1]) == 0)
+                best = types[t];
+    if (!best)
+        best = diag_closest(name, types, n);
+    if (best)
+        diag_syntax(p->diag, loc, "unknown type '%s'; did you mean '%s'?", name,
+                    strcmp(best, "enum") == 0 ? "enum { ... }" : best);
+    else {
+        char list[128] = "";
+        for (int t = 0; t < n; t++) {
+            size_t used = strlen(list);
+            snprintf(list + used, sizeof list - used, "%s'%s'", t == 0 ? "" : t == n - 1 ? " or " : ", ",
+                     types[t]);
+        }
+        diag_syntax(p->diag, loc, "unknown type '%s'; a type is %s", name, list);
+    }
+}
+
 /* Messages name what was expected and what came instead:
  *   expected ';' after 'int'        the ';' is missing at the end of a line
  *   expected X or Y before 'Z'      otherwise, at the unexpected token
@@ -658,6 +688,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
     yysymbol_kind_t la = yypcontext_token(ctx);
     bool real_eof = la == YYSYMBOL_YYEOF && !lx->pending;
     bool wants_ident = false, wants_semi = false;
+    char type_buf[MAX_EXPECTED][16];
+    const char *types[MAX_EXPECTED];
+    int ntypes = 0; /* the type keywords expected: a type belongs here */
     char what[64], list[256] = "";
     if (real_eof)
         snprintf(what, sizeof what, "end of file");
@@ -668,8 +701,15 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
                  yysymbol_name(expected[i]));
         wants_ident |= expected[i] == YYSYMBOL_IDENT;
+        if (expected[i] >= YYSYMBOL_INT && expected[i] <= YYSYMBOL_TIMESTAMP && ntypes < MAX_EXPECTED) {
+            const char *kw = yysymbol_name(expected[i]); /* "'int'" */
+            snprintf(type_buf[ntypes], sizeof type_buf[ntypes], "%.*s", (int)strlen(kw) - 2, kw + 1);
+            types[ntypes] = type_buf[ntypes];
+            ntypes++;
+        }
         wants_semi |= strcmp(yysymbol_name(expected[i]), "';'") == 0;
     }
+    bool wants_type = ntypes > 0;
     Loc at = real_eof ? lx->prev_loc : lx->tok_loc;
     char prev[64] = "";
     Loc after = at;
@@ -677,7 +717,11 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         quote_token(prev, sizeof prev, lx->prev_tok, lx->prev_end);
         after = (Loc){lx->prev_loc.line, lx->prev_loc.col + (int)(lx->prev_end - lx->prev_tok)};
     }
-    if (is_comparison(la) && n == 0) {
+    if (la == YYSYMBOL_IDENT && wants_type && !real_eof) {
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(lx->cur - lx->tok), lx->tok);
+        unknown_type(p, name, at, types, ntypes);
+    } else if (is_comparison(la) && n == 0) {
         diag_syntax(p->diag, at, "comparisons do not chain: write 'a < b && b < c'");
     } else if (wants_ident && n <= 2 && is_keyword(la) && !real_eof) {
         diag_syntax(p->diag, at, "expected %s before %s, which is a reserved word", list, what);
@@ -704,6 +748,27 @@ void sremerror(SREMLTYPE *loc, Parser *p, const char *msg)
     diag_syntax(p->diag, L(*loc), "%s", msg);
 }
 
+/* After a syntax error in a declaration: what it added is broken (the
+ * checker skips it); if it added nothing, its name is kept as lost. */
+static void mark_broken(Parser *p, int first)
+{
+    for (int i = first; i < p->ast->ndecls; i++)
+        p->ast->decls[i].broken = true;
+    const Lexer *lx = &p->lx;
+    if (first < p->ast->ndecls || !lx->decl_name)
+        return;
+    DeclKind kind;
+    switch (lx->decl_keyword) {
+    case TOK_SCHEMA:  kind = DECL_SCHEMA; break;
+    case TOK_EXTERN:  kind = DECL_EXTERN; break;
+    case TOK_PATTERN: kind = DECL_PATTERN; break;
+    case TOK_EPISODE: kind = DECL_EPISODE; break;
+    default:          return;
+    }
+    AstLost *l = arena_push(p->arena, &p->ast->lost, &p->ast->nlost, &p->ast->lost_cap, sizeof *l);
+    *l = (AstLost){kind, lx->decl_name, lx->decl_name_loc};
+}
+
 Ast *parse_source(const char *path, const char *src, size_t len, Arena *arena, Diag *diag)
 {
     Parser p;
@@ -716,8 +781,11 @@ Ast *parse_source(const char *path, const char *src, size_t len, Arena *arena, D
     /* One parse per declaration (see Lexer.decl_tokens); each ends at the
      * next declaration keyword or at the end of the file. */
     do {
+        int nsyntax = diag->nsyntax, ndecls = p.ast->ndecls;
         lexer_next_declaration(&p.lx);
         sremparse(&p);
+        if (diag->nsyntax > nsyntax)
+            mark_broken(&p, ndecls);
     } while (!p.lx.at_eof);
     return p.ast;
 }

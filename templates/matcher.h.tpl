@@ -84,8 +84,11 @@ typedef struct @@PREFIX@@_config {
                               through alloc as keys arrive, up to it; --freestanding,
                               the fixed capacity. 0: the default (@@PREFIX@@_config_default:
                               sremc's --max-keys; hosted without it, no limit) */
-    int32_t max_runs;      /* live runs per runs pattern and partition (--max-runs): hosted,
-                              a hard limit; --freestanding, the capacity. 0: the default */
+    int32_t max_runs;      /* live runs per runs pattern and partition (--max-runs):
+                              hosted, a hard limit: the run sets start small and grow
+                              through alloc, up to it; --freestanding, the fixed
+                              capacity. 0: the default (sremc's --max-runs; hosted
+                              without it, no limit) */
     int32_t distinct_budget; /* distinct episodes: configurations kept per episode and
                               partition (--distinct-budget); 0: default (32) */
     int32_t occmap_cap;    /* distinct episodes: free events per OccMap list; 0: default */

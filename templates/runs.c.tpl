@@ -12,6 +12,7 @@
 
 /* One guard literal of a transition: a condition, maybe negated. */
 typedef struct @@PREFIX@@_rs_lit {
+    /* NULL: register-free in a pattern with desc eval, which computes it */
     int (*fn)(const @@PREFIX@@_event *e, const void *regs);
     int32_t id;                    /* the function's number: its memo of the event */
     uint8_t neg;
@@ -79,20 +80,12 @@ static unsigned char *@@PREFIX@@_rs_regs(const @@PREFIX@@_runset *s, const @@PRE
     return s->regs + (size_t)i * (size_t)d->rb;
 }
 
-/* Carves the block into its arrays; every list empty. */
-static int @@PREFIX@@_rs_alloc(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const sremrt_alloc *a,
-                               int32_t cap)
+/* Points the arrays at block b of capacity cap. The bucket arrays have
+ * room for 4 cap buckets; s->nb, the ones in use, is set by the caller. */
+static void @@PREFIX@@_rs_carve(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, unsigned char *b, int32_t cap)
 {
-    if (cap < 1 || cap > INT32_MAX / 8)   /* 4 cap buckets, 2 cap heap slots: int32_t */
-        return -1;
-    size_t bytes = @@PREFIX@@_RUNS_BYTES(cap, d->nstates, d->rb);
-    unsigned char *b = sremrt_alloc_get(a, bytes, 0);
-    if (!b)
-        return -1;
-    memset(s, 0, sizeof *s);
     s->cur = b;
     s->cap = cap;
-    s->nb = 4 * cap;
     s->runs = (@@PREFIX@@_run *)(void *)b;
     b += (size_t)cap * 2 * sizeof *s->runs;
     s->pend = (@@PREFIX@@_rs_pend *)(void *)b;
@@ -103,23 +96,65 @@ static int @@PREFIX@@_rs_alloc(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d
     b += (size_t)d->nstates * 4 * sizeof *s->dense;
     s->shead = (int32_t *)(void *)b;
     s->hhead = s->shead + d->nstates;
-    s->khead = s->hhead + s->nb;
-    s->heap = s->khead + s->nb;
+    s->khead = s->hhead + 4 * cap;
+    s->heap = s->khead + 4 * cap;
     s->occ = s->heap + 2 * cap;
+}
+
+/* Run records [from, to) go on the free list, before the ones there. */
+static void @@PREFIX@@_rs_free_records(@@PREFIX@@_runset *s, int32_t from, int32_t to)
+{
+    for (int32_t i = from; i < to; i++)
+        s->runs[i].snext = i + 1 < to ? i + 1 : s->free_;
+    s->free_ = from < to ? from : s->free_;
+}
+
+/* The first capacity: firmware's is its limit, fixed; a hosted set
+ * starts at RS_CAP0 runs and grows (a dense one holds a run per state at
+ * most, so it never needs more than nstates). */
+enum { @@PREFIX@@_RS_CAP0 = 16 };
+
+static int32_t @@PREFIX@@_rs_cap0(const @@PREFIX@@_rs_desc *d, int32_t limit)
+{
+#ifdef SREMRT_FREESTANDING
+    (void)d;
+    return limit;
+#else
+    int32_t want = d->dense ? d->nstates : @@PREFIX@@_RS_CAP0;
+    return limit > 0 && limit < want ? limit : want;
+#endif
+}
+
+/* Allocates the block (limit: the most runs after an event, 0: no limit
+ * in hosted builds); every list empty. */
+static int @@PREFIX@@_rs_alloc(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const sremrt_alloc *a,
+                               int32_t limit)
+{
+    int32_t cap = @@PREFIX@@_rs_cap0(d, limit);
+    if (cap < 1 || cap > INT32_MAX / 8)   /* 4 cap buckets, 2 cap heap slots: int32_t */
+        return -1;
+    unsigned char *b = sremrt_alloc_get(a, @@PREFIX@@_RUNS_BYTES(cap, d->nstates, d->rb), 0);
+    if (!b)
+        return -1;
+    memset(s, 0, sizeof *s);
+    s->alloc = *a;
+    s->limit = limit;
+    @@PREFIX@@_rs_carve(s, d, b, cap);
+    s->nb = 4 * cap;
     memset(s->regs, 0, ((size_t)cap * 2 + 2) * (size_t)d->rb);
     for (int32_t i = 0; i < d->nstates + 2 * s->nb; i++)
         s->shead[i] = -1;
     for (int32_t i = 0; i < 4 * d->nstates; i++)
         s->dense[i] = -1;
-    for (int32_t i = 0; i < 2 * cap; i++)
-        s->runs[i].snext = i + 1 < 2 * cap ? i + 1 : -1;
+    s->free_ = -1;
+    @@PREFIX@@_rs_free_records(s, 0, 2 * cap);
     return 0;
 }
 
-static void @@PREFIX@@_rs_release(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const sremrt_alloc *a)
+static void @@PREFIX@@_rs_release(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d)
 {
     if (s->cur)
-        sremrt_alloc_free(a, s->cur, @@PREFIX@@_RUNS_BYTES(s->cap, d->nstates, d->rb));
+        sremrt_alloc_free(&s->alloc, s->cur, @@PREFIX@@_RUNS_BYTES(s->cap, d->nstates, d->rb));
     s->cur = NULL;
 }
 
@@ -242,6 +277,78 @@ static void @@PREFIX@@_rs_rehash(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc 
     s->hashed = hashed;
 }
 
+/* Puts run r in the key bucket of its state's key when the state is
+ * keyed and the run's key register is set (else kb is -1). */
+static inline void @@PREFIX@@_rs_klink(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t r)
+{
+    @@PREFIX@@_run *x = &s->runs[r];
+    const @@PREFIX@@_rs_state *st = &d->states[x->state];
+    int64_t key;
+    x->kb = -1;
+    if (!st->run_key || !st->run_key(@@PREFIX@@_rs_regs(s, d, r), &key))
+        return;
+    x->kb = @@PREFIX@@_rs_kbucket(s, x->state, key);
+    x->kprev = -1;
+    x->knext = s->khead[x->kb];
+    if (x->knext >= 0)
+        s->runs[x->knext].kprev = r;
+    s->khead[x->kb] = r;
+}
+
+/* A full hosted set doubles (up to its limit) into a new block from the
+ * hook, in the middle of an event: run records keep their numbers, so the
+ * step's lists and loops stay valid, and the scratch registers move with
+ * the block; the buckets stay as many until rs_rebucket, after the
+ * event. -1: firmware, the limit, or the hook refused. */
+static int @@PREFIX@@_rs_grow(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d)
+{
+#ifdef SREMRT_FREESTANDING
+    (void)s;
+    (void)d;
+    return -1;
+#else
+    int32_t cap = s->cap, ns = d->nstates;
+    size_t rb = (size_t)d->rb;
+    if (d->dense || (s->limit > 0 && cap >= s->limit) || cap > INT32_MAX / 16)
+        return -1;
+    int32_t ncap = s->limit > 0 && s->limit / 2 < cap ? s->limit : 2 * cap;
+    unsigned char *b = sremrt_alloc_get(&s->alloc, @@PREFIX@@_RUNS_BYTES(ncap, ns, d->rb), 0);
+    if (!b)
+        return -1;
+    @@PREFIX@@_runset o = *s;
+    @@PREFIX@@_rs_carve(s, d, b, ncap);
+    memcpy(s->runs, o.runs, (size_t)cap * 2 * sizeof *s->runs);
+    memcpy(s->pend, o.pend, (size_t)o.npend * sizeof *s->pend);
+    memcpy(s->regs, o.regs, (size_t)cap * 2 * rb);
+    memset(s->regs + (size_t)cap * 2 * rb, 0, ((size_t)(ncap - cap) * 2 + 2) * rb);
+    memcpy(@@PREFIX@@_rs_regs(s, d, 2 * ncap), @@PREFIX@@_rs_regs(&o, d, 2 * cap), rb);
+    memcpy(s->dense, o.dense, (size_t)ns * 4 * sizeof *s->dense);
+    memcpy(s->shead, o.shead, (size_t)ns * sizeof *s->shead);
+    memcpy(s->hhead, o.hhead, (size_t)o.nb * sizeof *s->hhead);
+    memcpy(s->khead, o.khead, (size_t)o.nb * sizeof *s->khead);
+    memcpy(s->heap, o.heap, (size_t)o.nheap * sizeof *s->heap);
+    memcpy(s->occ, o.occ, (size_t)ns * 2 * sizeof *s->occ);
+    @@PREFIX@@_rs_free_records(s, 2 * cap, 2 * ncap);
+    sremrt_alloc_free(&s->alloc, o.cur, @@PREFIX@@_RUNS_BYTES(cap, ns, d->rb));
+    return 0;
+#endif
+}
+
+/* After an event that grew the set: 4 cap buckets, every run linked
+ * again (its hash kept, its key bucket found anew). */
+static void @@PREFIX@@_rs_rebucket(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d)
+{
+    s->nb = 4 * s->cap;
+    for (int32_t i = 0; i < 2 * s->nb; i++)   /* hhead, then khead */
+        s->hhead[i] = -1;
+    for (int32_t i = 0; i < s->nocc; i++)
+        for (int32_t r = s->shead[s->occ[i]]; r >= 0; r = s->runs[r].snext) {
+            if (s->hashed)
+                @@PREFIX@@_rs_hlink(s, r);
+            @@PREFIX@@_rs_klink(s, d, r);
+        }
+}
+
 /* Whether run x, in state, is an equal run in the set after the event
  * (stored at it, or there before it in a self-loop state). */
 static inline int @@PREFIX@@_rs_same(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t r,
@@ -270,11 +377,13 @@ static inline int32_t @@PREFIX@@_rs_find(const @@PREFIX@@_runset *s, const @@PRE
     return -1;
 }
 
-/* A successor in state with registers regs: merged into an equal run
- * (the later start wins), else stored, else counted. */
+/* A successor in state, its registers in the scratch slot 2 cap: merged
+ * into an equal run (the later start wins), else stored (the set growing
+ * if full), else counted. */
 static void @@PREFIX@@_rs_add(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int32_t state,
-                              const unsigned char *regs, int64_t start_pos, int64_t start_ts, uint64_t *overflow)
+                              int64_t start_pos, int64_t start_ts, uint64_t *overflow)
 {
+    const unsigned char *regs = @@PREFIX@@_rs_regs(s, d, 2 * s->cap);
     uint32_t h = s->hashed ? @@PREFIX@@_rs_hash(state, regs, d->rb) : 0;
     int32_t m = @@PREFIX@@_rs_find(s, d, state, regs, h);
     if (m >= 0) {
@@ -302,10 +411,11 @@ static void @@PREFIX@@_rs_add(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
         }
         return;
     }
-    if (s->nnext >= s->cap) {
+    if (s->nnext >= s->cap && @@PREFIX@@_rs_grow(s, d) != 0) {
         (*overflow)++;
         return;
     }
+    regs = @@PREFIX@@_rs_regs(s, d, 2 * s->cap);   /* the block may have moved */
     int32_t r = s->free_;
     @@PREFIX@@_run *x = &s->runs[r];
     s->free_ = x->snext;
@@ -335,15 +445,8 @@ static void @@PREFIX@@_rs_add(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
     else if (s->n > @@PREFIX@@_RS_FLAT)
         @@PREFIX@@_rs_rehash(s, d, 1);
     x->kb = -1;
-    int64_t key;
-    if (st->run_key && st->run_key(@@PREFIX@@_rs_regs(s, d, r), &key)) {
-        x->kb = @@PREFIX@@_rs_kbucket(s, state, key);
-        x->kprev = -1;
-        x->knext = s->khead[x->kb];
-        if (x->knext >= 0)
-            s->runs[x->knext].kprev = r;
-        s->khead[x->kb] = r;
-    }
+    if (st->run_key)   /* a keyed state */
+        @@PREFIX@@_rs_klink(s, d, r);
     s->nloop += st->loop;
     s->nfinal += st->loop & st->final;
     s->nnext++;
@@ -405,11 +508,12 @@ static inline int @@PREFIX@@_rs_step_run(@@PREFIX@@_runset *s, const @@PREFIX@@_
                                   const int32_t *on, int32_t non, const @@PREFIX@@_event *e, int64_t ts,
                                   uint64_t *overflow)
 {
-    const unsigned char *regs = @@PREFIX@@_rs_regs(s, d, r >= 0 ? r : 2 * s->cap + 1);
-    unsigned char *next = @@PREFIX@@_rs_regs(s, d, 2 * s->cap);
     int64_t sp = r >= 0 ? s->runs[r].start_pos : s->pos, st = r >= 0 ? s->runs[r].start_ts : ts;
     int hit = 0;
     for (int32_t k = 0; k < non; k++) {
+        /* here, not before the loop: rs_add may move the block */
+        const unsigned char *regs = @@PREFIX@@_rs_regs(s, d, r >= 0 ? r : 2 * s->cap + 1);
+        unsigned char *next = @@PREFIX@@_rs_regs(s, d, 2 * s->cap);
         const @@PREFIX@@_rs_trans *t = &d->trans[d->states[state].trans + on[k]];
         if (!@@PREFIX@@_rs_lits(d, t, e, regs, 0))
             continue;
@@ -419,7 +523,7 @@ static inline int @@PREFIX@@_rs_step_run(@@PREFIX@@_runset *s, const @@PREFIX@@_
         memcpy(next, regs, (size_t)d->rb);
         if (t->writes)
             d->write(next, e, t->writes);
-        @@PREFIX@@_rs_add(s, d, t->to, next, sp, st, overflow);
+        @@PREFIX@@_rs_add(s, d, t->to, sp, st, overflow);
     }
     return hit;
 }
@@ -579,6 +683,8 @@ static int @@PREFIX@@_rs_step_set(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc
     }
     if (s->hashed && s->n <= @@PREFIX@@_RS_FLAT / 4)
         @@PREFIX@@_rs_rehash(s, d, 0);
+    if (s->nb < 4 * s->cap)
+        @@PREFIX@@_rs_rebucket(s, d);
     s->pos++;
     return hit;
 }

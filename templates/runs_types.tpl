@@ -23,9 +23,12 @@ typedef struct @@PREFIX@@_rs_pend {
 
 /* The runs of one substream, all in one block from the allocator hook:
  * 2 * cap run records (the runs before an event and the new ones), their
- * registers, cap pending merges, the state lists and the hash buckets. */
+ * registers, cap pending merges, the state lists and the hash buckets.
+ * Hosted, the block starts small and doubles when full, up to limit;
+ * firmware allocates cap = limit once. */
 typedef struct @@PREFIX@@_runset {
     void *cur;                     /* the block; NULL until allocated */
+    sremrt_alloc alloc;            /* where it came from (growth, release) */
     @@PREFIX@@_run *runs;
     unsigned char *regs;           /* [(2 cap + 2) rb]: the last two are scratch and empty */
     @@PREFIX@@_rs_pend *pend;
@@ -36,6 +39,7 @@ typedef struct @@PREFIX@@_runset {
     int64_t pos;                   /* substream position of the next event */
     uint64_t lits;                 /* the event's register-free literals (desc eval) */
     int32_t cap, nb, n, nheap;     /* capacity, buckets, runs stored, runs in the heap */
+    int32_t limit;                 /* most runs after an event (0: none, hosted) */
     int32_t nloop, nnext, npend;   /* runs in self-loop states, in the set after the event, merges */
     int32_t nfinal, nocc;          /* runs in final self-loop states, occupied states */
     int32_t hashed;                /* runs are in the hash buckets (above RS_FLAT runs) */

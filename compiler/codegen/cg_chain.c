@@ -97,8 +97,8 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
         fprintf(out, "    int64_t s%d = s->s[%d];\n", r, r);
     if (g->canon_tag_now == 1)   /* a detection's start (cg_canon.c) */
         fprintf(out, "    s->hs = %s%d;\n", st ? "s" : "l", n - 2);
-    if (n == 1) {   /* one atom: no tag, no window to test */
-        fputs(time ? "    (void)now;\n    (void)ts;\n    return c0;\n}\n\n" : "    (void)now;\n    return c0;\n}\n\n", out);
+    if (n == 1) {
+        fprintf(out, "    (void)now;\n%s    return c0;\n}\n\n", time ? "    (void)ts;\n" : "");
         return;
     }
     /* the detection: the last atom after the latest chain (or match)

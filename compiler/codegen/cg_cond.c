@@ -323,3 +323,23 @@ void cg_emit_cond_fn_run(FILE *out, const char *P, const char *fname, const char
 {
     emit_cond(out, P, fname, "const void *regs", rtype, cond, REG_RUN, regmap, 1);
 }
+
+void cg_emit_cond_bit(FILE *out, const char *P, const AstExpr *cond, int bit)
+{
+    Buf body;
+    cg_buf_open(&body);
+    Cond c = {body.f, P, NULL, REG_NONE, NULL, 0, NULL, 0, false};
+    CVal v = cond_term(&c, cond);
+    cg_buf_close(&body);
+    fputs("    {   /* ", out);
+    cg_put_expr_comment(out, cond);
+    fputs(" */\n        int u = 0;\n", out);
+    for (const char *l = body.text; *l;) {   /* the body, one level in */
+        size_t n = strcspn(l, "\n");
+        fprintf(out, "    %.*s\n", (int)n, l);
+        l += n + (l[n] == '\n');
+    }
+    fprintf(out, "        b |= (uint64_t)(!u && t%d != 0) << %d;\n    }\n", v.id, bit);
+    free(body.text);
+    free(c.used_reg);
+}

@@ -495,7 +495,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
      * loop; elsewhere push_many is that loop (or the threaded run), and
      * calling it keeps one inlined copy */
     snprintf(push_one, sizeof push_one, "%s_%s", o->prefix, batched ? "push_each" : "push_in");
-    snprintf(maxruns, sizeof maxruns, "%d", o->strategy.max_runs);
+    snprintf(maxruns, sizeof maxruns, "%d", o->caps.max_runs);
     snprintf(maxkeys, sizeof maxkeys, "%d", o->caps.max_keys);
     snprintf(budget, sizeof budget, "%d", o->caps.distinct_budget);
     snprintf(occcap, sizeof occcap, "%d", o->caps.occmap_cap);

@@ -149,6 +149,10 @@ void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *ar
                          const AstExpr *cond, RegMode mode, const int *regmap, int hist);
 void cg_emit_cond_fn_run(FILE *out, const char *P, const char *fname, const char *rtype, const AstExpr *cond,
                          const int *regmap);
+/* A register-free cond as a block of statements in a function with
+ * `const P_event *e` and `uint64_t b`: bit `bit` of b is set iff it holds
+ * (a runs pattern's eval: no function per literal). */
+void cg_emit_cond_bit(FILE *out, const char *P, const AstExpr *cond, int bit);
 void cg_put_load(FILE *out, const AstAttr *a, const char *base);
 
 /* cg_decls.c */

@@ -116,22 +116,25 @@ static void emit_regs_type(Cg *g, int i, const Runs *ru)
             ru->nfa->nstates, P, i);
 }
 
-/* The write function: register r takes the event's read attributes. */
+/* The write function: register r takes the event's read attributes;
+ * none (NULL, never called) when no register is read, so none is kept. */
 static void emit_write(Cg *g, int i, const Runs *ru)
 {
     FILE *out = g->code.f;
     const char *P = g->P;
     const AstSchema *sc = g->schema;
-    fprintf(out, "/* Pattern %s: registers in `writes` store e. */\n"
-                 "static void %s_p%d_write(void *regs, const %s_event *e, uint64_t writes)\n{\n",
-            ru->pattern->name, P, i, P);
     bool any = false;
     for (int r = 0; r < ru->nregs; r++)
         any |= reg_read(ru, r);
-    if (any)
-        fprintf(out, "    %s_p%d_regs *run = regs;\n", P, i);
-    else   /* never called: no register is read, so none is kept */
-        fputs("    (void)regs;\n    (void)e;\n    (void)writes;\n", out);
+    if (!any) {
+        fprintf(out, "#define %s_p%d_write NULL   /* pattern %s keeps no register */\n\n", P, i,
+                ru->pattern->name);
+        return;
+    }
+    fprintf(out, "/* Pattern %s: registers in `writes` store e. */\n"
+                 "static void %s_p%d_write(void *regs, const %s_event *e, uint64_t writes)\n{\n"
+                 "    %s_p%d_regs *run = regs;\n",
+            ru->pattern->name, P, i, P, P, i);
     for (int r = 0; r < ru->nregs; r++) {
         if (!reg_read(ru, r))
             continue;
@@ -262,10 +265,10 @@ static void split_conj(Conjs *c, const AstExpr *e, const int *regmap)
     }
 }
 
-/* The pattern's eval function: every register-free literal function on
- * the event at once, bit f for function f, so a transition's register-free
- * literals are two mask tests (rs_trans fpos, fneg); when there are few. */
-static void emit_eval(Cg *g, int i, Conjs *c)
+/* Whether the pattern's register-free literal functions are evaluated
+ * on every event at once (its eval function): at most
+ * CG_RUNS_EAGER_LITS of them, all numbered below 64, no extern call. */
+static bool eval_fits(const Conjs *c)
 {
     int nfree = 0;
     bool fits = true;
@@ -278,24 +281,32 @@ static void emit_eval(Cg *g, int i, Conjs *c)
             fits &= seen < 64 && !any_expr(c->v[k].cond, is_extern_call);
         }
     }
-    c->eval = false;
-    if (!fits || nfree == 0 || nfree > CG_RUNS_EAGER_LITS)
-        return;
+    return fits && nfree > 0 && nfree <= CG_RUNS_EAGER_LITS;
+}
+
+/* The pattern's eval function: every register-free literal on the event
+ * at once, bit f for function f, so a transition's register-free
+ * literals are two mask tests (rs_trans fpos, fneg). The literals are
+ * blocks of it, not functions of their own: cc's time goes by the
+ * function. */
+static void emit_eval(Cg *g, int i, const Conjs *c)
+{
     FILE *out = g->code.f;
-    fprintf(out, "/* The register-free literal functions on e: bit f for function f. */\n"
-                 "static uint64_t %s_p%d_eval(const %s_event *e)\n{\n    uint64_t b = 0;\n", g->P, i, g->P);
+    fprintf(out, "/* The register-free literals on e: bit f for literal function f. */\n"
+                 "static uint64_t %s_p%d_eval(const %s_event *e)\n{\n    uint64_t b = 0;\n    (void)e;\n",
+            g->P, i, g->P);
     for (int k = 0, done = -1; k < c->n; k++) {
         if (reads_reg(c->v[k].cond) || c->v[k].fn <= done)
             continue;
         done = c->v[k].fn;
-        fprintf(out, "    b |= (uint64_t)(%s(e, NULL) != 0) << %d;\n", c->v[k].fname, c->v[k].fn);
+        cg_emit_cond_bit(out, g->P, c->v[k].cond, c->v[k].fn);
     }
     fputs("    return b;\n}\n\n", out);
-    c->eval = true;
 }
 
-/* Guard literals: one function per distinct (conjunct, register map), and
- * the table of every transition's conjuncts in order. */
+/* Guard literals: one function per distinct (conjunct, register map),
+ * but for the register-free ones of a pattern with eval, and the table
+ * of every transition's conjuncts in order. */
 static Conjs emit_lits(Cg *g, int i, const Sra *nfa, const Order *o)
 {
     FILE *out = g->code.f;
@@ -314,30 +325,36 @@ static Conjs emit_lits(Cg *g, int i, const Sra *nfa, const Order *o)
         }
     }
     c.first[o->n] = c.n;
-    char fname[CG_NAME_MAX], rtype[96];
-    snprintf(rtype, sizeof rtype, "%s_p%d", P, i);
-    int nfns = 0;
-    for (int k = 0; k < c.n; k++) {
+    for (int k = 0; k < c.n; k++) {   /* numbers: equal (conjunct, register map), one function */
         int f = 0;
         while (f < k && !(c.v[f].cond == c.v[k].cond && c.v[f].regmap == c.v[k].regmap))
             f++;
-        if (f < k) {
-            c.v[k].fn = c.v[f].fn;
-            c.v[k].fname = c.v[f].fname;
-            continue;
-        }
-        c.v[k].fn = nfns++;
-        snprintf(fname, sizeof fname, "%s_p%d_c%d", P, i, c.v[k].fn);
-        c.v[k].fname = emit_conj_fn(g, rtype, &c.v[k], fname);
+        c.v[k].fn = f < k ? c.v[f].fn : c.nfns++;
     }
+    c.eval = eval_fits(&c);
+    char fname[CG_NAME_MAX], rtype[96];
+    snprintf(rtype, sizeof rtype, "%s_p%d", P, i);
+    for (int k = 0; k < c.n; k++) {
+        int f = 0;
+        while (c.v[f].fn != c.v[k].fn)
+            f++;
+        if (f < k) {
+            c.v[k].fname = c.v[f].fname;
+        } else if (!c.eval || reads_reg(c.v[k].cond)) {
+            snprintf(fname, sizeof fname, "%s_p%d_c%d", P, i, c.v[k].fn);
+            c.v[k].fname = emit_conj_fn(g, rtype, &c.v[k], fname);
+        }
+    }
+    if (c.eval)
+        emit_eval(g, i, &c);
+    /* NULL: a register-free literal of a pattern with eval (never called) */
     fprintf(out, "static const %s_rs_lit %s_p%d_lits[] = {\n", P, P, i);
     for (int k = 0; k < c.n; k++)
-        fprintf(out, "    {%s, %d, %d, %d},\n", c.v[k].fname, c.v[k].fn, c.v[k].neg, !reads_reg(c.v[k].cond));
+        fprintf(out, "    {%s, %d, %d, %d},\n", c.v[k].fname ? c.v[k].fname : "NULL", c.v[k].fn, c.v[k].neg,
+                !reads_reg(c.v[k].cond));
     if (c.n == 0)
         fputs("    {NULL, 0, 0, 0},   /* no literals */\n", out);
-    c.nfns = nfns;
     fputs("};\n\n", out);
-    emit_eval(g, i, &c);
     return c;
 }
 
@@ -464,12 +481,11 @@ void cg_emit_runs(Cg *g, int i, const Plan *plan)
     } else {
         fputs("0", out);
     }
+    /* macros, not functions: cc's time goes by the function */
     fprintf(out, ", on, memo, overflow);\n}\n\n"
-                 "static int %s_p%d_alloc(%s_p%d_st *s, const sremrt_alloc *a, int32_t cap)\n{\n"
-                 "    return %s_rs_alloc(s, &%s_p%d_desc, a, cap);\n}\n\n"
-                 "static void %s_p%d_release(%s_p%d_st *s, const sremrt_alloc *a, int32_t cap)\n{\n"
-                 "    (void)cap;\n    %s_rs_release(s, &%s_p%d_desc, a);\n}\n\n",
-            P, i, P, i, P, P, i, P, i, P, i, P, P, i);
+                 "#define %s_p%d_alloc(s, a, cap) %s_rs_alloc(s, &%s_p%d_desc, a, cap)\n"
+                 "#define %s_p%d_release(s, a, cap) %s_rs_release(s, &%s_p%d_desc)\n\n",
+            P, i, P, P, i, P, i, P, P, i);
     free(o.first);
     free(o.trans);
     free(c.v);

@@ -151,13 +151,15 @@ def stream(rng, n):
 
 
 def parse_jsonl(text, source):
+    """The match records of a source (a program's JSONL records as they are:
+    fields other than name, index, start and bind are ignored)."""
     recs = set()
     for line in text.splitlines():
         if not line.strip():
             continue
         r = json.loads(line)
         if r.get("kind", "match") != "match":
-            continue
+            continue  # a program's other records (summaries, errors)
         bind = tuple(sorted(r["bind"].items())) if "bind" in r else None
         recs.add((r["name"], r["index"], r.get("start", 0), bind))
     return recs

@@ -256,11 +256,11 @@ static void gen_postfix(Gen *g)
     case 0: put(&g->out, "*"); return;
     case 1: put(&g->out, "+"); return;
     case 2: put(&g->out, "?"); return;
-    case 3: put(&g->out, "{%d}", rng_int(g->r, 1, 3)); return;
+    case 3: put(&g->out, "{%d}", rng_int(g->r, 0, 3)); return; /* {0}: the empty sequence */
     case 4: put(&g->out, "{%d,}", rng_int(g->r, 0, 2)); return;
     default: {
         int lo = rng_int(g->r, 0, 2);
-        put(&g->out, "{%d,%d}", lo, rng_int(g->r, lo > 0 ? lo : 1, 3));
+        put(&g->out, "{%d,%d}", lo, rng_int(g->r, lo, 3));
         return;
     }
     }
@@ -346,7 +346,7 @@ static void gen_gap_body(Gen *g, Ctx c)
         if (i) {
             int gap = rng_int(g->r, 0, 9);
             if (gap < 3)
-                put(&g->out, " _{0,%d}", rng_int(g->r, 1, 4));
+                put(&g->out, " _{0,%d}", rng_int(g->r, 0, 4)); /* _{0,0}: no gap */
             else if (gap < 4)
                 put(&g->out, " _*");
             else if (gap < 5)

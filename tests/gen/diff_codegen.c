@@ -9,7 +9,8 @@
  * Warning gate: every batch is built with -Wall -Wextra -pedantic -Werror
  * (sremc build adds -std=c99), by $CC (default cc) and by clang in turn,
  * and the patterns that need no timestamp are built once more on a schema
- * without one (built only: records then carry no ts). */
+ * without one (built only: records then carry no ts). Last, a program
+ * with thousands of live runs (many_runs): growing run sets, --max-runs. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -303,6 +304,142 @@ static bool codegen_fails(const char *src, const Value *values, int n, void *ctx
     return fails;
 }
 
+/* Thousands of live runs (issue 14): NMANY As with distinct keys in a
+ * seeded order, two Cs (each forks every run of p1 in one event), then a
+ * B for every key in another order, v in 1..3 (3: no y.v). Hosted run
+ * sets grow: with the default options nothing is dropped, and every B
+ * matches p0, and p1 when its v is a C's. With --max-runs MANY_LIMIT only the first
+ * MANY_LIMIT As' runs fit, in p0 and p1 alike, and the forks at the Cs do
+ * not (the set is full of p1's runs that stay): the stats count
+ * 2 (NMANY - MANY_LIMIT) + 2 MANY_LIMIT dropped runs, p1 has no record
+ * and p0 has the records of the Bs whose A fit. */
+enum { NMANY = 5000, MANY_LIMIT = 100 };
+static const char many_src[] = GEN_SCHEMA
+    "pattern p0 on E within 1 h { x:A _* [t == B && k == x.k] }\n"
+    "pattern p1 on E within 1 h { x:A _* y:C _* [t == B && k == x.k && v == y.v] }\n";
+
+/* A seeded permutation of 1..n in perm. */
+static void shuffle(Rng *r, int *perm, int n)
+{
+    for (int i = 0; i < n; i++)
+        perm[i] = i + 1;
+    for (int i = n - 1; i > 0; i--) {
+        int j = rng_int(r, 0, i), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+}
+
+/* Runs prog OPTS on dir/stream.csv (n events): got[p * n + e] for pattern
+ * pP, *dropped from the stats' "runs N" (0 without one). The exit status. */
+static int run_many(const char *prog, const char *opts, const char *dir, int n, bool *got, long long *dropped)
+{
+    char cmd[2048], line[512];
+    snprintf(cmd, sizeof cmd, "%s --format jsonl --stats %s %s/stream.csv 2>%s/many.stats", prog, opts, dir, dir);
+    memset(got, 0, 2 * (size_t)n);
+    FILE *out = popen(cmd, "r");
+    if (!out)
+        return -1;
+    int pi, idx;
+    while (fgets(line, sizeof line, out))
+        if (sscanf(line, "{\"kind\":\"match\",\"name\":\"p%d\",\"index\":%d", &pi, &idx) == 2 && pi >= 0 &&
+            pi < 2 && idx >= 1 && idx <= n)
+            got[(size_t)pi * (size_t)n + (size_t)idx - 1] = true;
+    int rc = pclose(out);
+    snprintf(cmd, sizeof cmd, "%s/many.stats", dir);
+    FILE *st = fopen(cmd, "r");
+    *dropped = 0;
+    while (st && fgets(line, sizeof line, st)) {
+        const char *k = strstr(line, "(runs ");
+        if (strncmp(line, "overflows", 9) == 0 && k)
+            *dropped = atoll(k + 6);
+    }
+    if (st)
+        fclose(st);
+    return rc;
+}
+
+/* The many-runs test above; the number of failures. */
+static int many_runs(const char *sremc, const char *dir, uint64_t seed)
+{
+    int n = 2 * NMANY + 2, fails = 0, *perm = malloc(sizeof(int) * NMANY);
+    Value *values = calloc((size_t)n * GEN_NATTRS, sizeof *values);
+    bool *got = malloc(2 * (size_t)n), *want = malloc(2 * (size_t)n);
+    char path[512], prog[512], cmd[2048], csv[512];
+    Rng r = {seed};
+    if (!perm || !values || !got || !want)
+        return 1;
+    for (int pass = 0, e = 0; pass < 2; pass++) {
+        shuffle(&r, perm, NMANY);
+        for (int i = 0; i < NMANY; i++, e++) {
+            Value *v = values + (size_t)(e + 2 * pass) * GEN_NATTRS;
+            v[GEN_T].i = pass ? 1 : 0;   /* A, then B */
+            v[GEN_K].i = perm[i];
+            v[GEN_V].i = pass ? rng_int(&r, 1, 3) : 0;
+        }
+    }
+    for (int c = 0; c < 2; c++) {   /* the Cs, after the As */
+        Value *v = values + (size_t)(NMANY + c) * GEN_NATTRS;
+        v[GEN_T].i = 2;
+        v[GEN_V].i = c + 1;
+    }
+    for (int e = 0; e < n; e++)   /* all within the hour */
+        values[(size_t)e * GEN_NATTRS + GEN_TIME].i = e / 4;
+    snprintf(path, sizeof path, "%s/many.srem", dir);
+    snprintf(prog, sizeof prog, "%s/many", dir);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(many_src, f) < 0 || fclose(f) != 0 || !write_csv(dir, values, n, csv, sizeof csv))
+        return 1;
+    snprintf(cmd, sizeof cmd, "CFLAGS=-O1 %s build --strategy runs %s -o %s", sremc, path, prog);
+    if (run(cmd) != 0) {
+        fprintf(stderr, "FAIL: %s\n", cmd);
+        return 1;
+    }
+    /* the oracle, from the stream's making (the interpreter agrees, but
+       takes seconds on it): every B matches p0, and p1 when its v is a C's */
+    memset(want, 0, 2 * (size_t)n);
+    for (int e = NMANY + 2; e < n; e++) {
+        want[e] = true;
+        want[n + e] = values[(size_t)e * GEN_NATTRS + GEN_V].i <= 2;
+    }
+    long long dropped;
+    int rc = run_many(prog, "", dir, n, got, &dropped);
+    if (rc != 0 || dropped != 0 || memcmp(got, want, 2 * (size_t)n) != 0) {
+        fprintf(stderr, "FAIL many runs, seed %llu: exit %d, %lld runs dropped, records %s\n",
+                (unsigned long long)seed, rc, dropped, memcmp(got, want, 2 * (size_t)n) ? "wrong" : "right");
+        fails++;
+    }
+    /* the limit: p0 keeps the runs of the first MANY_LIMIT As */
+    bool *kept = calloc((size_t)NMANY + 1, 1);
+    for (int e = 0; e < MANY_LIMIT; e++)
+        kept[values[(size_t)e * GEN_NATTRS + GEN_K].i] = true;
+    snprintf(cmd, sizeof cmd, "--max-runs %d", MANY_LIMIT);
+    rc = run_many(prog, cmd, dir, n, got, &dropped);
+    long long want_dropped = 2LL * (NMANY - MANY_LIMIT) + 2LL * MANY_LIMIT;
+    int bad = -1;
+    for (int e = 0; e < n && bad < 0; e++) {
+        const Value *v = values + (size_t)e * GEN_NATTRS;
+        if (got[e] != (want[e] && kept[v[GEN_K].i]) || got[n + e])
+            bad = e;
+    }
+    /* exit 0, or 3 where dropped runs make an error record */
+    if (!WIFEXITED(rc) || (WEXITSTATUS(rc) != 0 && WEXITSTATUS(rc) != 3) || dropped != want_dropped || bad >= 0) {
+        fprintf(stderr, "FAIL many runs under --max-runs %d, seed %llu: status %d, %lld runs dropped (want %lld), "
+                "first wrong record at index %d\n", MANY_LIMIT, (unsigned long long)seed, rc, dropped,
+                want_dropped, bad + 1);
+        fails++;
+    }
+    printf("diff_codegen: %d events with up to %d live runs per pattern, seed %llu: %s\n", n, 3 * NMANY,
+           (unsigned long long)seed, fails ? "FAIL" : "every record, none dropped; under --max-runs, the records "
+           "of the runs that fit and the drops counted");
+    free(kept);
+    free(perm);
+    free(values);
+    free(got);
+    free(want);
+    return fails;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -493,6 +630,8 @@ int main(int argc, char **argv)
             break;
         }
     }
+    if (!failures)
+        failures += many_runs(sremc, dir, seed);
     int napply[4] = {0};
     for (int i = 0; i < npat; i++)
         for (int s = 0; s < 4; s++)

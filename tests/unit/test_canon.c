@@ -1,6 +1,7 @@
 /* test_canon.c: the canonical match of the reference interpreter
- * (interp_canonical, docs/language.md 3.4) on hand-computed cases, and
- * against interp_detect on random patterns. */
+ * (interp_canonical, docs/language.md 3.4) on hand-computed cases, and on
+ * random patterns against interp_detect, the outcome sets
+ * (interp_has_match) and brute-force stam/stnm chains. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -112,7 +112,7 @@ static void test_unknown_names(void)
                  "t.srem:9:62: error: unknown attribute 'vlaue' in schema 'Sensor'; did you mean 'value'?",
                  "t.srem:9:83: error: unknown attribute 'idd' in schema 'Sensor'; did you mean 'id'?",
                  "t.srem:10:44: error: unknown function 'nead'",
-                 "t.srem:10:61: error: unknown register 'yy'",
+                 "t.srem:10:61: error: unknown register 'yy'; did you mean 'y'?",
                  "t.srem:10:75: error: unknown register 'zz'",
                  "t.srem:11:30: error: unknown register 'x': pattern 'd' writes no registers",
                  "t.srem:11:36: error: unknown enum value 'Hx' in schema 'Sensor'",
@@ -300,7 +300,7 @@ static void test_suggestions(void)
     expect("pattern a on Sensor within 5 events { y:T [id == z.id] [Id > 1] [Q] [ok == OK] [type == t] "
            "[value > valeu] [vlaue > 1] }\n",
            7,
-           LINES("t.srem:8:50: error: unknown register 'z'",
+           LINES("t.srem:8:50: error: unknown register 'z'; did you mean 'y'?",
                  "t.srem:8:57: error: unknown attribute 'Id' in schema 'Sensor'; did you mean 'id'?",
                  "t.srem:8:66: error: unknown attribute 'Q' in schema 'Sensor'",
                  "t.srem:8:76: error: unknown attribute 'OK' in schema 'Sensor'",
@@ -513,9 +513,10 @@ static void test_number_ranges(void)
            "episode b on Sensor within 1 s { T } alert when count >= 0;\n"
            "pattern c on Sensor within 99999999999999999999 events { T }\n"
            "pattern d on Sensor within 9223372036854775807 events { T }\n",
-           7,
+           6,
            LINES("t.srem:8:27: error: the repetition maximum 1 is smaller than the minimum 3",
-                 "t.srem:8:32: error: a repetition of at most 0 times matches only the empty string",
+                 "t.srem:8:32: warning: a repetition of at most 0 times matches only the empty sequence "
+                 "[-Wempty-repetition]",
                  "t.srem:8:37: error: a repetition bound must be a whole number, got 1.5",
                  "t.srem:8:44: error: a repetition bound must be at least 0, got -1",
                  "t.srem:8:50: error: a repetition bound must be at most 2147483647, got 2147483648",
@@ -661,6 +662,29 @@ static void test_checked_tree(void)
     fx_done(&fx);
 }
 
+/* Both kinds of error in one run: the declarations that parsed are
+ * checked; one with a syntax error is not, nor are uses of a schema or an
+ * extern that has one; a name lost with its declaration is not unknown. */
+static void test_syntax_and_semantic_errors(void)
+{
+    expect("schema Half { a : int; b : ; }\n"
+           "extern bool gone(int x y)\n"
+           "pattern p on Sensor { T ( H }\n"
+           "pattern q on Half { [a > 1 && zz > 2] }\n"
+           "pattern r on Sensor { [gone(id)] [idd > 1] }\n"
+           "pattern s on Sensor { [typ == H] }\n"
+           "pattern t on Sensor within 3 events { x:T [id == y.id] }\n",
+           6,
+           LINES("t.srem:8:28: error: expected 'int', 'float', 'bool', 'enum' or 'timestamp' before ';'",
+                 "t.srem:9:24: error: expected ')' or ',' before 'y'",
+                 "t.srem:10:29: error: unexpected '}'",
+                 "t.srem:10:25: note: '(' opened here is not closed",
+                 "t.srem:12:35: error: unknown attribute 'idd' in schema 'Sensor'; did you mean 'id'?",
+                 "t.srem:13:24: error: unknown attribute 'typ' in schema 'Sensor'; did you mean 'type'?",
+                 "t.srem:14:50: error: unknown register 'y'; did you mean 'x'?",
+                 "t.srem:14:39: note: register 'x' is written here"));
+}
+
 void add_check_tests(void)
 {
     CU_pSuite suite = CU_add_suite("check", NULL, NULL);
@@ -696,4 +720,5 @@ void add_check_tests(void)
     CU_add_test(suite, "explore clean", test_explore_clean);
     CU_add_test(suite, "many errors in one file", test_many_errors_in_one_file);
     CU_add_test(suite, "checked tree", test_checked_tree);
+    CU_add_test(suite, "syntax and semantic errors", test_syntax_and_semantic_errors);
 }

@@ -141,7 +141,7 @@ static void test_recovery_reports_every_error(void)
         "}\n"
         "pattern p on S within 10 events { A [i == ] B }\n"
         "pattern q on S within 10 evnts A B }\n"
-        "extern bool f(int, int)\n"
+        "extern bool f(int, int]\n"
         "pattern r on S { A B }\n";
     Fixture fx;
     fx_run(&fx, src, false);
@@ -149,7 +149,7 @@ static void test_recovery_reports_every_error(void)
     ASSERT_DIAG(&fx, "t.srem:3:12: error: expected ';' after 'int'");
     ASSERT_DIAG(&fx, "t.srem:6:43: error: unexpected ']'");
     ASSERT_DIAG(&fx, "t.srem:7:32: error: expected 'partition', 'within', 'policy', 'frequency' or '{' before 'A'");
-    ASSERT_DIAG(&fx, "t.srem:8:24: error: expected ';' after ')'");
+    ASSERT_DIAG(&fx, "t.srem:8:23: error: expected identifier, ')' or ',' before ']'");
     CU_ASSERT_PTR_NOT_NULL(strstr(fx.dump, "pattern r on S"));
     CU_ASSERT_PTR_NOT_NULL(strstr(fx.dump, "pattern p on S"));
     fx_done(&fx);

@@ -56,6 +56,7 @@ typedef struct Events {
  * defaults to the event's 0-based index): "A1 B2/1 C@5". */
 void events(Events *ev, const char *spec);
 
+void add_diag_tests(void);
 void add_lexer_tests(void);
 void add_parser_tests(void);
 void add_check_tests(void);

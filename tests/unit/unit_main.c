@@ -62,6 +62,7 @@ int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
+    add_diag_tests();
     add_lexer_tests();
     add_parser_tests();
     add_check_tests();
