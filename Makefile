@@ -174,8 +174,8 @@ check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl  ## gene
 build/canon_ref: $(LIB_OBJ) build/obj/canon_ref.o
 	$(CC) $(CFLAGS) -o $@ build/obj/canon_ref.o $(LIB_OBJ)
 
-check-canon: build/canon_ref  ## start and bind of the reference against Python's re
-	python3 tests/canon/run.py --ref build/canon_ref $(if $(SEED),--seed $(SEED))
+check-canon: build/canon_ref bin/sremc lib/libsremrt.a  ## start and bind of the reference and of generated programs against Python's re
+	python3 tests/canon/run.py --ref build/canon_ref --sremc bin/sremc $(if $(SEED),--seed $(SEED))
 
 # Bad input for generated programs (malformed CSV and binary records,
 # timestamps going backwards, full tables, huge windows), extreme pattern

@@ -11,7 +11,7 @@
 @@#   TS_FIELD     the event's timestamp field (HAS_TS only)
 @@#   MAX_KEYS, MAX_RUNS, DISTINCT_BUDGET, OCCMAP_CAP, EXPLORE_CAP
 @@#                the config's defaults (the options of the same names)
-@@#   PUSH_ONE     what push calls: push_each or push_many
+@@#   PUSH_ONE     what push calls: push_each or push_in
 @@#   NDECLS       patterns and episodes; DECL_NAMES: their names, C strings
 @@# Conditions ("1" or empty):
 @@#   HAS_TS       the schema has a timestamp
@@ -21,6 +21,8 @@
 @@#   USES_WRAP, USES_DIV, USES_MOD, USES_MAX, USES_SAME_EVENT, USES_MATCH,
 @@#   USES_ABOUT   the generated code calls PREFIX_wrap, ... (so it is defined)
 @@#   USES_HELPERS one of wrap, div, mod, max and same_event
+@@#   HAS_CANON    a pattern's records get start and bindings by a replay (CANON_CODE)
+@@#   HAS_HIST     and unpartitioned ones read the shared ring of the last events
 /* @@SOURCE_C@@: the matcher sremc generated from @@SOURCE@@ (do not edit):
  * one step function per pattern (@@STRATEGIES@@), driven by @@PREFIX@@_push. */
 #include "@@HEADER@@"
@@ -30,6 +32,9 @@
 #include <string.h>
 
 #include "sremrt/abi.h"
+@@IF HAS_CANON@@
+#include "sremrt/canon.h"
+@@END HAS_CANON@@
 @@IF HAS_EPISODES@@
 #include "sremrt/episode.h"
 @@END HAS_EPISODES@@
@@ -119,6 +124,12 @@ static inline int @@PREFIX@@_same_event(const @@PREFIX@@_event *a, const @@PREFI
 
 @@# PATTERN_CODE: per declaration its state type, conditions and step function
 @@PATTERN_CODE@@
+@@IF HAS_CANON@@
+/* ======== start and bindings: the replay (docs/codegen.md) ================= */
+
+@@# CANON_CODE: each pattern's description for runtime/canon.c, PREFIX_canon_fill
+@@CANON_CODE@@
+@@END HAS_CANON@@
 /* ======== the matcher ======================================================= */
 
 /* The names of the declarations, by their PREFIX_DECL_NAME constants. */
@@ -177,6 +188,9 @@ static void @@PREFIX@@_match(@@PREFIX@@_matcher *m, int32_t decl, const @@PREFIX
         sremrt_key_format(key_text, sizeof key_text, key_attr, key);
         r.key = key_text;
     }
+@@IF HAS_CANON@@
+    @@PREFIX@@_canon_fill(m, decl, &r);
+@@END HAS_CANON@@
     m->cfg.record(m->cfg.user, &r);
 }
 
@@ -355,16 +369,40 @@ static inline size_t @@PREFIX@@_push_each(@@PREFIX@@_matcher *m, const @@PREFIX@
     return k;
 }
 
-size_t @@PREFIX@@_push_many(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *events, size_t n)
+static size_t @@PREFIX@@_push_in(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *events, size_t n)
 {
 @@# MANY_FAST: a faster whole-array loop (batched or threaded) that returns, or empty
 @@MANY_FAST@@
     return @@PREFIX@@_push_each(m, events, n);
 }
 
+size_t @@PREFIX@@_push_many(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *events, size_t n)
+{
+@@IF HAS_HIST@@
+    /* replays read the call's events in place, the ring keeps the last */
+    m->cur = events;
+    m->cur_base = m->index + 1;
+    size_t k = @@PREFIX@@_push_in(m, events, n);
+    @@PREFIX@@_hist_keep(m, events, k);
+    return k;
+@@END HAS_HIST@@
+@@IF !HAS_HIST@@
+    return @@PREFIX@@_push_in(m, events, n);
+@@END !HAS_HIST@@
+}
+
 int @@PREFIX@@_push(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e)
 {
+@@IF HAS_HIST@@
+    m->cur = e;
+    m->cur_base = m->index + 1;
+    size_t k = @@PUSH_ONE@@(m, e, 1);
+    @@PREFIX@@_hist_keep(m, e, k);
+    return k == 1 ? 0 : 1;
+@@END HAS_HIST@@
+@@IF !HAS_HIST@@
     return @@PUSH_ONE@@(m, e, 1) == 1 ? 0 : 1;
+@@END !HAS_HIST@@
 }
 
 /* End of input: each declaration's overflows into the stats, and its

@@ -61,8 +61,23 @@ extern const sremrt_schema @@PREFIX@@_schema;
  * push_many and finish. r->decl is its declaration (a PREFIX_DECL_NAME
  * constant below; not in error records), r->name that declaration's name, a
  * string that lives as long as the program. The record and everything
- * else it points to (key, sequence, best, message) live only until the
- * callback returns: copy what you keep. */
+ * else it points to (key, sequence, best, message, and a match's
+ * bind_names, bind, start_event and bind_events, an episode record's
+ * occurrence) live only until the callback returns: copy what you keep.
+ * An episode record of a nonoverlapped episode names the occurrence it
+ * counted: r->occurrence[0..r->noccurrence-1], global indices.
+ * What matched (docs/language.md 3.4), in every match record: r->start,
+ * the global index of the match's first event (0: unknown, when it lies
+ * beyond the events a pattern keeps: 256 (--freestanding: 32) with a
+ * time window or none, at most 4,096 with a count window; or when the
+ * replay that finds it ran out of its work bounds); for
+ * a pattern with labels, r->nbind of them, r->bind_names[k] (in the
+ * pattern's register order) and r->bind[k], the global index of the event
+ * bound to label k last (0: the canonical parse does not pass through it).
+ * r->schema describes the events: r->start_event is the event at start,
+ * r->bind_events[k] the event bound to label k (NULL where absent), each a
+ * const @@PREFIX@@_event *, copies the matcher keeps or the array given to
+ * push_many. */
 typedef struct @@PREFIX@@_config {
     void (*record)(void *user, const sremrt_record *r);  /* each record; NULL: none */
     void *user;            /* passed to record */

@@ -54,6 +54,12 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
     fprintf(ty, "    int64_t l[%d];   /* per r, as 2^62 + position (0: none): %s */\n", T, what[c->kind]);
     if (time)
         fprintf(ty, "    int64_t t[%d];   /* per r: the timestamp of that start */\n", T);
+    bool st = g->canon_tag_now == 1 && c->kind == CHAIN_GAPS;   /* start tags beside the end tags */
+    if (st)
+        fprintf(ty, "    int64_t s[%d];   /* per r: the greatest start of a match ending at l[r] */\n", T);
+    if (g->canon_tag_now == 1)
+        fprintf(ty, "    int64_t hs;   /* %s[%d] before the last event: a detection's start */\n", st ? "s" : "l",
+                n - 2);
     fprintf(ty, "} %s_p%d_st;\n\n", P, i);
 
     fprintf(out, "/* Chain layout: %d atoms, one tag each (chain.h); no automaton state. */\n", n);
@@ -87,6 +93,10 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
         if (time)
             fprintf(out, "    int64_t t%d = s->t[%d];\n", r, r);
     }
+    for (int r = 0; st && r + 1 < n; r++)
+        fprintf(out, "    int64_t s%d = s->s[%d];\n", r, r);
+    if (g->canon_tag_now == 1)   /* a detection's start (cg_canon.c) */
+        fprintf(out, "    s->hs = %s%d;\n", st ? "s" : "l", n - 2);
     if (n == 1) {
         fprintf(out, "    (void)now;\n%s    return c0;\n}\n\n", time ? "    (void)ts;\n" : "");
         return;
@@ -130,6 +140,11 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
             snprintf(lq, sizeof lq, "t%d", r - 1);
             put_select(out, r, lr, lq);
         }
+        if (st) {   /* the greatest start grows with the end (cg_canon.c) */
+            snprintf(lr, sizeof lr, "s%d", r);
+            snprintf(lq, sizeof lq, "s%d", r - 1);
+            put_select(out, r, lr, lq);
+        }
         if (c->kind == CHAIN_STNM)
             fprintf(out, "    l%d &= (int64_t)c%d - 1;\n", r - 1, r);
     }
@@ -137,7 +152,11 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
     put_select(out, 0, "l0", "now");
     if (time)
         put_select(out, 0, "t0", "ts");
+    if (st)
+        put_select(out, 0, "s0", "now");
     for (int r = 0; r + 1 < n; r++) {
+        if (st)
+            fprintf(out, "    s->s[%d] = s%d;\n", r, r);
         fprintf(out, "    s->l[%d] = l%d;\n", r, r);
         if (time)
             fprintf(out, "    s->t[%d] = t%d;\n", r, r);

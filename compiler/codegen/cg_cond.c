@@ -287,7 +287,9 @@ static void emit_cond(FILE *out, const char *P, const char *fname, const char *a
         if (!c.used_reg[r])
             continue;
         int slot = reg_slot(&c, r);
-        if (mode == REG_AGE)
+        if (mode == REG_EVENTS)
+            fprintf(out, "    const %s_event *r%d = (const %s_event *)regs[%d];\n", P, r, P, slot);
+        else if (mode == REG_AGE)
             fprintf(out, "    const %s_event *r%d = s->pos - %d >= 1 ? &s->ring[(s->pos - %d) %% %d] : NULL;\n",
                     P, r, slot, slot, hist);
         else
@@ -301,7 +303,7 @@ static void emit_cond(FILE *out, const char *P, const char *fname, const char *a
     if (!c.reads_event)
         fputs("    (void)e;\n", out);
     if (!any)
-        fprintf(out, "    (void)%s;\n", mode == REG_RUN ? "regs" : "s");
+        fprintf(out, "    (void)%s;\n", mode == REG_RUN || mode == REG_EVENTS ? "regs" : "s");
     if (cond)
         fprintf(out, "    return !u && t%d != 0;\n}\n\n", v.id);
     else

@@ -17,13 +17,18 @@ static void put_step(Cg *g, int i, const AstPattern *p, const char *st, const ch
                      int level, bool else_if)
 {
     Buf *pu = &g->sec[CG_PUSH];
-    cg_line(pu, level, "%sif (%s_p%d_step(%s, e%s)) /* pattern %s */", else_if ? "else " : "", g->P, i, st, step_args,
-            p->name);
+    bool tag = g->canon_tag_now == 1;   /* the chain's start tag goes to the record (cg_canon.c) */
+    cg_line(pu, level, "%sif (%s_p%d_step(%s, e%s))%s /* pattern %s */", else_if ? "else " : "", g->P, i, st,
+            step_args, tag ? " {" : "", p->name);
+    if (tag)
+        cg_line(pu, level + 1, "m->cn_tag = (%s)->hs;", st);
     cg_begin(pu, level + 1);
     fprintf(pu->f, "%s_match(m, ", g->P);
     cg_put_decl(pu->f, g, p->name);
     fprintf(pu->f, ", e, %s);", key);
     cg_end(pu);
+    if (tag)
+        cg_line(pu, level, "}");
 }
 
 /* Matcher fields, init, push and free code of pattern i. */
@@ -62,13 +67,24 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             cg_line(fr, 2, "%s_p%d_release(&m->p%d[i], &m->cfg.alloc, m->cfg.max_runs);", P, i, i);
         }
         cg_put_key_array(g, keys, array, type, "the pattern's state");
-        const char *arrays[2] = {array, xp};
-        cg_emit_key_grow(g, "pattern", p->name, keys, arrays, p->explore.present ? 2 : 1);
+        const char *arrays[3] = {array, xp, NULL};
+        int narrays = p->explore.present ? 2 : 1;
+        char hist[32], htype[CG_NAME_MAX + 16];
+        if (cg_canon_keyed(g, p)) {   /* the key's last events, for its records' start and bindings */
+            snprintf(hist, sizeof hist, "p%d_h", i);
+            snprintf(htype, sizeof htype, "%s_p%d_h", P, i);
+            cg_put_key_array(g, keys, hist, htype, "the key's last events (start and bindings)");
+            cg_arena_term(g, "pattern history", "%d * sizeof(%s)", cg_keys(g), htype);
+            arrays[narrays++] = hist;
+        }
+        cg_emit_key_grow(g, "pattern", p->name, keys, arrays, narrays);
         cg_put_key_slot(g, "pattern", p->name, p->partition_attr, keys);
         cg_line(pu, 2, "%s_p%d_st *s = &m->p%d[slot];", P, i, i);
         cg_line(pu, 2, "if (inserted)");
         cg_line(pu, 3, "memset(s, 0, sizeof *s);");
         snprintf(key, sizeof key, "&%s_attrs[%d], key", P, p->partition_attr->index);
+        if (cg_canon_keyed(g, p))
+            cg_canon_put_push(g, i, p, 2);
         if (runs) {
             cg_line(pu, 2, "if (!s->cur && %s_p%d_alloc(s, &m->cfg.alloc, m->cfg.max_runs) != 0)", P, i);
             cg_line(pu, 3, "m->ovf[%d][SREMRT_OVF_MEMORY]++;", g->decl);
@@ -98,6 +114,7 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
         }
         if (g->local_state && !p->explore.present && g->nbatch < CG_BATCH_MAX) {
             g->batch[g->nbatch] = i;
+            g->batch_tag[g->nbatch] = g->canon_tag_now == 1;
             g->batch_name[g->nbatch++] = p->name;
         } else {
             g->no_batch = true;
@@ -142,6 +159,11 @@ static void emit_batched(Cg *g)
     }
     fputs("};\n", out);
     cg_block(&g->sec[CG_MANY_FAST], 1, g->sec[CG_MANY_IN].text);
+    bool tags = false;
+    for (int b = 0; b < np; b++)
+        tags |= g->batch_tag[b] != 0;
+    if (tags)   /* the chains' start tags of the block's detections */
+        fprintf(out, "    int64_t hs[%d];\n", np * CG_BATCH_BLOCK);
     fprintf(out, "    size_t k, done = 0;\n"
                  "    while (done < n) {\n"
                  "        uint16_t hit[%d];\n"
@@ -151,10 +173,15 @@ static void emit_batched(Cg *g)
                  "            const %s_event *e = &b[k];\n"
                  "            if (%s_rejected(m, e))\n                break;\n",
             np * CG_BATCH_BLOCK, CG_BATCH_BLOCK, CG_BATCH_BLOCK, P, P, P);
-    for (int b = 0; b < np; b++)
-        fprintf(out, "            hit[nh] = (uint16_t)(k * %du + %du);\n"
-                     "            nh += (size_t)%s_p%d_step(&st%d, e);\n",
-                np, b, P, g->batch[b], g->batch[b]);
+    for (int b = 0; b < np; b++) {
+        fprintf(out, "            hit[nh] = (uint16_t)(k * %du + %du);\n", np, b);
+        if (g->batch_tag[b])   /* the start tag beside the detection (cg_canon.c) */
+            fprintf(out, "            {\n                size_t h = (size_t)%s_p%d_step(&st%d, e);\n"
+                         "                hs[nh] = st%d.hs;\n                nh += h;\n            }\n",
+                    P, g->batch[b], g->batch[b], g->batch[b]);
+        else
+            fprintf(out, "            nh += (size_t)%s_p%d_step(&st%d, e);\n", P, g->batch[b], g->batch[b]);
+    }
     /* one record for the block: only name, index and ts change */
     fprintf(out, "        }\n"
                  "        int64_t index = m->index;\n"
@@ -172,6 +199,15 @@ static void emit_batched(Cg *g)
                  "                r.name = %s_decl_names[r.decl];\n"
                  "                r.index = m->index;\n",
             g->schema->ts_attr >= 0, np, np, P);
+    if (tags)   /* a chain's start is its tag: no call (what B1 and B2 cost) */
+        fprintf(out, "                if (%s_canon_tag[r.decl] == 1) {\n"
+                     "                    r.start = hs[h] - (INT64_C(1) << 62);\n"
+                     "                    r.schema = &%s_schema;\n"
+                     "                    r.start_event = %s_hist_has(m, r.start) ? %s_hist_at(m, r.start) : NULL;\n"
+                     "                    r.nbind = 0;\n"
+                     "                } else\n    ", P, P, P, P);
+    if (cg_canon_on(g))
+        fprintf(out, "                %s_canon_fill(m, r.decl, &r);\n", P);
     if (g->schema->ts_attr >= 0) {
         fputs("                r.ts = (int64_t)b[at].", out);
         cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
@@ -458,7 +494,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
     /* push: the batched push_many costs more per call than the per-event
      * loop; elsewhere push_many is that loop (or the threaded run), and
      * calling it keeps one inlined copy */
-    snprintf(push_one, sizeof push_one, "%s_%s", o->prefix, batched ? "push_each" : "push_many");
+    snprintf(push_one, sizeof push_one, "%s_%s", o->prefix, batched ? "push_each" : "push_in");
     snprintf(maxruns, sizeof maxruns, "%d", o->caps.max_runs);
     snprintf(maxkeys, sizeof maxkeys, "%d", o->caps.max_keys);
     snprintf(budget, sizeof budget, "%d", o->caps.distinct_budget);
@@ -508,6 +544,8 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"USES_MAX", yes(fl.max)},
         {"USES_SAME_EVENT", yes(fl.same_event)},
         {"USES_MATCH", yes(fl.match)},
+        {"HAS_CANON", yes(cg_canon_on(g))},
+        {"HAS_HIST", yes(g->canon_hist > 0)},
         {"USES_ABOUT", yes(fl.match || fl.episodes || fl.explore)},
         {"USES_HELPERS", yes(fl.wrap || fl.div || fl.mod || fl.max || fl.same_event)},
     };
@@ -568,6 +606,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
             g.has_runs = true;
         } else if (plan->chain && plan->strategy == STRATEGY_TDFA &&
                    (!plan->min || plan->layout == LAYOUT_CHAIN)) {
+            g.canon_tag_now = cg_canon_tag_mode(plan);
             cg_emit_chain(&g, i, plan);
             g.local_state = p->partition_attr == NULL;
             g.has_tdfa = true;
@@ -596,13 +635,16 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
             else
                 g.has_dsra = true;
         }
+        cg_emit_canon(&g, i, p);
         emit_driver(&g, i, plan);
+        g.canon_tag_now = 0;
         g.local_state = false;
         g.threaded = false;
         i++;
     }
     bool batched = !g.no_batch && g.nbatch > 0 && g.nbatch == ndecls;
     emit_externs(&g);
+    cg_emit_canon_end(&g);
     /* every section but the last, many_fast, which a batched push_many
        writes from many_in's and many_out's closed texts */
     _Static_assert(CG_MANY_FAST == CG_NSECTIONS - 1, "many_fast is the last section");

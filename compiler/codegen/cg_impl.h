@@ -24,7 +24,8 @@ typedef struct Hole {
 typedef enum RegMode {
     REG_NONE,   /* tdfa: no registers */
     REG_AGE,    /* dsra: regmap[r] = age in the history ring (< 0: empty) */
-    REG_RUN     /* runs: regmap[r] (or r) = the run's register slot */
+    REG_RUN,    /* runs: regmap[r] (or r) = the run's register slot */
+    REG_EVENTS  /* the replay (cg_canon.c): register r is the event regs[r], NULL empty */
 } RegMode;
 
 /* Most patterns of a batched push_many, and the events of one block:
@@ -57,7 +58,7 @@ typedef struct Cg {
         Buf sec[CG_NSECTIONS];
         struct {
             Buf code, fields, init, push, freec, externs, finish, trie, types, heap;
-            Buf many_in, many_out, run, many_fast;
+            Buf many_in, many_out, run, canon, many_fast;
         };
     };
     int              ndecls;              /* patterns and episodes in the file */
@@ -73,11 +74,24 @@ typedef struct Cg {
     int              nbatch;
     int              batch[CG_BATCH_MAX];      /* pattern numbers */
     const char      *batch_name[CG_BATCH_MAX];
+    bool             batch_tag[CG_BATCH_MAX];  /* its records' start is its chain tag (cg_canon.c) */
     bool             no_batch;
     struct CgRunsFn *runs_fns;   /* runs: register-free literal functions, shared by the file's patterns */
     /* nodes: a file of CG_NODES_SHARE_MIN or more nodes patterns shares
        one walk per array widths (cg_nodes.c); the widths emitted so far */
     bool             nodes_share;
+    /* start and bindings (cg_canon.c): per declaration, the pattern whose
+       records a replay completes, -1 none; the history the replays read */
+    int             *canon_pat;
+    const AstPattern **canon_p;    /* per declaration: that pattern */
+    int             *canon_nregs;  /* per declaration: its registers */
+    bool             canon_any;    /* some pattern's records get them */
+    int64_t          canon_hist;   /* events of the shared ring (unpartitioned patterns; 0: none) */
+    int64_t          canon_max;    /* most events a replay reads */
+    int              canon_regs;   /* most registers of a pattern */
+    int             *canon_tag;    /* per declaration: its start from the chain's tag
+                                      (1: the step's s->hs; 2: the event itself), 0 replay */
+    int              canon_tag_now;/* the pattern being emitted: its canon_tag */
     int              nnodes_walks;
     char             nodes_walk[CG_NODES_WALKS][CG_NODES_SIG];
 } Cg;
@@ -117,6 +131,18 @@ void cg_emit_key_grow(Cg *g, const char *what, const char *name, const char *key
 
 /* cg_chain.c */
 void cg_emit_chain(Cg *g, int i, const Plan *plan);
+
+/* cg_canon.c. Time-window and window-less patterns keep CG_CANON_KEEP
+ * events for their replays (CG_CANON_KEEP_FW in --freestanding code),
+ * count windows theirs up to CG_CANON_KEEP_MAX (a start further back is
+ * reported unknown). */
+enum { CG_CANON_KEEP = 256, CG_CANON_KEEP_FW = 32, CG_CANON_KEEP_MAX = 4096 };
+void cg_emit_canon(Cg *g, int i, const AstPattern *p);
+bool cg_canon_keyed(const Cg *g, const AstPattern *p);
+int cg_canon_tag_mode(const Plan *plan);
+void cg_canon_put_push(Cg *g, int i, const AstPattern *p, int level);
+void cg_emit_canon_end(Cg *g);
+bool cg_canon_on(const Cg *g);
 
 /* cg_cond.c */
 void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *arg,

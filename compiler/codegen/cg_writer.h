@@ -31,6 +31,7 @@ typedef enum CgSec {
     CG_MANY_IN,    /* MANY_IN: pattern states copied into locals */
     CG_MANY_OUT,   /* MANY_OUT: and back */
     CG_RUN,        /* RUN_CODE: a one-pattern file's threaded run function */
+    CG_CANON,      /* CANON_CODE: the replay of start and bindings (cg_canon.c) */
     CG_MANY_FAST,  /* MANY_FAST: push_many's own loop, or empty */
     CG_NSECTIONS
 } CgSec;

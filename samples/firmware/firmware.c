@@ -55,7 +55,9 @@ static void uart_u64(const char *label, uint64_t v)
 static void on_record(void *user, const sremrt_record *r)
 {
     char line[192];
-    size_t n = sremrt_record_format(line, sizeof line, SREMRT_TEXT, r);
+    sremrt_record text = *r;   /* start and bindings, not the events' attributes */
+    text.schema = NULL;
+    size_t n = sremrt_record_format(line, sizeof line, SREMRT_TEXT, &text);
     (void)user;
     board_uart_write(line, n < sizeof line ? n : sizeof line - 1);
     if (r->kind == SREMRT_MATCH && strcmp(r->name, "fire") == 0)

@@ -12,11 +12,12 @@ and stops a repetition after an optional iteration that matched nothing:
 the order the definition names. Partitions split the stream by k.
 
 Sources print one JSON line per detection, {"name","index","start","bind"}
-(1-based indices); the sets must be equal. Today: the reference interpreter
-(--ref, tests/canon/canon_ref.c). Another source (a generated program's
-records) is one more entry in SOURCES.
+(1-based indices); the sets must be equal. The sources: the reference
+interpreter (--ref, tests/canon/canon_ref.c) and, with --sremc, the program
+`sremc build` makes of the file (its JSONL match records: the replay of
+runtime/canon.c, which shares nothing with the reference).
 
-python3 run.py --ref build/canon_ref [--seed N] [--files F] [--patterns P]
+python3 run.py --ref build/canon_ref [--sremc bin/sremc] [--seed N] [--files F] [--patterns P]
 """
 import argparse
 import json
@@ -160,7 +161,7 @@ def parse_jsonl(text, source):
         if r.get("kind", "match") != "match":
             continue  # a program's other records (summaries, errors)
         bind = tuple(sorted(r["bind"].items())) if "bind" in r else None
-        recs.add((r["name"], r["index"], r["start"], bind))
+        recs.add((r["name"], r["index"], r.get("start", 0), bind))
     return recs
 
 
@@ -168,6 +169,19 @@ def run_ref(ref, srem, csv):
     p = subprocess.run([ref, srem, csv], capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError("%s failed (%d): %s" % (ref, p.returncode, p.stderr))
+    return p.stdout
+
+
+def run_program(sremc, srem, csv):
+    """The records of the program sremc builds from srem, on csv."""
+    prog = srem[:-len(".srem")]
+    env = dict(os.environ, CFLAGS="-O0")
+    p = subprocess.run([sremc, "build", srem, "-o", prog], capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        raise RuntimeError("sremc build %s failed (%d): %s" % (srem, p.returncode, p.stderr[-2000:]))
+    p = subprocess.run([prog, "--format", "jsonl", csv], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("%s failed (%d): %s" % (prog, p.returncode, p.stderr[-2000:]))
     return p.stdout
 
 
@@ -183,10 +197,13 @@ def main():
     ap.add_argument("--files", type=int, default=40)
     ap.add_argument("--patterns", type=int, default=60, help="per file")
     ap.add_argument("--events", type=int, default=40, help="per stream")
-    ap.add_argument("--zero", action="store_true", help="also R{0} and R{0,0}")
+    ap.add_argument("--no-zero", dest="zero", action="store_false", help="leave out R{0} and R{0,0}")
+    ap.add_argument("--sremc", help="also the programs this sremc builds")
     args = ap.parse_args()
 
     sources = {"reference": lambda srem, csv: run_ref(args.ref, srem, csv)}
+    if args.sremc:
+        sources["generated program"] = lambda srem, csv: run_program(args.sremc, srem, csv)
     rng = random.Random(args.seed)
     failures, records, binds = 0, 0, 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -223,8 +240,8 @@ def main():
                             print("    %s only: %s" % (name, show(r)))
                 print("  stream (index type k time): " + " ".join("%d%s/%d@%d" % (e["index"], e["t"], e["k"], e["time"])
                                                             for e in events))
-    print("canon: %d files of %d patterns on %d events, %d detections (%d with bindings), seed %d: %s"
-          % (args.files, args.patterns, args.events, records, binds, args.seed,
+    print("canon: %d files of %d patterns on %d events, %d detections (%d with bindings), seed %d, sources %s: %s"
+          % (args.files, args.patterns, args.events, records, binds, args.seed, ", ".join(sources),
              "%d files differ" % failures if failures else "all agree with Python's re"))
     return 1 if failures else 0
 

@@ -62,11 +62,13 @@ awk -v seed="$SEED" 'BEGIN {
 
 # The oracle: each key's substream on its own, the keys of rank above
 # LIMIT (in order of first event; 0: none) dropped and counted. rising:
-# the substream's last 4 events with p2 > p1 and p4 > p3; high: every event
-# over 90 raises the frequency by one, its occurrence that event; ab (stnm,
-# within 10): a B whose latest earlier A is later than the latest earlier B
-# and within the window. Summaries of high per key in order of first event,
-# then the overflow counts (to standard error, as the program writes them).
+# the substream's last 4 events with p2 > p1 and p4 > p3 (start and x the
+# first, y the third); high: every event over 90 raises the frequency by
+# one, its occurrence that event; ab (stnm, within 10): a B whose latest
+# earlier A is later than the latest earlier B and within the window
+# (start: that A, the latest first index of a chain ending at the B).
+# Summaries of high per key in order of first event, then the overflow
+# counts (to standard error, as the program writes them).
 oracle() { # oracle LIMIT: records on stdout, overflow records in $W/oracle.err
     awk -F, -v limit="$1" -v err="$W/oracle.err" 'NR > 1 {
         s = $1; idx = NR - 1
@@ -74,13 +76,14 @@ oracle() { # oracle LIMIT: records on stdout, overflow records in $W/oracle.err
         if (limit && rank[s] > limit) { dropped++; next }
         n = ++len[s]
         p[s, n] = $3
+        gi[s, n] = idx
         if (n >= 4 && p[s, n - 2] > p[s, n - 3] && p[s, n] > p[s, n - 1])
-            printf "{\"kind\":\"match\",\"name\":\"rising\",\"index\":%d,\"ts\":%d,\"key\":\"%s\"}\n", idx, $4, s
+            printf "{\"kind\":\"match\",\"name\":\"rising\",\"index\":%d,\"ts\":%d,\"key\":\"%s\",\"start\":%d,\"bind\":{\"x\":%d,\"y\":%d}}\n", idx, $4, s, gi[s, n - 3], gi[s, n - 3], gi[s, n - 1]
         if ($3 > 90)
             printf "{\"kind\":\"episode\",\"name\":\"high\",\"index\":%d,\"ts\":%d,\"key\":\"%s\",\"freq\":%d,\"occurrence\":[%d]}\n", idx, $4, s, ++freq[s], idx
         if ($2 == "B") {
             if ((s in lasta) && (!(s in lastb) || lasta[s] > lastb[s]) && n - lasta[s] + 1 <= 10)
-                printf "{\"kind\":\"match\",\"name\":\"ab\",\"index\":%d,\"ts\":%d,\"key\":\"%s\"}\n", idx, $4, s
+                printf "{\"kind\":\"match\",\"name\":\"ab\",\"index\":%d,\"ts\":%d,\"key\":\"%s\",\"start\":%d}\n", idx, $4, s, gi[s, lasta[s]]
             lastb[s] = n
         }
         if ($2 == "A")

@@ -163,7 +163,7 @@ EOF
 # column, quoted header names, blank and space-only lines: all accepted.
 printf '\357\273\277 time ,"ok", value,note,id,type\n1000,true,20,a,1,T\n\n   \n\t\n1001,1,65,"b, c",1,H\n' > "$W/header_order.csv"
 t header_order 0 fire <<'EOF'
-{"kind":"match","name":"fire","index":2,"ts":1001}
+{"kind":"match","name":"fire","index":2,"ts":1001,"start":1,"bind":{"x":1}}
 events     2
 rejected   0
 overflows  0
@@ -202,7 +202,7 @@ t types 3 fire <<'EOF'
 {"kind":"error","line":13,"message":"attribute time: \"0x10\" is not a timestamp (an integer)"}
 {"kind":"error","line":14,"message":"attribute type: \"X\" is not a value of its enum"}
 {"kind":"error","line":15,"message":"attribute type: \"t\" is not a value of its enum"}
-{"kind":"match","name":"fire","index":3,"ts":1011}
+{"kind":"match","name":"fire","index":3,"ts":1011,"start":2,"bind":{"x":2}}
 events     3
 rejected   12
 overflows  0
@@ -217,8 +217,8 @@ T,9223372036854775807,20,true,9223372036854775807
 H,9223372036854775807,61,1,9223372036854775807
 EOF
 t int_range 0 fire <<'EOF'
-{"kind":"match","name":"fire","index":2,"ts":9223372036854775807}
-{"kind":"match","name":"fire","index":4,"ts":9223372036854775807}
+{"kind":"match","name":"fire","index":2,"ts":9223372036854775807,"start":1,"bind":{"x":1}}
+{"kind":"match","name":"fire","index":4,"ts":9223372036854775807,"start":3,"bind":{"x":3}}
 events     4
 rejected   0
 overflows  0
@@ -241,9 +241,9 @@ a,b,3,0,0,1007
 DTS  fault,1,2,true,1009
 EOF
 t enum_quoted 3 quoted <<'EOF'
-{"kind":"match","name":"fault","index":2,"ts":1001,"key":"1"}
-{"kind":"match","name":"fault","index":4,"ts":1003,"key":"2"}
-{"kind":"match","name":"burst","index":7,"ts":1006}
+{"kind":"match","name":"fault","index":2,"ts":1001,"key":"1","start":1,"bind":{"x":1}}
+{"kind":"match","name":"fault","index":4,"ts":1003,"key":"2","start":3,"bind":{"x":3}}
+{"kind":"match","name":"burst","index":7,"ts":1006,"start":5,"bind":{"x":5}}
 {"kind":"error","line":9,"message":"expected 5 fields, got 6"}
 {"kind":"error","line":10,"message":"attribute type: \"DTS \"fault\"\" is not a value of its enum"}
 {"kind":"error","line":11,"message":"attribute type: \"DTS  fault\" is not a value of its enum"}
@@ -267,8 +267,8 @@ t overlong 3 fire <<'EOF'
 {"kind":"error","line":3,"message":"line longer than 65536 bytes"}
 {"kind":"error","line":4,"message":"line longer than 65536 bytes"}
 {"kind":"error","line":6,"message":"line longer than 65536 bytes"}
-{"kind":"match","name":"fire","index":3,"ts":1004}
-{"kind":"match","name":"fire","index":4,"ts":1005}
+{"kind":"match","name":"fire","index":3,"ts":1004,"start":2,"bind":{"x":2}}
+{"kind":"match","name":"fire","index":4,"ts":1005,"start":1,"bind":{"x":1}}
 events     5
 rejected   3
 overflows  0
@@ -282,7 +282,7 @@ t utf8 3 fire <<'EOF'
 {"kind":"error","line":3,"message":"attribute type: \"\ufffd\ufffd\" is not a value of its enum"}
 {"kind":"error","line":4,"message":"attribute type: \"T\ufffd(\" is not a value of its enum"}
 {"kind":"error","line":5,"message":"attribute value: \"65\ufffd\ufffd\" is not a float"}
-{"kind":"match","name":"fire","index":2,"ts":1004}
+{"kind":"match","name":"fire","index":2,"ts":1004,"start":1,"bind":{"x":1}}
 events     2
 rejected   3
 overflows  0
@@ -292,7 +292,7 @@ t utf8_text 3 fire --format text <<'EOF'
 error line 3: attribute type: "��" is not a value of its enum
 error line 4: attribute type: "T�(" is not a value of its enum
 error line 5: attribute value: "65��" is not a float
-match fire index=2 ts=1004
+match fire index=2 ts=1004 start=1 bind.x=1
 events     2
 rejected   3
 overflows  0
@@ -305,7 +305,7 @@ t nul 3 fire <<'EOF'
 {"kind":"error","line":3,"message":"NUL byte in line"}
 {"kind":"error","line":4,"message":"NUL byte in line"}
 {"kind":"error","line":5,"message":"NUL byte in line"}
-{"kind":"match","name":"fire","index":2,"ts":1004}
+{"kind":"match","name":"fire","index":2,"ts":1004,"start":1,"bind":{"x":1}}
 events     2
 rejected   3
 overflows  0
@@ -319,14 +319,14 @@ EOF
 # one ending in a lone \r.
 printf '%s\nT,1,20,true,1000\nH,1,65,true,1001' "$H" > "$W/no_newline.csv"
 t no_newline 0 fire <<'EOF'
-{"kind":"match","name":"fire","index":2,"ts":1001}
+{"kind":"match","name":"fire","index":2,"ts":1001,"start":1,"bind":{"x":1}}
 events     2
 rejected   0
 overflows  0
 EOF
 printf '%s\nT,1,20,true,1000\nH,1,65,true,1001\r' "$H" > "$W/no_newline_cr.csv"
 t no_newline_cr 0 fire <<'EOF'
-{"kind":"match","name":"fire","index":2,"ts":1001}
+{"kind":"match","name":"fire","index":2,"ts":1001,"start":1,"bind":{"x":1}}
 events     2
 rejected   0
 overflows  0
@@ -343,7 +343,7 @@ overflows  0
 EOF
 printf '%s\nT,1,20,true,1000\nH,1,65,true,1001\nT,1,"20' "$H" > "$W/open_quote_eof.csv"
 t open_quote_eof 3 fire <<'EOF'
-{"kind":"match","name":"fire","index":2,"ts":1001}
+{"kind":"match","name":"fire","index":2,"ts":1001,"start":1,"bind":{"x":1}}
 {"kind":"error","line":4,"message":"unterminated quoted field"}
 events     2
 rejected   1
@@ -352,7 +352,7 @@ EOF
 printf '%s\nT,1,"20"x,true,1000\nT,1,"20" ,true,1001\nH,1,65,true,1002\n' "$H" > "$W/after_quote.csv"
 t after_quote 3 fire <<'EOF'
 {"kind":"error","line":2,"message":"unexpected character after a closing quote"}
-{"kind":"match","name":"fire","index":2,"ts":1002}
+{"kind":"match","name":"fire","index":2,"ts":1002,"start":1,"bind":{"x":1}}
 events     2
 rejected   1
 overflows  0
@@ -362,10 +362,10 @@ EOF
 # data, a lone \r that is data) match as \n ones do.
 printf 'type,id,value,ok,time\r\nT,1,20,true,1000\r\n\r\nH,1,65,true,1001\r\nT,2,"2\r\n0",true,1002\r\nH,2,65,true,1003\r\nH,2,65,true\r,1004\r\nT,3,20,true,1005\r\nH,3,65,1,1006\r\n' > "$W/crlf.csv"
 t crlf 3 fire <<'EOF'
-{"kind":"match","name":"fire","index":2,"ts":1001}
+{"kind":"match","name":"fire","index":2,"ts":1001,"start":1,"bind":{"x":1}}
 {"kind":"error","line":5,"message":"attribute value: \"2\n0\" is not a float"}
 {"kind":"error","line":8,"message":"attribute ok: \"true\r\" is not a bool (true, false, 1 or 0)"}
-{"kind":"match","name":"fire","index":5,"ts":1006}
+{"kind":"match","name":"fire","index":5,"ts":1006,"start":4,"bind":{"x":4}}
 events     5
 rejected   2
 overflows  0
@@ -387,10 +387,10 @@ H,3,65,true,9000
 EOF
 t backwards 3 fire <<'EOF'
 {"kind":"error","line":4,"message":"timestamp goes backwards (4999 < 5000)"}
-{"kind":"match","name":"fire","index":3,"ts":5000}
+{"kind":"match","name":"fire","index":3,"ts":5000,"start":1,"bind":{"x":1}}
 {"kind":"error","line":7,"message":"timestamp goes backwards (6000 < 9000)"}
 {"kind":"error","line":8,"message":"timestamp goes backwards (5500 < 9000)"}
-{"kind":"match","name":"fire","index":5,"ts":9000}
+{"kind":"match","name":"fire","index":5,"ts":9000,"start":4,"bind":{"x":4}}
 events     5
 rejected   3
 overflows  0
@@ -416,7 +416,7 @@ t bin 3 fire --input bin <<'EOF'
 {"kind":"error","line":2,"message":"attribute type: 7 is not an index of its enum"}
 {"kind":"error","line":3,"message":"attribute ok: 2 is not a bool (0 or 1)"}
 {"kind":"error","line":4,"message":"timestamp goes backwards (999 < 1000)"}
-{"kind":"match","name":"fire","index":2,"ts":1002}
+{"kind":"match","name":"fire","index":2,"ts":1002,"start":1,"bind":{"x":1}}
 {"kind":"error","line":6,"message":"truncated record: 20 of 40 bytes"}
 events     2
 rejected   4
@@ -447,8 +447,8 @@ symbol,price,volume,time
 3,12,1,13
 EOF
 t keys 3 trend --max-keys 2 <<'EOF'
-{"kind":"match","name":"rising","index":10,"ts":9,"key":"1"}
-{"kind":"match","name":"rising","index":12,"ts":11,"key":"2"}
+{"kind":"match","name":"rising","index":10,"ts":9,"key":"1","start":1,"bind":{"x":1,"y":9}}
+{"kind":"match","name":"rising","index":12,"ts":11,"key":"2","start":2,"bind":{"x":2,"y":11}}
 {"kind":"error","name":"rising","message":"overflow: 6 events of new keys dropped (--max-keys)","overflow":{"keys":6}}
 {"kind":"error","name":"rising_stam","message":"overflow: 6 events of new keys dropped (--max-keys)","overflow":{"keys":6}}
 events     14
@@ -457,9 +457,9 @@ overflows  12 (keys 12)
 EOF
 cp "$W/keys.csv" "$W/keys_all.csv"
 t keys_all 0 trend <<'EOF'
-{"kind":"match","name":"rising","index":10,"ts":9,"key":"1"}
-{"kind":"match","name":"rising","index":12,"ts":11,"key":"2"}
-{"kind":"match","name":"rising","index":14,"ts":13,"key":"3"}
+{"kind":"match","name":"rising","index":10,"ts":9,"key":"1","start":1,"bind":{"x":1,"y":9}}
+{"kind":"match","name":"rising","index":12,"ts":11,"key":"2","start":2,"bind":{"x":2,"y":11}}
+{"kind":"match","name":"rising","index":14,"ts":13,"key":"3","start":3,"bind":{"x":3,"y":13}}
 events     14
 rejected   0
 overflows  0
@@ -485,11 +485,11 @@ printf 't,id\nA,1\nC,2\nC,3\nB,1\nA,2\nB,1\nB,2\n' > "$W/window.csv"
 cp "$W/window.csv" "$W/window_runs.csv"
 for p in window window_runs; do
     t $p 0 $p <<'EOF'
-{"kind":"match","name":"far","index":4}
-{"kind":"match","name":"star","index":4}
-{"kind":"match","name":"far","index":6}
-{"kind":"match","name":"star","index":6}
-{"kind":"match","name":"far","index":7}
+{"kind":"match","name":"far","index":4,"start":1,"bind":{"x":1}}
+{"kind":"match","name":"star","index":4,"start":1}
+{"kind":"match","name":"far","index":6,"start":1,"bind":{"x":1}}
+{"kind":"match","name":"star","index":6,"start":5}
+{"kind":"match","name":"far","index":7,"start":5,"bind":{"x":5}}
 events     7
 rejected   0
 overflows  0
@@ -497,7 +497,7 @@ EOF
 done
 awk 'BEGIN{print "t,id"; print "A,1"; for (i = 0; i < 3000000; i++) print "C,2"; print "B,1"}' > "$W/window_long.csv"
 t window_long 0 window <<'EOF'
-{"kind":"match","name":"far","index":3000002}
+{"kind":"match","name":"far","index":3000002,"bind":{}}
 {"kind":"match","name":"star","index":3000002}
 events     3000002
 rejected   0
@@ -510,10 +510,10 @@ EOF
 # detection and takes no slot); far's overflow record, status 3.
 cp "$W/window.csv" "$W/window_max_runs.csv"
 t window_max_runs 3 window_runs --max-runs 1 <<'EOF'
-{"kind":"match","name":"far","index":4}
-{"kind":"match","name":"star","index":4}
-{"kind":"match","name":"far","index":6}
-{"kind":"match","name":"star","index":6}
+{"kind":"match","name":"far","index":4,"start":1,"bind":{"x":1}}
+{"kind":"match","name":"star","index":4,"start":1}
+{"kind":"match","name":"far","index":6,"start":1,"bind":{"x":1}}
+{"kind":"match","name":"star","index":6,"start":5}
 {"kind":"error","name":"far","message":"overflow: 1 runs dropped (--max-runs)","overflow":{"runs":1}}
 events     7
 rejected   0
@@ -535,10 +535,10 @@ for s in auto tdfa runs; do
         time_window_$s "$W/time_window.srem" --strategy $s
     cp "$W/time_window.csv" "$W/time_window_$s.csv"
     t time_window_$s 0 time_window_$s <<'EOF'
-{"kind":"match","name":"ab","index":4,"ts":9223286400000000001}
-{"kind":"match","name":"ab_stam","index":4,"ts":9223286400000000001}
-{"kind":"match","name":"ab","index":7,"ts":9223372036854775807}
-{"kind":"match","name":"ab_stam","index":7,"ts":9223372036854775807}
+{"kind":"match","name":"ab","index":4,"ts":9223286400000000001,"start":3}
+{"kind":"match","name":"ab_stam","index":4,"ts":9223286400000000001,"start":3}
+{"kind":"match","name":"ab","index":7,"ts":9223372036854775807,"start":6}
+{"kind":"match","name":"ab_stam","index":7,"ts":9223372036854775807,"start":6}
 events     7
 rejected   0
 overflows  0
@@ -552,11 +552,11 @@ sed 's/2147483647/4294967297/' "$W/window.srem" > "$W/window_above_int_max.srem"
 build window_above_int_max "$W/window_above_int_max.srem"
 cp "$W/window.csv" "$W/window_above_int_max.csv"
 t window_above_int_max 0 window_above_int_max <<'EOF'
-{"kind":"match","name":"far","index":4}
-{"kind":"match","name":"star","index":4}
-{"kind":"match","name":"far","index":6}
-{"kind":"match","name":"star","index":6}
-{"kind":"match","name":"far","index":7}
+{"kind":"match","name":"far","index":4,"start":1,"bind":{"x":1}}
+{"kind":"match","name":"star","index":4,"start":1}
+{"kind":"match","name":"far","index":6,"start":1,"bind":{"x":1}}
+{"kind":"match","name":"star","index":6,"start":5}
+{"kind":"match","name":"far","index":7,"start":5,"bind":{"x":5}}
 events     7
 rejected   0
 overflows  0

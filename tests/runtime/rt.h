@@ -48,5 +48,6 @@ void add_ptrie_tests(void);
 void add_explore_tests(void);
 void add_occmap_tests(void);
 void add_episode_tests(void);
+void add_canon_tests(void);
 
 #endif

@@ -51,6 +51,7 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 typedef struct Rec {
     char kind[16];
     long long index, ts, freq, events;
+    long long start;     /* match: the greatest first index of a chain ending here */
     int ext, x;          /* suggest, best: extension (1) or variation (0); X's type */
     double confidence;
 } Rec;
@@ -83,6 +84,8 @@ static void print(FILE *f, const Rec *r)
     fprintf(f, "{\"kind\":\"%s\",\"name\":\"overheat\"", r->kind);
     if (strcmp(r->kind, "match") == 0 || strcmp(r->kind, "suggest") == 0)
         fprintf(f, ",\"index\":%lld,\"ts\":%lld", r->index, r->ts);
+    if (strcmp(r->kind, "match") == 0)
+        fprintf(f, ",\"start\":%lld", r->start);
     if (strcmp(r->kind, "suggest") == 0 || strcmp(r->kind, "best") == 0)
         print_seq(f, r);
     if (strcmp(r->kind, "summary") == 0)
@@ -102,7 +105,7 @@ static int close_enough(double a, double b)
 
 static int same(const Rec *a, const Rec *b)
 {
-    return strcmp(a->kind, b->kind) == 0 && a->index == b->index && a->ts == b->ts &&
+    return strcmp(a->kind, b->kind) == 0 && a->index == b->index && a->ts == b->ts && a->start == b->start &&
            a->freq == b->freq && a->events == b->events && a->ext == b->ext && a->x == b->x &&
            close_enough(a->confidence, b->confidence);
 }
@@ -111,6 +114,7 @@ static int same(const Rec *a, const Rec *b)
 
 typedef struct Start {
     int64_t ts;
+    long long index;              /* its TempRise's */
     int stage;                    /* 1: TempRise, 2: FanStart, 3: PowerIncrease reached */
     int var_done[NTYPES];         /* its variation chain took its X already */
     int ext_done[NTYPES];         /* its extension chain took its X already */
@@ -178,7 +182,7 @@ static void run(const char *path, Recs *out)
     if (col[0] < 0 || col[1] < 0)
         die("header lacks time or event in ", path);
     while (fgets(line, sizeof line, in)) {
-        long long pm = 0;
+        long long pm = 0, start = 0;
         size_t s;
         line[strcspn(line, "\r\n")] = '\0';
         if (line[strspn(line, " \t")] == '\0')
@@ -206,6 +210,7 @@ static void run(const char *path, Recs *out)
             } else if (t == PI && st->stage == 2) {
                 st->stage = 3;
                 pm++;
+                start = st->index;   /* later starts come later in the list */
             } else if (t == PA || t == VS) {
                 if (st->stage >= 3 && !st->ext_done[t]) {
                     st->ext_done[t] = 1;
@@ -221,11 +226,12 @@ static void run(const char *path, Recs *out)
             starts = grow(starts, &capstarts, nstarts + 1, sizeof *starts);
             memset(&starts[nstarts], 0, sizeof starts[nstarts]);
             starts[nstarts].ts = ts;
+            starts[nstarts].index = nevents;
             starts[nstarts++].stage = 1;
         }
         if (pm) {
             Rec *r = add(out, "match");
-            r->index = nevents, r->ts = ts;
+            r->index = nevents, r->ts = ts, r->start = start;
             freq_p += pm;
         }
         total = freq_p + freq[0] + freq[1] + freq[2] + freq[3];
@@ -316,6 +322,7 @@ static void read_output(const char *path, Recs *got)
         if (strcmp(kind, "match") == 0) {
             r = add(got, kind);
             r->index = num_field(line, "index"), r->ts = num_field(line, "ts");
+            r->start = num_field(line, "start");
         } else if (strcmp(kind, "suggest") == 0) {
             r = add(got, kind);
             r->index = num_field(line, "index"), r->ts = num_field(line, "ts");

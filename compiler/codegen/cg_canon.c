@@ -1,0 +1,434 @@
+/* cg_canon.c: a pattern's regex -> the static description of it that the
+ * runtime's replay walks (runtime/canon.c), the condition of each atom with
+ * registers given as events, and the code that fills a match record's start
+ * and bindings from the events of the window (docs/codegen.md, "Start and
+ * bindings"). */
+#define _POSIX_C_SOURCE 200809L
+#include "cg_impl.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sremrt/canon.h"
+
+typedef struct Nodes {
+    sremrt_canon_node *v;
+    int n, cap;
+    int32_t chain[EXPLORE_MAX_LENGTH * 4];
+    int nchain;
+} Nodes;
+
+static int32_t add_node(Nodes *ns, int32_t kind, int32_t a, int32_t b, int32_t min, int32_t max)
+{
+    if (ns->n == ns->cap) {
+        ns->cap = ns->cap ? 2 * ns->cap : 16;
+        ns->v = realloc(ns->v, (size_t)ns->cap * sizeof *ns->v);
+        if (!ns->v)
+            abort();
+    }
+    ns->v[ns->n] = (sremrt_canon_node){kind, a, b, min, max};
+    return ns->n++;
+}
+
+static int32_t clamp32(int64_t v) { return v > INT32_MAX ? INT32_MAX : (int32_t)v; }
+
+static int32_t build(Nodes *ns, const AstRegex *r, int64_t window);
+
+/* kids[from..) of a flattened operator, nested to the right: the order of
+ * the parses is that of the n-ary operator. */
+static int32_t build_fold(Nodes *ns, const AstRegex *r, int from, int32_t kind, int64_t window)
+{
+    int32_t left = build(ns, r->kids[from], window);
+    if (from == r->nkids - 1)
+        return left;
+    int32_t right = build_fold(ns, r, from + 1, kind, window);
+    return add_node(ns, kind, left, right, 0, 0);
+}
+
+static int32_t build(Nodes *ns, const AstRegex *r, int64_t window)
+{
+    switch (r->kind) {
+    case RX_ATOM: {
+        bool any = r->atom == ATOM_ANY || !r->cond;
+        if (ns->nchain < (int)(sizeof ns->chain / sizeof ns->chain[0]))
+            ns->chain[ns->nchain] = ns->n;
+        ns->nchain++;
+        return add_node(ns, SREMRT_CN_ATOM, any ? -1 : r->position - 1, r->reg, 0, 0);
+    }
+    case RX_SEQ:
+        return build_fold(ns, r, 0, SREMRT_CN_SEQ, window);
+    case RX_ALT:
+        return build_fold(ns, r, 0, SREMRT_CN_ALT, window);
+    case RX_AND:
+        return build_fold(ns, r, 0, SREMRT_CN_AND, window);
+    case RX_NOT:
+        return add_node(ns, SREMRT_CN_NOT, build(ns, r->kids[0], window), -1, clamp32(window), 0);
+    case RX_STAR:
+        return add_node(ns, SREMRT_CN_REP, build(ns, r->kids[0], window), -1, 0, -1);
+    case RX_PLUS:
+        return add_node(ns, SREMRT_CN_REP, build(ns, r->kids[0], window), -1, 1, -1);
+    case RX_OPT:
+        return add_node(ns, SREMRT_CN_REP, build(ns, r->kids[0], window), -1, 0, 1);
+    case RX_REPEAT:
+        return add_node(ns, SREMRT_CN_REP, build(ns, r->kids[0], window), -1, clamp32(r->min),
+                        r->max < 0 ? -1 : clamp32(r->max));
+    }
+    return add_node(ns, SREMRT_CN_EMPTY, -1, -1, 0, 0);
+}
+
+/* Every atom of r with a condition, by position (what P_pI_cc switches on). */
+static void collect_atoms(const AstRegex *r, const AstRegex **atoms)
+{
+    if (r->kind == RX_ATOM) {
+        atoms[r->position - 1] = r;
+        return;
+    }
+    for (int k = 0; k < r->nkids; k++)
+        collect_atoms(r->kids[k], atoms);
+}
+
+/* Events a replay of p looks back at: its count window up to
+ * CG_CANON_KEEP_MAX, else (time window, or none) CG_CANON_KEEP
+ * (CG_CANON_KEEP_FW with --freestanding); a start further back is unknown. */
+static int64_t canon_keep(const Cg *g, const AstPattern *p)
+{
+    if (p->hdr.window.kind != WIN_EVENTS)   /* firmware: RAM is dear, per key above all */
+        return g->o->freestanding ? CG_CANON_KEEP_FW : CG_CANON_KEEP;
+    return p->hdr.window.value < CG_CANON_KEEP_MAX ? p->hdr.window.value : CG_CANON_KEEP_MAX;
+}
+
+bool cg_canon_on(const Cg *g) { return g->canon_any; }
+
+/* Where an unpartitioned chain without labels has its start already: the
+ * tag of atom m-1 at the detection is the latest first index of a chain
+ * through atoms 1..m-1 (stam), of the chains waiting for atom m (stnm):
+ * the greatest j_1 of language.md 3.4 (chain.c's top comment says why the
+ * latest is enough). A gap chain keeps, beside each end tag l[r], s[r],
+ * the greatest start of a match of the prefix ending at l[r]: the greatest
+ * start of a prefix match never decreases with its end (a gap `_{0,k}`
+ * skips any events: the end q of the prefix before, for a later end,
+ * either is in reach of it too or is followed by a later valid end q',
+ * whose start is no smaller by induction), so the latest end carries the
+ * greatest start. 1: that tag, 2: one atom, the event itself; 0: the
+ * replay. What B1 and B2 cost: a register move (and for B2 a select per
+ * atom) per event, no replay. */
+int cg_canon_tag_mode(const Plan *plan)
+{
+    const Chain *c = plan->chain;
+    const AstPattern *p = plan->pattern;
+    if (!c || plan->strategy != STRATEGY_TDFA || (plan->min && plan->layout != LAYOUT_CHAIN) ||
+        p->partition_attr || p->nregs > 0)
+        return 0;
+    return c->n == 1 ? 2 : 1;
+}
+
+bool cg_canon_keyed(const Cg *g, const AstPattern *p) { return g->canon_any && p->partition_attr; }
+
+static void put_conditions(Cg *g, int i, const AstPattern *p)
+{
+    FILE *out = g->canon.f;
+    const char *P = g->P;
+    const AstRegex **atoms = calloc((size_t)p->natoms + 1, sizeof *atoms);
+    if (!atoms)
+        abort();
+    collect_atoms(p->body, atoms);
+    char fname[CG_NAME_MAX];
+    bool any = false;
+    for (int k = 0; k < p->natoms; k++) {
+        if (!atoms[k] || atoms[k]->atom == ATOM_ANY || !atoms[k]->cond)
+            continue;
+        snprintf(fname, sizeof fname, "%s_p%d_canon%d", P, i, k);
+        cg_emit_cond_fn(out, P, fname, "const void *const *regs", atoms[k]->cond, REG_EVENTS, NULL, 0);
+        any = true;
+    }
+    fprintf(out, "/* Atom k's condition on e (pattern %s), for the replay. */\n"
+                 "static int %s_p%d_cc(int32_t k, const void *e, const void *const *regs)\n{\n",
+            p->name, P, i);
+    if (any) {
+        fputs("    switch (k) {\n", out);
+        for (int k = 0; k < p->natoms; k++)
+            if (atoms[k] && atoms[k]->atom != ATOM_ANY && atoms[k]->cond)
+                fprintf(out, "    case %d:\n        return %s_p%d_canon%d((const %s_event *)e, regs);\n", k, P, i, k,
+                        P);
+        fputs("    }\n", out);
+    } else {
+        fputs("    (void)e;\n    (void)regs;\n", out);
+    }
+    fputs("    (void)k;\n    return 0;\n}\n\n", out);
+    free(atoms);
+}
+
+/* The description of pattern i (its records' start and bindings) when the
+ * replay applies; notes the history and registers it needs. */
+void cg_emit_canon(Cg *g, int i, const AstPattern *p)
+{
+    if (!g->canon_pat) {
+        size_t nd = (size_t)(g->ndecls > 0 ? g->ndecls : 1);
+        g->canon_pat = arena_alloc(g->arena, nd * sizeof *g->canon_pat);
+        g->canon_p = arena_alloc(g->arena, nd * sizeof *g->canon_p);
+        g->canon_nregs = arena_alloc(g->arena, nd * sizeof *g->canon_nregs);
+        g->canon_tag = arena_alloc(g->arena, nd * sizeof *g->canon_tag);
+        for (int d = 0; d < g->ndecls; d++) {
+            g->canon_pat[d] = -1;
+            g->canon_p[d] = NULL;
+            g->canon_nregs[d] = 0;
+        }
+    }
+    FILE *out = g->canon.f;
+    const char *P = g->P;
+    Nodes ns = {0};
+    int32_t root = build(&ns, p->body, p->hdr.window.value);
+    put_conditions(g, i, p);
+    fprintf(out, "static const sremrt_canon_node %s_p%d_cn[] = {\n", P, i);
+    for (int k = 0; k < ns.n; k++)
+        fprintf(out, "    {%d, %d, %d, %d, %d},\n", ns.v[k].kind, ns.v[k].a, ns.v[k].b, ns.v[k].min, ns.v[k].max);
+    fputs("};\n", out);
+    bool chain = p->hdr.policy != POLICY_STRICT;
+    if (chain) {
+        fprintf(out, "static const int32_t %s_p%d_cchain[] = {", P, i);
+        for (int k = 0; k < ns.nchain; k++)
+            fprintf(out, "%s%d", k ? ", " : "", ns.chain[k]);
+        fputs("};\n", out);
+    }
+    fprintf(out, "static const sremrt_canon_pat %s_p%d_canon = {%s_p%d_cn, %d, %s, ", P, i, P, i, root,
+            p->hdr.policy == POLICY_STAM ? "SREMRT_CANON_STAM" : chain ? "SREMRT_CANON_STNM" : "SREMRT_CANON_STRICT");
+    if (chain)
+        fprintf(out, "%s_p%d_cchain, %d, ", P, i, ns.nchain);
+    else
+        fputs("NULL, 0, ", out);
+    fprintf(out, "%d, %s_p%d_cc};\n", p->nregs, P, i);
+    if (p->nregs > 0) {
+        fprintf(out, "static const char *const %s_p%d_bn[] = {", P, i);
+        for (int r = 0; r < p->nregs; r++) {
+            fputs(r ? ", " : "", out);
+            cg_put_c_string(out, p->regs[r].name);
+        }
+        fputs("};\n", out);
+    }
+    fputc('\n', out);
+    free(ns.v);
+    g->canon_pat[g->decl] = i;
+    g->canon_p[g->decl] = p;
+    g->canon_nregs[g->decl] = p->nregs;
+    g->canon_tag[g->decl] = g->canon_tag_now;
+    g->canon_any = true;
+    int64_t keep = canon_keep(g, p);
+    if (!p->partition_attr && keep > g->canon_hist)
+        g->canon_hist = keep;
+    if (keep > g->canon_max)
+        g->canon_max = keep;
+    if (p->nregs > g->canon_regs)
+        g->canon_regs = p->nregs;
+    if (p->partition_attr) {   /* each key's last events, in a ring of its own */
+        FILE *ty = g->types.f;
+        fprintf(ty, "typedef struct %s_p%d_h {   /* pattern %s: a key's last %" PRId64 " events */\n"
+                    "    int64_t n;   /* the key's events so far */\n"
+                    "    int64_t idx[%" PRId64 "];   /* their global indices, by n %% %" PRId64 " */\n"
+                    "    %s_event ev[%" PRId64 "];\n} %s_p%d_h;\n\n",
+                P, i, p->name, keep, keep, keep, P, keep, P, i);
+        fprintf(out, "/* The replay's events of pattern %s: its key's ring (m->cn_ring). */\n"
+                     "static int32_t %s_p%d_gather(%s_matcher *m, int64_t *total)\n{\n"
+                     "    const %s_p%d_h *h = (const %s_p%d_h *)m->cn_ring;\n"
+                     "    int32_t n = (int32_t)(h->n < %" PRId64 " ? h->n : %" PRId64 ");\n"
+                     "    for (int32_t k = 0; k < n; k++) {\n"
+                     "        int64_t x = (h->n - n + k) %% %" PRId64 ";\n"
+                     "        m->cn_ev[k] = &h->ev[x];\n        m->cn_idx[k] = h->idx[x];\n    }\n"
+                     "    *total = h->n;\n    return n;\n}\n\n",
+                p->name, P, i, P, P, i, P, i, keep, keep, keep);
+    }
+}
+
+/* Partitioned pattern i, in its key's block of push_each (at level): the
+ * event into the key's ring, which the replay of a match then reads. */
+void cg_canon_put_push(Cg *g, int i, const AstPattern *p, int level)
+{
+    Buf *pu = &g->push;
+    int64_t keep = canon_keep(g, p);
+    cg_line(pu, level, "%s_p%d_h *h = &m->p%d_h[slot];   /* the key's last events */", g->P, i, i);
+    cg_line(pu, level, "if (inserted)");
+    cg_line(pu, level + 1, "h->n = 0;");
+    cg_line(pu, level, "h->idx[h->n %% %" PRId64 "] = m->index;", keep);
+    cg_line(pu, level, "h->ev[h->n++ %% %" PRId64 "] = *e;", keep);
+    cg_line(pu, level, "m->cn_ring = h;");
+}
+
+/* The per-declaration tables of the replay. */
+static void put_decl_tables(Cg *g, FILE *out)
+{
+    const char *P = g->P;
+    fprintf(out, "/* Per declaration: the replay's description, window (kind: 0 none, 1\n"
+                 " * events, 2 time), labels and where its events are. */\n"
+                 "static const sremrt_canon_pat *const %s_canon_pat[%d] = {", P, g->ndecls);
+    for (int d = 0; d < g->ndecls; d++) {
+        fputs(d ? ", " : "", out);
+        if (g->canon_pat[d] >= 0)
+            fprintf(out, "&%s_p%d_canon", P, g->canon_pat[d]);
+        else
+            fputs("NULL", out);
+    }
+    fprintf(out, "};\nstatic const int64_t %s_canon_win[%d][3] = {", P, g->ndecls);
+    for (int d = 0; d < g->ndecls; d++) {
+        const AstPattern *p = g->canon_pat[d] >= 0 ? g->canon_p[d] : NULL;
+        fprintf(out, "%s{%d, %" PRId64 ", %" PRId64 "}", d ? ", " : "", p ? (int)p->hdr.window.kind : 0,
+                p ? p->hdr.window.value : 0, p ? canon_keep(g, p) : 0);
+    }
+    fprintf(out, "};\nstatic const char *const *const %s_canon_names[%d] = {", P, g->ndecls);
+    for (int d = 0; d < g->ndecls; d++) {
+        fputs(d ? ", " : "", out);
+        if (g->canon_pat[d] >= 0 && g->canon_nregs[d] > 0)
+            fprintf(out, "%s_p%d_bn", P, g->canon_pat[d]);
+        else
+            fputs("NULL", out);
+    }
+    fprintf(out, "};\nstatic int32_t (*const %s_canon_gather[%d])(%s_matcher *, int64_t *) = {", P, g->ndecls, P);
+    for (int d = 0; d < g->ndecls; d++) {
+        fputs(d ? ", " : "", out);
+        if (g->canon_pat[d] < 0)
+            fputs("NULL", out);
+        else if (g->canon_p[d]->partition_attr)
+            fprintf(out, "%s_p%d_gather", P, g->canon_pat[d]);
+        else
+            fprintf(out, "%s_gather_shared_%d", P, g->canon_pat[d]);
+    }
+    fputs("};\n", out);
+    if (g->canon_hist > 0) {   /* tag starts are unpartitioned chains' */
+        fprintf(out, "static const uint8_t %s_canon_tag[%d] = {", P, g->ndecls);
+        for (int d = 0; d < g->ndecls; d++)
+            fprintf(out, "%s%d", d ? ", " : "", g->canon_pat[d] >= 0 ? g->canon_tag[d] : 0);
+        fputs("};\n", out);
+    }
+    fputc('\n', out);
+}
+
+/* The shared ring of the unpartitioned patterns: fields, lookup, keep,
+ * and each such pattern's gather. */
+static void put_shared(Cg *g, FILE *out)
+{
+    const char *P = g->P;
+    int64_t H = g->canon_hist;
+    Buf *f = &g->fields;
+    cg_line(f, 0, "%s_event hist[%" PRId64 "];   /* the last events, by index %% %" PRId64 " */", P, H, H);
+    cg_line(f, 0, "const %s_event *cur;   /* the current push_many's events: cur[0] has index cur_base */", P);
+    cg_line(f, 0, "int64_t cur_base;   /* INT64_MAX between calls */");
+    cg_line(&g->init, 0, "m->cur_base = INT64_MAX;   /* no push_many under way */");
+    fprintf(out,
+            "/* The event of global index x, one of the last %" PRId64 ": in the current\n"
+            " * push_many's array, or in the ring once that call returned. */\n"
+            "static const %s_event *%s_hist_at(const %s_matcher *m, int64_t x)\n{\n"
+            "    return x >= m->cur_base ? &m->cur[x - m->cur_base] : &m->hist[x %% %" PRId64 "];\n}\n\n",
+            H, P, P, P, H);
+    fprintf(out,
+            "/* Whether the event of global index x is at hand (hist_at). */\n"
+            "static int %s_hist_has(const %s_matcher *m, int64_t x)\n{\n"
+            "    int64_t last = m->cur_base == INT64_MAX ? m->index : m->cur_base - 1;   /* the ring's */\n"
+            "    return x >= 1 && x <= m->index && (x >= m->cur_base || x > last - %" PRId64 ");\n}\n\n",
+            P, P, H);
+    fprintf(out,
+            "/* After a push_many: the last of its k accepted events into the ring\n"
+            " * (at most two copies: no division per event). */\n"
+            "static void %s_hist_keep(%s_matcher *m, const %s_event *events, size_t k)\n{\n"
+            "    size_t t = k > %" PRId64 "u ? k - %" PRId64 "u : 0;\n"
+            "    while (t < k) {\n"
+            "        size_t at = (size_t)((m->cur_base + (int64_t)t) %% %" PRId64 "), c = %" PRId64 "u - at;\n"
+            "        if (c > k - t)\n            c = k - t;\n"
+            "        memcpy(&m->hist[at], &events[t], c * sizeof *events);\n"
+            "        t += c;\n    }\n"
+            "    m->cur = NULL;\n"
+            "    m->cur_base = INT64_MAX;\n}\n\n",
+            P, P, P, H, H, H, H);
+    for (int d = 0; d < g->ndecls; d++) {
+        if (g->canon_pat[d] < 0 || g->canon_p[d]->partition_attr)
+            continue;
+        fprintf(out,
+                "/* The replay's events of pattern %s: the last %" PRId64 " of the stream. */\n"
+                "static int32_t %s_gather_shared_%d(%s_matcher *m, int64_t *total)\n{\n"
+                "    int64_t i = m->index;\n"
+                "    int32_t n = (int32_t)(i < %" PRId64 " ? i : %" PRId64 ");\n"
+                "    for (int32_t k = 0; k < n; k++) {\n"
+                "        m->cn_idx[k] = i - n + 1 + k;\n"
+                "        m->cn_ev[k] = %s_hist_at(m, m->cn_idx[k]);\n    }\n"
+                "    *total = i;\n    return n;\n}\n\n",
+                g->canon_p[d]->name, canon_keep(g, g->canon_p[d]), P, g->canon_pat[d], P, canon_keep(g, g->canon_p[d]),
+                canon_keep(g, g->canon_p[d]), P);
+    }
+}
+
+/* The window's first event among the gathered ones (time windows read
+ * the timestamps; language.md 3.3), and whether events that may be in
+ * the window were not kept. */
+static void put_first(Cg *g, FILE *out)
+{
+    fputs("    int32_t first = 0;\n"
+          "    int lost = total > n && (w[0] != 1 || w[1] > n);   /* events of the window not kept */\n", out);
+    if (g->schema->ts_attr < 0)
+        return;
+    fprintf(out, "    if (w[0] == 2) {\n"
+                 "        uint64_t ti = (uint64_t)((const %s_event *)m->cn_ev[n - 1])->", g->P);
+    cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
+    fprintf(out, ";\n        while (first < n - 1) {\n"
+                 "            uint64_t tj = (uint64_t)((const %s_event *)m->cn_ev[first])->", g->P);
+    cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
+    fputs(";\n            if ((int64_t)(ti - tj) <= 0 || ti - tj <= (uint64_t)w[1])\n"
+          "                break;\n"
+          "            first++;\n        }\n"
+          "        lost = lost && first == 0;\n    }\n", out);
+}
+
+/* The history's fields, the tables and P_canon_fill. */
+void cg_emit_canon_end(Cg *g)
+{
+    if (!cg_canon_on(g))
+        return;
+    FILE *out = g->canon.f;
+    const char *P = g->P;
+    int R = g->canon_regs > 0 ? g->canon_regs : 1;
+    Buf *f = &g->fields;
+    cg_line(f, 0, "/* start and bindings: the events the replays read (cg_canon.c) */");
+    if (g->canon_hist > 0)
+        put_shared(g, out);
+    cg_line(f, 0, "const void *cn_ring;   /* the key ring of the partitioned pattern being stepped */");
+    cg_line(f, 0, "int64_t cn_tag;   /* the start tag of the chain just stepped (canon_tag 1) */");
+    cg_line(f, 0, "const void *cn_ev[%" PRId64 "];   /* a replay's events */", g->canon_max);
+    cg_line(f, 0, "int64_t cn_idx[%" PRId64 "];   /* their global indices */", g->canon_max);
+    cg_line(f, 0, "int32_t cn_at[%d], cn_pos[%d];", R, R);
+    cg_line(f, 0, "const void *cn_regs[%d], *cn_bev[%d];   /* cn_bev: the record's bind_events */", R, R);
+    cg_line(f, 0, "int64_t cn_bind[%d];   /* the record's bind */", R);
+    put_decl_tables(g, out);
+    fprintf(out,
+            "/* A match record of decl at the event just pushed: its start and\n"
+            " * bindings, the canonical match (docs/language.md 3.4) found by a\n"
+            " * replay over the window's events; start 0 (unknown) when the replay\n"
+            " * gave up or needed events that were not kept. */\n"
+            "static void %s_canon_fill(%s_matcher *m, int32_t decl, sremrt_record *r)\n{\n"
+            "    const sremrt_canon_pat *p = %s_canon_pat[decl];\n"
+            "    const int64_t *w = %s_canon_win[decl];\n"
+            "    int64_t total;\n"
+            "    r->start = 0;\n    r->nbind = 0;\n    r->bind_names = NULL;\n    r->bind = NULL;\n"
+            "    r->schema = NULL;\n    r->start_event = NULL;\n    r->bind_events = NULL;\n"
+            "    if (!p)\n        return;\n"
+            "    r->schema = &%s_schema;\n",
+            P, P, P, P, P);
+    if (g->canon_hist > 0)   /* tag starts are unpartitioned chains': in the shared ring */
+        fprintf(out,
+                "    if (%s_canon_tag[decl]) {   /* a chain's tag (m->cn_tag), or the event itself */\n"
+                "        r->start = %s_canon_tag[decl] == 2 ? m->index : m->cn_tag - (INT64_C(1) << 62);\n"
+                "        r->start_event = %s_hist_has(m, r->start) ? %s_hist_at(m, r->start) : NULL;\n"
+                "        return;\n    }\n",
+                P, P, P, P);
+    fprintf(out, "    int32_t n = %s_canon_gather[decl](m, &total);\n", P);
+    put_first(g, out);
+    fprintf(out,
+            "    sremrt_canon_io io = {m->cn_ev, n, first, 0, m->cn_at, m->cn_pos, m->cn_regs};\n"
+            "    int32_t j = sremrt_canon_find(p, &io);\n"
+            "    (void)lost;\n"
+            "    if (j >= 0) {\n        r->start = m->cn_idx[j];\n        r->start_event = m->cn_ev[j];\n    }\n"
+            "    if (p->nregs == 0)\n        return;\n"
+            "    for (int32_t x = 0; x < p->nregs; x++) {\n"
+            "        int ok = j >= 0 && m->cn_at[x] >= 0;\n"
+            "        m->cn_bind[x] = ok ? m->cn_idx[m->cn_at[x]] : 0;\n"
+            "        m->cn_bev[x] = ok ? m->cn_ev[m->cn_at[x]] : NULL;\n    }\n"
+            "    r->nbind = p->nregs;\n    r->bind_names = %s_canon_names[decl];\n"
+            "    r->bind = m->cn_bind;\n    r->bind_events = m->cn_bev;\n}\n\n",
+            P);
+}
