@@ -13,6 +13,7 @@ need cc gcc
 need g++ g++                                          # make check-embed: a C++ host
 need make make
 need pkg-config pkgconf                               # make check-install: sremrt.pc
+need python3 python3                                  # make check-canon: Python's re as an oracle
 need re2c re2c
 need bison bison
 need /usr/include/CUnit/CUnit.h libcunit1-dev
