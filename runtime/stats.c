@@ -5,7 +5,7 @@
 #include <string.h>
 
 static const char *const overflow_names[SREMRT_OVF_KINDS] = {
-    "keys", "runs", "occmap", "trie", "budget", "memory"
+    "keys", "runs", "occmap", "trie", "budget", "memory", "start"
 };
 
 void sremrt_stats_init(sremrt_stats *st)
@@ -40,6 +40,7 @@ static const char *const overflow_what[SREMRT_OVF_KINDS][2] = {
     {" explore window entries or trie nodes dropped", "--explore-cap"},
     {" events over the distinct budget", "--distinct-budget"},
     {" blocks of memory refused", "--max-memory"},
+    {" match records without start", "events kept / replay bounds"},
 };
 
 void sremrt_overflow_emit(sremrt_sink *s, const uint64_t *counts)

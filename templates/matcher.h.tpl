@@ -68,9 +68,12 @@ extern const sremrt_schema @@PREFIX@@_schema;
  * counted: r->occurrence[0..r->noccurrence-1], global indices.
  * What matched (docs/language.md 3.4), in every match record: r->start,
  * the global index of the match's first event (0: unknown, when it lies
- * beyond the events a pattern keeps: 256 (--freestanding: 32) with a
- * time window or none, at most 4,096 with a count window; or when the
- * replay that finds it ran out of its work bounds); for
+ * beyond the events a pattern keeps: hosted, all within an unpartitioned
+ * pattern's time window (the ring grows through cfg.alloc), else 256
+ * (--freestanding: 32) with a time window or none, at most 4,096 with a
+ * count window; or when the replay that finds it ran out of its work
+ * bounds; each such record counted, SREMRT_OVF_START in
+ * @@PREFIX@@_overflows); for
  * a pattern with labels, r->nbind of them, r->bind_names[k] (in the
  * pattern's register order) and r->bind[k], the global index of the event
  * bound to label k last (0: the canonical parse does not pass through it).

@@ -98,6 +98,15 @@ static int64_t canon_keep(const Cg *g, const AstPattern *p)
     return p->hdr.window.value < CG_CANON_KEEP_MAX ? p->hdr.window.value : CG_CANON_KEEP_MAX;
 }
 
+/* Whether the shared ring grows to keep p's window (hosted, time window,
+ * unpartitioned, start found by a replay): then a start is never too far
+ * back. A chain whose tag gives the start (tag != 0) needs no events. */
+static bool grows(const Cg *g, const AstPattern *p, int tag)
+{
+    return !g->o->freestanding && !p->partition_attr && p->hdr.window.kind == WIN_TIME &&
+           g->schema->ts_attr >= 0 && tag == 0;
+}
+
 bool cg_canon_on(const Cg *g) { return g->canon_any; }
 
 /* Where an unpartitioned chain without labels has its start already: the
@@ -169,6 +178,7 @@ void cg_emit_canon(Cg *g, int i, const AstPattern *p)
         g->canon_p = arena_alloc(g->arena, nd * sizeof *g->canon_p);
         g->canon_nregs = arena_alloc(g->arena, nd * sizeof *g->canon_nregs);
         g->canon_tag = arena_alloc(g->arena, nd * sizeof *g->canon_tag);
+        g->canon_grow = -1;
         for (int d = 0; d < g->ndecls; d++) {
             g->canon_pat[d] = -1;
             g->canon_p[d] = NULL;
@@ -216,6 +226,10 @@ void cg_emit_canon(Cg *g, int i, const AstPattern *p)
     int64_t keep = canon_keep(g, p);
     if (!p->partition_attr && keep > g->canon_hist)
         g->canon_hist = keep;
+    if (grows(g, p, g->canon_tag_now) && p->hdr.window.value > g->canon_grow) {
+        g->canon_grow = p->hdr.window.value;
+        g->canon_grow_decl = g->decl;
+    }
     if (keep > g->canon_max)
         g->canon_max = keep;
     if (p->nregs > g->canon_regs)
@@ -301,45 +315,183 @@ static void put_decl_tables(Cg *g, FILE *out)
     fputc('\n', out);
 }
 
+/* The hosted ring's growth (g->canon_grow): before a push_many's events go
+ * in, P_hist_fit doubles it until the newest event it would drop is out
+ * of the longest time window of the call's last event (timestamps never
+ * go backwards: every older one is out too). One check per call, the
+ * timestamps of two events; a refused block is counted (memory) and the
+ * ring stays, its records then counted without start. P_cn_fit grows a
+ * replay's arrays the same way. */
+static void put_grow(Cg *g, FILE *out)
+{
+    const char *P = g->P;
+    Buf *f = &g->fields;
+    cg_line(f, 0, "%s_event *hist;   /* hist0, or a block of the allocator hook */", P);
+    cg_line(f, 0, "int64_t hist_cap;   /* its events */");
+    cg_line(f, 0, "int hist_stuck;   /* a block refused: no more growth */");
+    cg_line(f, 0, "const void **cn_ev;   /* cn_ev0, cn_idx0, or blocks of cn_cap from the hook */");
+    cg_line(f, 0, "int64_t *cn_idx;");
+    cg_line(f, 0, "int64_t cn_cap;");
+    cg_line(&g->init, 0, "m->hist = m->hist0;   /* the ring of shared events, grown by hist_fit */");
+    cg_line(&g->init, 0, "m->hist_cap = %" PRId64 ";", g->canon_hist);
+    cg_line(&g->init, 0, "m->cn_ev = m->cn_ev0;");
+    cg_line(&g->init, 0, "m->cn_idx = m->cn_idx0;");
+    cg_line(&g->init, 0, "m->cn_cap = %" PRId64 ";", g->canon_max);
+    cg_line(&g->freec, 0, "if (m->hist != m->hist0)");
+    cg_line(&g->freec, 1, "sremrt_alloc_free(&m->cfg.alloc, m->hist, (size_t)m->hist_cap * sizeof *m->hist);");
+    cg_line(&g->freec, 0, "m->hist = m->hist0;   /* freed twice: nothing more */");
+    cg_line(&g->freec, 0, "m->hist_cap = %" PRId64 ";", g->canon_hist);
+    cg_line(&g->freec, 0, "if (m->cn_ev != m->cn_ev0) {");
+    cg_line(&g->freec, 1, "sremrt_alloc_free(&m->cfg.alloc, (void *)m->cn_ev, (size_t)m->cn_cap * sizeof *m->cn_ev);");
+    cg_line(&g->freec, 1, "sremrt_alloc_free(&m->cfg.alloc, m->cn_idx, (size_t)m->cn_cap * sizeof *m->cn_idx);");
+    cg_line(&g->freec, 1, "m->cn_ev = m->cn_ev0;");
+    cg_line(&g->freec, 1, "m->cn_idx = m->cn_idx0;");
+    cg_line(&g->freec, 1, "m->cn_cap = %" PRId64 ";", g->canon_max);
+    cg_line(&g->freec, 0, "}");
+    const AstAttr *ts = &g->schema->attrs[g->schema->ts_attr];
+    fprintf(out,
+            "/* Whether tj is out of the longest time window of ti. */\n"
+            "static int %s_hist_out(uint64_t ti, uint64_t tj)\n{\n"
+            "    return (int64_t)(ti - tj) > 0 && ti - tj > (uint64_t)%" PRId64 ";\n}\n\n",
+            P, g->canon_grow);
+    fprintf(out,
+            "/* Before events[0..k) go into the ring: doubled until it keeps every\n"
+            " * event within the longest time window of events[k - 1]. */\n"
+            "static void %s_hist_fit(%s_matcher *m, const %s_event *events, size_t k)\n{\n"
+            "    int64_t last = m->cur_base + (int64_t)k - 1, cap = m->hist_cap;\n"
+            "    uint64_t tl = (uint64_t)events[k - 1].",
+            P, P, P);
+    cg_put_field(out, ts);
+    fprintf(out, ";\n"
+            "    while (!m->hist_stuck && last - cap >= 1) {\n"
+            "        int64_t x = last - cap;   /* the newest event the ring would drop */\n"
+            "        const %s_event *ex = x >= m->cur_base ? &events[x - m->cur_base] : &m->hist[x %% cap];\n"
+            "        if (%s_hist_out(tl, (uint64_t)ex->",
+            P, P);
+    cg_put_field(out, ts);
+    fprintf(out, "))\n            return;\n"
+            "        %s_event *h = NULL;\n"
+            "        if (cap <= (int64_t)(SIZE_MAX / 2 / sizeof *h))\n"
+            "            h = (%s_event *)sremrt_alloc_get(&m->cfg.alloc, (size_t)(2 * cap) * sizeof *h, 0);\n"
+            "        if (!h) {\n"
+            "            m->ovf[%d][SREMRT_OVF_MEMORY]++;\n"
+            "            m->hist_stuck = 1;\n"
+            "            return;\n        }\n"
+            "        for (int64_t y = m->cur_base - cap > 1 ? m->cur_base - cap : 1; y < m->cur_base; y++)\n"
+            "            h[y %% (2 * cap)] = m->hist[y %% cap];\n"
+            "        if (m->hist != m->hist0)\n"
+            "            sremrt_alloc_free(&m->cfg.alloc, m->hist, (size_t)cap * sizeof *h);\n"
+            "        m->hist = h;\n"
+            "        m->hist_cap = cap *= 2;\n    }\n}\n\n",
+            P, P, g->canon_grow_decl);
+    fprintf(out,
+            "/* A replay's arrays for n events (doubled); 0 if refused (counted). */\n"
+            "static int %s_cn_fit(%s_matcher *m, int32_t decl, int64_t n)\n{\n"
+            "    int64_t cap = m->cn_cap;\n"
+            "    while (cap < n)\n        cap *= 2;\n"
+            "    const void **ev = NULL;\n    int64_t *idx = NULL;\n"
+            "    if (cap <= INT32_MAX) {\n"
+            "        ev = (const void **)sremrt_alloc_get(&m->cfg.alloc, (size_t)cap * sizeof *ev, 0);\n"
+            "        idx = (int64_t *)sremrt_alloc_get(&m->cfg.alloc, (size_t)cap * sizeof *idx, 0);\n    }\n"
+            "    if (!ev || !idx) {\n"
+            "        sremrt_alloc_free(&m->cfg.alloc, (void *)ev, (size_t)cap * sizeof *ev);\n"
+            "        sremrt_alloc_free(&m->cfg.alloc, idx, (size_t)cap * sizeof *idx);\n"
+            "        m->ovf[decl][SREMRT_OVF_MEMORY]++;\n        return 0;\n    }\n"
+            "    if (m->cn_ev != m->cn_ev0) {\n"
+            "        sremrt_alloc_free(&m->cfg.alloc, (void *)m->cn_ev, (size_t)m->cn_cap * sizeof *ev);\n"
+            "        sremrt_alloc_free(&m->cfg.alloc, m->cn_idx, (size_t)m->cn_cap * sizeof *idx);\n    }\n"
+            "    m->cn_ev = ev;\n    m->cn_idx = idx;\n    m->cn_cap = cap;\n    return 1;\n}\n\n",
+            P, P);
+}
+
+/* Shared-ring pattern d with a growing ring: its events within its time
+ * window and one before it (so the replay sees where the window begins),
+ * as far back as the ring reaches. */
+static void put_gather_grow(Cg *g, FILE *out, int d)
+{
+    const char *P = g->P;
+    const AstPattern *p = g->canon_p[d];
+    const AstAttr *ts = &g->schema->attrs[g->schema->ts_attr];
+    fprintf(out,
+            "/* The replay's events of pattern %s: those within its window and one\n"
+            " * before, from the ring (grown to keep them). */\n"
+            "static int32_t %s_gather_shared_%d(%s_matcher *m, int64_t *total)\n{\n"
+            "    int64_t i = m->index, lo = i;\n"
+            "    uint64_t ti = (uint64_t)%s_hist_at(m, i)->",
+            p->name, P, g->canon_pat[d], P, P);
+    cg_put_field(out, ts);
+    fprintf(out, ";\n"
+            "    while (lo > 1 && %s_hist_has(m, lo - 1)) {\n"
+            "        uint64_t tx = (uint64_t)%s_hist_at(m, --lo)->",
+            P, P);
+    cg_put_field(out, ts);
+    fprintf(out, ";\n"
+            "        if ((int64_t)(ti - tx) > 0 && ti - tx > (uint64_t)%" PRId64 ")\n            break;\n    }\n"
+            "    if (i - lo + 1 > m->cn_cap && !%s_cn_fit(m, %d, i - lo + 1))\n"
+            "        lo = i - m->cn_cap + 1;   /* counted: the start may be lost */\n"
+            "    int32_t n = (int32_t)(i - lo + 1);\n"
+            "    for (int32_t k = 0; k < n; k++) {\n"
+            "        m->cn_idx[k] = lo + k;\n"
+            "        m->cn_ev[k] = %s_hist_at(m, m->cn_idx[k]);\n    }\n"
+            "    *total = i;\n    return n;\n}\n\n",
+            p->hdr.window.value, P, d, P);
+}
+
 /* The shared ring of the unpartitioned patterns: fields, lookup, keep,
- * and each such pattern's gather. */
+ * and each such pattern's gather. Its capacity: H, or m->hist_cap when
+ * it grows (put_grow). */
 static void put_shared(Cg *g, FILE *out)
 {
     const char *P = g->P;
     int64_t H = g->canon_hist;
+    bool grow = g->canon_grow >= 0;
+    char cap[32], capu[32];
+    snprintf(cap, sizeof cap, grow ? "m->hist_cap" : "%" PRId64, H);
+    snprintf(capu, sizeof capu, grow ? "(size_t)m->hist_cap" : "%" PRId64 "u", H);
     Buf *f = &g->fields;
-    cg_line(f, 0, "%s_event hist[%" PRId64 "];   /* the last events, by index %% %" PRId64 " */", P, H, H);
+    cg_line(f, 0, "%s_event hist%s[%" PRId64 "];   /* the last events, by index %% %s */", P, grow ? "0" : "", H,
+            cap);
     cg_line(f, 0, "const %s_event *cur;   /* the current push_many's events: cur[0] has index cur_base */", P);
     cg_line(f, 0, "int64_t cur_base;   /* INT64_MAX between calls */");
     cg_line(&g->init, 0, "m->cur_base = INT64_MAX;   /* no push_many under way */");
+    if (grow)
+        put_grow(g, out);
     fprintf(out,
-            "/* The event of global index x, one of the last %" PRId64 ": in the current\n"
+            "/* The event of global index x, one of the last %s: in the current\n"
             " * push_many's array, or in the ring once that call returned. */\n"
             "static const %s_event *%s_hist_at(const %s_matcher *m, int64_t x)\n{\n"
-            "    return x >= m->cur_base ? &m->cur[x - m->cur_base] : &m->hist[x %% %" PRId64 "];\n}\n\n",
-            H, P, P, P, H);
+            "    return x >= m->cur_base ? &m->cur[x - m->cur_base] : &m->hist[x %% %s];\n}\n\n",
+            cap, P, P, P, cap);
     fprintf(out,
             "/* Whether the event of global index x is at hand (hist_at). */\n"
             "static int %s_hist_has(const %s_matcher *m, int64_t x)\n{\n"
             "    int64_t last = m->cur_base == INT64_MAX ? m->index : m->cur_base - 1;   /* the ring's */\n"
-            "    return x >= 1 && x <= m->index && (x >= m->cur_base || x > last - %" PRId64 ");\n}\n\n",
-            P, P, H);
+            "    return x >= 1 && x <= m->index && (x >= m->cur_base || x > last - %s);\n}\n\n",
+            P, P, cap);
     fprintf(out,
             "/* After a push_many: the last of its k accepted events into the ring\n"
             " * (at most two copies: no division per event). */\n"
-            "static void %s_hist_keep(%s_matcher *m, const %s_event *events, size_t k)\n{\n"
-            "    size_t t = k > %" PRId64 "u ? k - %" PRId64 "u : 0;\n"
+            "static void %s_hist_keep(%s_matcher *m, const %s_event *events, size_t k)\n{\n",
+            P, P, P);
+    if (grow)
+        fprintf(out, "    if (k > 0)\n        %s_hist_fit(m, events, k);\n", P);
+    fprintf(out,
+            "    size_t t = k > %s ? k - %s : 0;\n"
             "    while (t < k) {\n"
-            "        size_t at = (size_t)((m->cur_base + (int64_t)t) %% %" PRId64 "), c = %" PRId64 "u - at;\n"
+            "        size_t at = (size_t)((m->cur_base + (int64_t)t) %% %s), c = %s - at;\n"
             "        if (c > k - t)\n            c = k - t;\n"
             "        memcpy(&m->hist[at], &events[t], c * sizeof *events);\n"
             "        t += c;\n    }\n"
             "    m->cur = NULL;\n"
             "    m->cur_base = INT64_MAX;\n}\n\n",
-            P, P, P, H, H, H, H);
+            capu, capu, cap, capu);
     for (int d = 0; d < g->ndecls; d++) {
         if (g->canon_pat[d] < 0 || g->canon_p[d]->partition_attr)
             continue;
+        if (grow && grows(g, g->canon_p[d], g->canon_tag[d])) {
+            put_gather_grow(g, out, d);
+            continue;
+        }
         fprintf(out,
                 "/* The replay's events of pattern %s: the last %" PRId64 " of the stream. */\n"
                 "static int32_t %s_gather_shared_%d(%s_matcher *m, int64_t *total)\n{\n"
@@ -389,8 +541,9 @@ void cg_emit_canon_end(Cg *g)
         put_shared(g, out);
     cg_line(f, 0, "const void *cn_ring;   /* the key ring of the partitioned pattern being stepped */");
     cg_line(f, 0, "int64_t cn_tag;   /* the start tag of the chain just stepped (canon_tag 1) */");
-    cg_line(f, 0, "const void *cn_ev[%" PRId64 "];   /* a replay's events */", g->canon_max);
-    cg_line(f, 0, "int64_t cn_idx[%" PRId64 "];   /* their global indices */", g->canon_max);
+    const char *z = g->canon_grow >= 0 ? "0" : "";   /* growing: behind the pointers cn_ev, cn_idx */
+    cg_line(f, 0, "const void *cn_ev%s[%" PRId64 "];   /* a replay's events */", z, g->canon_max);
+    cg_line(f, 0, "int64_t cn_idx%s[%" PRId64 "];   /* their global indices */", z, g->canon_max);
     cg_line(f, 0, "int32_t cn_at[%d], cn_pos[%d];", R, R);
     cg_line(f, 0, "const void *cn_regs[%d], *cn_bev[%d];   /* cn_bev: the record's bind_events */", R, R);
     cg_line(f, 0, "int64_t cn_bind[%d];   /* the record's bind */", R);
@@ -398,8 +551,9 @@ void cg_emit_canon_end(Cg *g)
     fprintf(out,
             "/* A match record of decl at the event just pushed: its start and\n"
             " * bindings, the canonical match (docs/language.md 3.4) found by a\n"
-            " * replay over the window's events; start 0 (unknown) when the replay\n"
-            " * gave up or needed events that were not kept. */\n"
+            " * replay over the window's events; start 0 (unknown, counted as the\n"
+            " * \"start\" overflow) when the replay gave up or needed events that\n"
+            " * were not kept. */\n"
             "static void %s_canon_fill(%s_matcher *m, int32_t decl, sremrt_record *r)\n{\n"
             "    const sremrt_canon_pat *p = %s_canon_pat[decl];\n"
             "    const int64_t *w = %s_canon_win[decl];\n"
@@ -422,7 +576,8 @@ void cg_emit_canon_end(Cg *g)
             "    sremrt_canon_io io = {m->cn_ev, n, first, 0, m->cn_at, m->cn_pos, m->cn_regs};\n"
             "    int32_t j = sremrt_canon_find(p, &io);\n"
             "    (void)lost;\n"
-            "    if (j >= 0) {\n        r->start = m->cn_idx[j];\n        r->start_event = m->cn_ev[j];\n    }\n"
+            "    if (j >= 0) {\n        r->start = m->cn_idx[j];\n        r->start_event = m->cn_ev[j];\n    } else {\n"
+            "        m->ovf[decl][SREMRT_OVF_START]++;   /* events not kept, or the replay's bounds */\n    }\n"
             "    if (p->nregs == 0)\n        return;\n"
             "    for (int32_t x = 0; x < p->nregs; x++) {\n"
             "        int ok = j >= 0 && m->cn_at[x] >= 0;\n"

@@ -88,6 +88,10 @@ typedef struct Cg {
     bool             canon_any;    /* some pattern's records get them */
     int64_t          canon_hist;   /* events of the shared ring (unpartitioned patterns; 0: none) */
     int64_t          canon_max;    /* most events a replay reads */
+    int64_t          canon_grow;   /* hosted: the longest time window of an unpartitioned
+                                      pattern, whose events the shared ring grows to keep
+                                      (-1: none, the ring is fixed) */
+    int              canon_grow_decl; /* its declaration (charged a refused block) */
     int              canon_regs;   /* most registers of a pattern */
     int             *canon_tag;    /* per declaration: its start from the chain's tag
                                       (1: the step's s->hs; 2: the event itself), 0 replay */

@@ -134,6 +134,7 @@ static void test_stats(void)
     CU_ASSERT_EQUAL(sremrt_stats_exit_status(&st), 3);
     ASSERT_STR(sremrt_overflow_name(SREMRT_OVF_MEMORY), "memory");
     ASSERT_STR(sremrt_overflow_name(SREMRT_OVF_KEYS), "keys");
+    ASSERT_STR(sremrt_overflow_name(SREMRT_OVF_START), "start");
     ASSERT_STR(sremrt_overflow_name(SREMRT_OVF_KINDS), "?");
     CU_ASSERT(sremrt_clock_seconds() > 0);
 }

@@ -25,6 +25,9 @@ typedef enum sremrt_overflow {
     SREMRT_OVF_TRIE,         /* "trie": explore window entries or trie nodes dropped */
     SREMRT_OVF_BUDGET,       /* "budget": events at which the distinct budget cut work */
     SREMRT_OVF_MEMORY,       /* "memory": blocks the allocator hook refused */
+    SREMRT_OVF_START,        /* "start": match records without start (and bind):
+                                the events back to it not kept, or the replay
+                                out of its bounds (docs/language.md 3.4) */
     SREMRT_OVF_KINDS
 } sremrt_overflow;
 
