@@ -95,11 +95,22 @@ typedef struct output {
     int err;      /* its errno */
 } output;
 
+/* Flushes standard output, keeping the errno of its first failure (a
+ * later flush of a stream already in error says nothing more). */
+static void flush_out(output *o)
+{
+    errno = 0;
+    if ((fflush(stdout) != 0 || ferror(stdout)) && !o->failed) {
+        o->failed = 1;
+        o->err = errno;
+    }
+}
+
 static void write_record(void *user, const sremrt_record *r)
 {
     output *o = (output *)user;
     if (r->kind == SREMRT_ERROR) {
-        fflush(stdout);   /* the records before it first, on a shared terminal */
+        flush_out(o);   /* the records before it first, on a shared terminal */
         sremrt_record_write(stderr, o->format, r);
         return;
     }
@@ -119,12 +130,7 @@ static void write_record(void *user, const sremrt_record *r)
 /* Standard output flushed: 0, or -1 with the write error reported. */
 static int check_output(const char *prog, output *o)
 {
-    errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        if (!o->failed)
-            o->err = errno;
-        o->failed = 1;
-    }
+    flush_out(o);
     if (!o->failed)
         return 0;
     fprintf(stderr, "%s: write error on standard output: %s\n", prog, o->err ? strerror(o->err) : "unknown error");
@@ -351,7 +357,7 @@ int main(int argc, char **argv)
         sremrt_bin_open(&br, &@@PREFIX@@_schema, in);
     } else if (sremrt_csv_open(&csv, &@@PREFIX@@_schema, in, NULL, &hook) != 0) {
         sremrt_write_error(stderr, format, sremrt_csv_line(&csv), sremrt_csv_message(&csv));
-        fflush(stdout);
+        flush_out(&out);
         @@PREFIX@@_free(m);   /* the reader freed its own buffers */
         free(m);
         if (in != stdin)
@@ -369,10 +375,10 @@ int main(int argc, char **argv)
         if (rc == SREMRT_READ_EVENT) {
             if (@@PREFIX@@_push(m, &e) == 0)
                 continue;
-            fflush(stdout);
+            flush_out(&out);
             sremrt_write_error(stderr, format, line, @@PREFIX@@_error(m));
         } else {
-            fflush(stdout);
+            flush_out(&out);
             sremrt_write_error(stderr, format, line,
                                bin ? sremrt_bin_message(&br) : sremrt_csv_message(&csv));
             bad++;
@@ -387,7 +393,7 @@ int main(int argc, char **argv)
         }
     }
     @@PREFIX@@_finish(m);
-    fflush(stdout);   /* records before the report on a shared terminal */
+    flush_out(&out);   /* records before the report on a shared terminal */
     if (trie) {
         char buf[4096];
         sremrt_sink s;

@@ -159,6 +159,12 @@ if [ -w /dev/full ]; then
     status dev_full $? 3
     if grep -q "write error on standard output: No space left on device" "$W/full.err"; then ok
     else bad dev_full_message "no write error reported" "$W/full.err"; fi
+    # a few records, all still buffered when the run ends: the error shows
+    # at the last flush, after an error record's flush already failed
+    head -20 "$W/keys.csv" | "$W/keys" --max-keys 1 > /dev/full 2> "$W/full2.err"
+    status dev_full_small $? 3
+    if grep -q "write error on standard output: No space left on device" "$W/full2.err"; then ok
+    else bad dev_full_small_message "the reason is lost" "$W/full2.err"; fi
 else
     echo "overflow: /dev/full missing: write errors not checked"
 fi
