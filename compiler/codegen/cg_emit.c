@@ -40,7 +40,7 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
     bool part = p->partition_attr != NULL;
     char step_args[80] = "";
     if (runs)   /* the run engine counts a dropped run in the declaration's counter */
-        snprintf(step_args, sizeof step_args, ", m->cfg.max_runs, &m->ovf[%d][SREMRT_OVF_RUNS]", g->decl);
+        snprintf(step_args, sizeof step_args, ", &m->ovf[%d][SREMRT_OVF_RUNS]", g->decl);
     Buf *f = &g->sec[CG_FIELDS], *in = &g->sec[CG_INIT], *pu = &g->sec[CG_PUSH], *fr = &g->sec[CG_FREE];
 
     if (part || runs)

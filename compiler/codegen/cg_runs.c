@@ -472,8 +472,8 @@ void cg_emit_runs(Cg *g, int i, const Plan *plan)
     FILE *out = g->code.f;
     int ts = g->schema->ts_attr;
     fprintf(out, "/* One event of the substream; 1 if a run reaches a final state. */\n"
-                 "static int %s_p%d_step(%s_p%d_st *s, const %s_event *e, int32_t cap, uint64_t *overflow)\n{\n"
-                 "    int32_t on[%d];\n    uint8_t memo[%d];\n    (void)cap;\n    return %s_rs_step(s, &%s_p%d_desc, e, ",
+                 "static int %s_p%d_step(%s_p%d_st *s, const %s_event *e, uint64_t *overflow)\n{\n"
+                 "    int32_t on[%d];\n    uint8_t memo[%d];\n    return %s_rs_step(s, &%s_p%d_desc, e, ",
             P, i, P, i, P, o.maxdeg, c.nfns > 0 ? c.nfns : 1, P, P, i);
     if (ts >= 0) {
         fputs("(int64_t)e->", out);
