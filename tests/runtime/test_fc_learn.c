@@ -45,6 +45,41 @@ static uint64_t get(const sremrt_fc_counts *c, const char *word, const char *alp
     return sremrt_fc_counts_get(c, w, (uint32_t)n);
 }
 
+
+/* Counts equal a naive count of every word's occurrences, for an alphabet
+ * kept in dense blocks and one kept in the map. */
+static void test_counts_naive(void)
+{
+    static const uint32_t alphabets[] = {3, 100};
+    uint64_t seed = 0x5eed000a;
+    size_t k;
+    for (k = 0; k < 2; k++) {
+        uint32_t nsym = alphabets[k], len;
+        uint16_t seq[3000];
+        size_t n = 3000, i, j;
+        sremrt_fc_counts *c;
+        for (i = 0; i < n; i++)   /* skewed, so that long words repeat */
+            seq[i] = (uint16_t)(fc_rand(&seed) % (fc_rand(&seed) % 4 ? 3 : nsym));
+        c = fc_count_seq(seq, n, nsym, 2, 1);
+        for (i = 0; i < 400; i++) {
+            uint16_t w[3];
+            uint64_t want = 0;
+            size_t at = fc_rand(&seed) % n, p;
+            len = 1 + (uint32_t)(fc_rand(&seed) % 3);
+            for (j = 0; j < len; j++)   /* a word that occurs, or a random one */
+                w[j] = i % 2 && at >= j ? seq[at - j] : (uint16_t)(fc_rand(&seed) % nsym);
+            for (p = len - 1; p < n; p++) {
+                int match = 1;
+                for (j = 0; j < len && match; j++)
+                    match = seq[p - j] == w[j];
+                want += match;
+            }
+            CU_ASSERT_EQUAL(sremrt_fc_counts_get(c, w, len), want);
+        }
+        sremrt_fc_counts_free(c);
+    }
+}
+
 /* Wayeb's CST test: pairs of "aaabaabaaa", newest first. */
 static void test_cst_pairs(void)
 {
@@ -463,6 +498,7 @@ void add_fc_learn_tests(void)
     CU_pSuite s = CU_add_suite("forecast: counts and pst", NULL, NULL);
     CU_add_test(s, "cst of aaabaabaaa", test_cst_pairs);
     CU_add_test(s, "counts limits", test_counts_add_limits);
+    CU_add_test(s, "counts against a naive count", test_counts_naive);
     CU_add_test(s, "counts text round trip", test_counts_round_trip);
     CU_add_test(s, "counts malformed", test_counts_malformed);
     CU_add_test(s, "abracadabra (Begleiter et al. Fig. 5)", test_abracadabra);
