@@ -66,6 +66,25 @@ static void test_closed_form_ab(void)
     }
 }
 
+/* `a + b + c + d + e` under any distribution: detected at the next event. */
+static void test_any_symbol(void)
+{
+    static const int32_t next[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    static const uint8_t final[] = {0, 1};
+    static const sremrt_fc_automaton any = {2, 5, 0, next, final};
+    static const double dist[5] = {.2, .2, .2, .2, .2};
+    sremrt_fc_ctx *x = fc_iid(dist, 5);
+    double *wt = sremrt_fc_waiting_times(&any, x, 5);
+    uint32_t n;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(wt);
+    for (n = 0; n < 5; n++) {
+        CU_ASSERT_DOUBLE_EQUAL(wt[n], n == 0, 1e-15);
+        CU_ASSERT_DOUBLE_EQUAL(wt[5 + n], n == 0, 1e-15);
+    }
+    free(wt);
+    sremrt_fc_ctx_free(x);
+}
+
 static sremrt_fc_spec interval_spec(double theta, uint32_t horizon, uint32_t max_spread)
 {
     sremrt_fc_spec s;
@@ -530,14 +549,82 @@ static void test_table(void)
     }
 }
 
+/* The forward propagation of a probability vector over the product, from
+ * each start pair in turn (the pattern Markov chain's xi N^(n-1) (I - N) 1),
+ * equals the backward recursion at horizons too long to enumerate. */
+static void test_forward(void)
+{
+    uint64_t seed = 0x5eed000b;
+    int round;
+    for (round = 0; round < 40; round++) {
+        uint32_t nsym = 2 + (uint32_t)(fc_rand(&seed) % 2), h = 60, C, P, start, n, i, s;
+        small_dfa d;
+        sremrt_fc_pst *t;
+        sremrt_fc_ctx *x;
+        double *wt, *v, *w;
+        random_dfa(&d, &seed, nsym);
+        t = random_pst(&seed, nsym, 3);
+        x = sremrt_fc_ctx_build(t, round % 2 ? 4096 : 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+        C = x->ncontexts;
+        P = d.a.nstates * C;
+        wt = sremrt_fc_waiting_times(&d.a, x, h);
+        v = malloc(P * sizeof *v);
+        w = malloc(P * sizeof *w);
+        CU_ASSERT_FATAL(wt && v && w);
+        for (start = 0; start < P; start++) {
+            memset(v, 0, P * sizeof *v);
+            v[start] = 1;
+            for (n = 0; n < h; n++) {
+                double hit = 0;
+                memset(w, 0, P * sizeof *w);
+                for (i = 0; i < P; i++) {
+                    uint32_t q = i / C, c = i % C;
+                    double total = 0;
+                    if (v[i] == 0)
+                        continue;
+                    for (s = 0; s < nsym; s++)
+                        if (d.next[q * nsym + s] >= 0)
+                            total += x->prob[c * nsym + s];
+                    for (s = 0; s < nsym; s++) {
+                        int32_t to = d.next[q * nsym + s];
+                        if (to >= 0)
+                            w[(uint32_t)to * C + x->next[c * nsym + s]] += v[i] * x->prob[c * nsym + s] / total;
+                    }
+                }
+                for (i = 0; i < P; i++)   /* mass on a final state: detected, and it stops */
+                    if (d.final[i / C]) {
+                        hit += w[i];
+                        w[i] = 0;
+                    }
+                memcpy(v, w, P * sizeof *v);
+                if (fabs(hit - wt[(size_t)start * h + n]) > 1e-12) {
+                    fprintf(stderr, "\nforward: round %d start %u n %u: %.17g, backward %.17g\n", round, start,
+                            n + 1, hit, wt[(size_t)start * h + n]);
+                    CU_FAIL("forward propagation differs");
+                    start = P;
+                    break;
+                }
+            }
+        }
+        free(v);
+        free(w);
+        free(wt);
+        sremrt_fc_ctx_free(x);
+        sremrt_fc_pst_free(t);
+    }
+}
+
 void add_fc_wait_tests(void)
 {
     CU_pSuite s = CU_add_suite("forecast: waiting times", NULL, NULL);
     CU_add_test(s, "A B closed form", test_closed_form_ab);
+    CU_add_test(s, "any symbol", test_any_symbol);
     CU_add_test(s, "interval rule", test_interval_rule);
     CU_add_test(s, "within rule", test_within_rule);
     CU_add_test(s, "interval brute force", test_interval_brute);
     CU_add_test(s, "waiting times brute force", test_brute_force);
+    CU_add_test(s, "forward propagation", test_forward);
     CU_add_test(s, "monte carlo", test_monte_carlo);
     CU_add_test(s, "table", test_table);
 }
