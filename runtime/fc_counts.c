@@ -221,7 +221,9 @@ int sremrt_fc_counts_add(sremrt_fc_counts *c, const uint16_t *recent, uint32_t l
     for (i = 0; i < len; i++)
         if (recent[i] >= c->nsym)
             return -1;
-    if (reserve_nodes(c, len) != 0)
+    /* the common case needs no growth: test that here, without a call */
+    if ((c->n + len > c->cap || (uint64_t)(c->kids.n + len) * 2 > (uint64_t)c->kids.mask + 1)
+        && reserve_nodes(c, len) != 0)
         return -1;
     c->count[0]++;
     for (i = 0; i < len; i++) {
