@@ -57,9 +57,20 @@ static void test_closed_form_ab(void)
             CU_ASSERT_DOUBLE_EQUAL(wt[1 * h + n - 1], w1, 1e-12);
             CU_ASSERT_DOUBLE_EQUAL(wt[2 * h + n - 1], w0, 1e-12);   /* after a detection: afresh */
         }
-        if (p == 0.3) {   /* forecasting.md section 4 (b.1) */
+        if (p == 0.3) {   /* the research notes' worked numbers */
+            sremrt_fc_spec sp;
+            sremrt_fc_forecast f;
             CU_ASSERT_DOUBLE_EQUAL(wt[3], .1659, 1e-12);
             CU_ASSERT_DOUBLE_EQUAL(wt[h + 2], .063, 1e-12);
+            memset(&sp, 0, sizeof sp);
+            sp.kind = SREMRT_FC_INTERVAL;
+            sp.theta = .5;
+            sp.horizon = h;
+            sp.max_spread = h;
+            f = sremrt_fc_decide(wt, &sp);   /* W0: [2, 4], .21 + .21 + .1659 */
+            CU_ASSERT_EQUAL(f.from, 2);
+            CU_ASSERT_EQUAL(f.to, 4);
+            CU_ASSERT_DOUBLE_EQUAL(f.prob, .5859, 1e-12);
         }
         free(wt);
         sremrt_fc_ctx_free(x);
