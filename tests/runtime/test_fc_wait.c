@@ -555,6 +555,8 @@ static void test_table(void)
         free(seen);
         free(wt);
         sremrt_fc_table_free(tab);
+        sp.theta = round % 2 ? 0 : 1.5;   /* out of range: refused */
+        CU_ASSERT_PTR_NULL(sremrt_fc_table_build(&d.a, x, &sp));
         sremrt_fc_ctx_free(x);
         sremrt_fc_pst_free(t);
     }
