@@ -144,18 +144,9 @@ static int reserve_nodes(sremrt_fc_counts *c, uint32_t more)
     if (c->cap > UINT32_MAX / 2)
         return -1;
     cap = c->cap * 2 > c->n + more ? c->cap * 2 : c->n + more;
-    if (!(p = realloc(c->count, (size_t)cap * sizeof *c->count)))
+    if (SREMRT_FC_RESIZE(c->count, cap, p) || SREMRT_FC_RESIZE(c->parent, cap, p)
+        || SREMRT_FC_RESIZE(c->sym, cap, p) || SREMRT_FC_RESIZE(c->block, cap, p))
         return -1;
-    c->count = p;
-    if (!(p = realloc(c->parent, (size_t)cap * sizeof *c->parent)))
-        return -1;
-    c->parent = p;
-    if (!(p = realloc(c->sym, (size_t)cap * sizeof *c->sym)))
-        return -1;
-    c->sym = p;
-    if (!(p = realloc(c->block, (size_t)cap * sizeof *c->block)))
-        return -1;
-    c->block = p;
     c->cap = cap;
     return 0;
 }
