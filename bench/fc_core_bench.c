@@ -1,4 +1,4 @@
-/* fc_bench.c: training and compile-time costs of the forecasting core
+/* fc_core_bench.c: training and compile-time costs of the forecasting core
  * (runtime/fc_*.c) -> a table on stdout and JSON lines (--json FILE).
  *
  * Training: sremrt_fc_counts_add on a seeded stream over 17 symbols (a
@@ -6,7 +6,7 @@
  * ones (the caller's ring of recent symbols per key included), events per
  * CPU second, median of 3. Then the learner, the context automaton and the
  * table of a 40-state random automaton at horizon 200, in CPU ms.
- * Usage: fc_bench [--events N] [--json FILE] */
+ * Usage: fc_core_bench [--events N] [--json FILE] */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -116,7 +116,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--json") && i + 1 < (size_t)argc)
             json = argv[++i];
         else {
-            fprintf(stderr, "usage: fc_bench [--events N] [--json FILE]\n");
+            fprintf(stderr, "usage: fc_core_bench [--events N] [--json FILE]\n");
             return 2;
         }
     }
@@ -160,7 +160,7 @@ int main(int argc, char **argv)
            ORDER, NSYM, n, REPS, one / 1e6, many / 1e6, t_learn * 1e3, sremrt_fc_pst_nodes(t),
            t_ctx * 1e3, x->ncontexts, x->exact ? "closure" : "node mode", t_table * 1e3, tab->npool);
     if (json && (out = fopen(json, "w")) != NULL) {
-        fprintf(out, "{\"bench\":\"forecast\",\"events\":%zu,\"order\":%d,\"nsym\":%d,"
+        fprintf(out, "{\"bench\":\"fc_core\",\"events\":%zu,\"order\":%d,\"nsym\":%d,"
                      "\"train_eps_one\":%.0f,\"train_eps_1000_keys\":%.0f,\"learn_ms\":%.2f,"
                      "\"pst_nodes\":%u,\"ctx_ms\":%.2f,\"contexts\":%u,\"table_ms\":%.2f}\n",
                 n, ORDER, NSYM, one, many, t_learn * 1e3, sremrt_fc_pst_nodes(t), t_ctx * 1e3,
