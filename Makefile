@@ -102,10 +102,10 @@ lib/libsremrt.a: $(RT_OBJ) | lib
 	$(AR) rcs $@ $^
 
 build/runtime_tests: $(RT_TEST_OBJ) lib/libsremrt.a
-	$(CC) $(CFLAGS) -o $@ $^ -lcunit
+	$(CC) $(CFLAGS) -o $@ $^ -lcunit -lm
 
 build/san/runtime_tests: $(RT_STEST_OBJ) $(RT_SAN_OBJ) | build/san
-	$(CC) $(SANFLAGS) -o $@ $^ -lcunit
+	$(CC) $(SANFLAGS) -o $@ $^ -lcunit -lm
 
 # Runtime suites, plain and sanitized; the runtime must build warning-free
 # with clang too (when installed).
@@ -247,6 +247,7 @@ bench: bin/sremc lib/libsremrt.a  ## the benchmark workloads, beside floors and 
 	-@sh scripts/deps.sh bench   # Hyperscan, gnuplot; without them those rows say so
 	BENCH_INTERP_OBJS="$(filter build/obj/%,$(LIB_OBJ))" sh bench/run.sh bin/sremc lib/libsremrt.a
 	sh bench/episodes.sh lib/libsremrt.a
+	sh bench/fc_core.sh lib/libsremrt.a
 	sh bench/explore.sh bin/sremc lib/libsremrt.a
 	sh bench/runs.sh bin/sremc lib/libsremrt.a
 	sh bench/report.sh
@@ -254,6 +255,12 @@ bench: bin/sremc lib/libsremrt.a  ## the benchmark workloads, beside floors and 
 # Everything, at full size (BENCH_FULL=1): 3 processes x 5 repetitions,
 # more windows, longer streams and budgets; about an hour (bench/run.sh:
 # 45 minutes).
+# The forecasting core alone (bench/fc_core.sh): training speed, learner,
+# context automaton and table costs; a part of `make bench` too.
+.PHONY: bench-fc
+bench-fc: lib/libsremrt.a  ## forecasting core: training events/s, learn and table times (seconds)
+	sh bench/fc_core.sh lib/libsremrt.a
+
 .PHONY: bench-full
 bench-full:  ## the benchmarks at full size (about an hour)
 	BENCH_FULL=1 $(MAKE) --no-print-directory bench
@@ -348,7 +355,7 @@ RT_HEADERS = $(wildcard runtime/include/sremrt/*.h)
 # What a --freestanding build compiles (docs/FIRMWARE.md): the runtime but
 # its host parts (host.c: malloc and stdio; csv.c, bin.c: the readers of
 # generated programs), with the internal headers they include.
-RT_FW_SRC  = $(filter-out runtime/host.c runtime/csv.c runtime/bin.c,$(RT_SRC)) $(wildcard runtime/*_impl.h)
+RT_FW_SRC  = $(filter-out runtime/host.c runtime/csv.c runtime/bin.c runtime/fc_%,$(RT_SRC) $(wildcard runtime/*_impl.h))
 
 .PHONY: install check-install
 
