@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sremrt/num.h"
 #include "sremrt/sink.h"
 
 enum { REC_OK, REC_EOF, REC_BAD };
@@ -390,40 +391,6 @@ void sremrt_csv_close(sremrt_csv *r)
 
 /* ---- values ------------------------------------------------------------------ */
 
-/* Decimal int64 with an optional sign: 0, -1 (not a number), -2 (range). */
-static int parse_i64(const char *s, int64_t *out)
-{
-    uint64_t v = 0, limit = (uint64_t)INT64_MAX;
-    int neg = 0;
-    if (*s == '+' || *s == '-') {
-        neg = *s == '-';
-        s++;
-    }
-    if (neg)
-        limit += 1;
-    if (!*s)
-        return -1;
-    for (; *s; s++) {
-        unsigned d = (unsigned)(*s - '0');
-        if (d > 9)
-            return -1;
-        if (v > (limit - d) / 10)
-            return -2;
-        v = v * 10 + d;
-    }
-    *out = neg ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
-    return 0;
-}
-
-static int parse_f64(const char *s, double *out)
-{
-    char *end;
-    if (!*s || isspace((unsigned char)*s))
-        return -1;
-    *out = strtod(s, &end);
-    return *end ? -1 : 0;
-}
-
 static int same_nocase(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++)
@@ -446,8 +413,8 @@ static int parse_bool(const char *s, int64_t *out)
 static int int_value(sremrt_csv *r, const sremrt_attr *a, const char *text, void *event)
 {
     int64_t v = 0;
-    int rc = parse_i64(text, &v);
-    if (rc == -2) {
+    int rc = sremrt_parse_i64(text, strlen(text), &v);
+    if (rc == SREMRT_NUM_RANGE) {
         value_msg(r, a, text, "is out of the int64 range");
         return -1;
     }
@@ -471,7 +438,7 @@ static int store_value(sremrt_csv *r, const sremrt_attr *a, const char *text, vo
     case SREMRT_TIMESTAMP:
         return int_value(r, a, text, event);
     case SREMRT_FLOAT:
-        if (parse_f64(text, &f) != 0) {
+        if (sremrt_parse_f64(text, strlen(text), &f) != SREMRT_NUM_OK) {
             value_msg(r, a, text, "is not a float");
             return -1;
         }
