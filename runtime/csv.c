@@ -428,10 +428,18 @@ static int split_line(sremrt_csv *r)
         }
         p = r->chunk + (size_t)lowest_bit(m);
         m &= m - 1;
-        for (start = fs; start < p && is_blank(b[start]); start++)
-            continue;
+        start = fs;
+        if ((unsigned char)b[start] <= ' ')   /* cheap test first: blanks are rare */
+            while (start < p && is_blank(b[start]))
+                start++;
         c = b[p];
-        if (c == '"') {
+        if (c == ',' || c == '\n') {
+            total += p - start + 1;
+            stop = p;
+            if (stop > start && (unsigned char)b[stop - 1] <= ' ')
+                while (stop > start && is_blank(b[stop - 1]))
+                    stop--;
+        } else if (c == '"') {
             int rc;
             if (start != p)
                 return FAST_SLOW;          /* a quote inside unquoted data */
@@ -861,12 +869,19 @@ int sremrt_csv_next(sremrt_csv *r, void *event)
         return bad_record(r);
     if (r->nfields != r->ncols)
         return field_count_msg(r);
-    memset(event, 0, r->schema->event_size);
-    for (i = 0; i < r->ncols; i++) {
-        int a = r->column_attr[i];
-        if (a >= 0 && store_value(r, &r->schema->attrs[a], field_text(r, i), r->field_len[i],
-                                  event) != 0)
-            return SREMRT_READ_BAD;
+    {
+        /* locals: the stores into the event may alias r for the compiler */
+        const sremrt_attr *attrs = r->schema->attrs;
+        const char *rec = r->rec;
+        const size_t *field = r->field, *len = r->field_len;
+        const int *column_attr = r->column_attr;
+        int ncols = r->ncols;
+        memset(event, 0, r->schema->event_size);
+        for (i = 0; i < ncols; i++) {
+            int a = column_attr[i];
+            if (a >= 0 && store_value(r, &attrs[a], rec + field[i], len[i], event) != 0)
+                return SREMRT_READ_BAD;
+        }
     }
     r->msg[0] = '\0';
     return SREMRT_READ_EVENT;

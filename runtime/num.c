@@ -36,34 +36,11 @@ static int64_t eight_digits(const char *s)
 }
 #endif
 
-int sremrt_parse_i64(const char *s, size_t n, int64_t *out)
+/* Digits left to right with the range checked at each: the general case,
+ * from v after the digits before s. */
+static int digits_checked(const char *s, const char *end, uint64_t v, int neg, int64_t *out)
 {
-    const char *end = s + n;
-    uint64_t v = 0, limit = (uint64_t)INT64_MAX;
-    int neg = 0, safe = 18;   /* digits that cannot overflow yet */
-    if (n && (*s == '+' || *s == '-')) {
-        neg = *s == '-';
-        s++;
-    }
-    if (s == end)
-        return SREMRT_NUM_SYNTAX;
-#ifdef SWAR
-    while (end - s >= 8 && safe >= 8) {
-        int64_t d8 = eight_digits(s);
-        if (d8 < 0)
-            break;
-        v = v * 100000000u + (uint64_t)d8;
-        s += 8;
-        safe -= 8;
-    }
-#endif
-    for (; safe > 0 && s < end; safe--, s++) {
-        unsigned d = (unsigned)(unsigned char)*s - '0';
-        if (d > 9)
-            return SREMRT_NUM_SYNTAX;
-        v = v * 10 + d;
-    }
-    limit += (uint64_t)neg;
+    uint64_t limit = (uint64_t)INT64_MAX + (uint64_t)neg;
     for (; s < end; s++) {
         unsigned d = (unsigned)(unsigned char)*s - '0';
         if (d > 9)
@@ -73,6 +50,39 @@ int sremrt_parse_i64(const char *s, size_t n, int64_t *out)
         v = v * 10 + d;
     }
     *out = neg ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+    return SREMRT_NUM_OK;
+}
+
+int sremrt_parse_i64(const char *s, size_t n, int64_t *out)
+{
+    const char *end = s + n;
+    uint64_t v = 0;
+    int neg = 0;
+    if (n && (*s == '+' || *s == '-')) {
+        neg = *s == '-';
+        s++;
+    }
+    if (s == end)
+        return SREMRT_NUM_SYNTAX;
+    if (end - s > 18)
+        return digits_checked(s, end, 0, neg, out);
+    /* at most 18 digits: no overflow, only the bytes to check */
+#ifdef SWAR
+    while (end - s >= 8) {
+        int64_t d8 = eight_digits(s);
+        if (d8 < 0)
+            return SREMRT_NUM_SYNTAX;
+        v = v * 100000000u + (uint64_t)d8;
+        s += 8;
+    }
+#endif
+    for (; s < end; s++) {
+        unsigned d = (unsigned)(unsigned char)*s - '0';
+        if (d > 9)
+            return SREMRT_NUM_SYNTAX;
+        v = v * 10 + d;
+    }
+    *out = neg ? -(int64_t)v : (int64_t)v;
     return SREMRT_NUM_OK;
 }
 
@@ -329,28 +339,21 @@ static const double exact_p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 
  * exponent, by Clinger's exact path: 0, or -1 for any other text. */
 static int plain_decimal(const char *s, const char *end, double *out)
 {
+    const char *p = s + (s < end && *s == '-'), *first = p, *point;
     uint64_t w = 0;
-    int neg = 0, digits = 0, frac = -1;
-    if (s < end && *s == '-') {
-        neg = 1;
-        s++;
-    }
-    for (; s < end; s++) {
-        unsigned d = (unsigned)(unsigned char)*s - '0';
-        if (d < 10) {
+    unsigned d;
+    size_t frac = 0;
+    for (; p < end && (d = (unsigned)(unsigned char)*p - '0') < 10; p++)
+        w = w * 10 + d;        /* wraps past 19 digits: refused below */
+    point = p;
+    if (p < end && *p == '.')
+        for (p++; p < end && (d = (unsigned)(unsigned char)*p - '0') < 10; p++)
             w = w * 10 + d;
-            digits++;
-            frac += frac >= 0;
-        } else if (*s == '.' && frac < 0) {
-            frac = 0;
-        } else {
-            return -1;
-        }
-    }
-    if (digits == 0 || digits > 15)
-        return -1;
-    *out = frac > 0 ? (double)w / exact_p10[frac] : (double)w;
-    if (neg)
+    frac = point < p ? (size_t)(p - point) - 1 : 0;
+    if (p != end || (size_t)(point - first) + frac - 1 >= 15)
+        return -1;             /* more text, no digit, or over 15 digits */
+    *out = frac ? (double)w / exact_p10[frac] : (double)w;
+    if (s < first)
         *out = -*out;
     return 0;
 }
