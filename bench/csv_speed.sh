@@ -92,10 +92,13 @@ if [ "${CSV_CACHEGRIND:-0}" = 1 ] && command -v valgrind > /dev/null; then
         n=$((LINES / 10))
         [ "$shape" = wide ] && n=$((n / 4))
         f=$(gen "$shape" "$n")
-        valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
-            "$OUT/$shape" "$f" > /dev/null 2> "$OUT/cg.txt" || true
-        ir=$(sed -n 's/.*I *refs: *//p' "$OUT/cg.txt" | tr -d ,)
-        awk -v s="$shape" -v ir="$ir" -v b="$(wc -c < "$f")" -v l="$n" \
-            'BEGIN { printf "| %s | %.1f | %.0f |\n", s, ir / b, ir / l }'
+        for prog in "$OUT/$shape-base" "$OUT/$shape"; do
+            [ -x "$prog" ] && [ "$prog" != "$OUT/$shape-base" -o -n "${CSV_BASE_LIB:-}" ] || continue
+            valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+                "$prog" "$f" > /dev/null 2> "$OUT/cg.txt" || true
+            ir=$(sed -n 's/.*I *refs: *//p' "$OUT/cg.txt" | tr -d ,)
+            awk -v s="$(basename "$prog")" -v ir="$ir" -v b="$(wc -c < "$f")" -v l="$n" \
+                'BEGIN { printf "| %s | %.1f | %.0f |\n", s, ir / b, ir / l }'
+        done
     done
 fi

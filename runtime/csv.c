@@ -19,7 +19,9 @@
 #include <unistd.h>
 #define CSV_POSIX 1
 #endif
-#if defined(__SSE2__) || defined(_M_X64)
+#if defined(SREMRT_CSV_SCALAR)
+/* the portable masks only (a test of that path on any host) */
+#elif defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
 #define CSV_SSE2 1
 #elif defined(__ARM_NEON) && defined(__aarch64__)
