@@ -257,6 +257,12 @@ bench: bin/sremc lib/libsremrt.a  ## the benchmark workloads, beside floors and 
 	sh bench/runs.sh bin/sremc lib/libsremrt.a
 	sh bench/report.sh
 
+# CSV ingest: MB/s and events/s of a trivial-pattern program on the sensor
+# and wide shapes, beside cat and wc -l (bench/csv_speed.sh; about a minute).
+.PHONY: bench-csv
+bench-csv: bin/sremc lib/libsremrt.a  ## CSV ingest speed beside cat and wc -l (not in check)
+	sh bench/csv_speed.sh bin/sremc lib/libsremrt.a
+
 # Everything, at full size (BENCH_FULL=1): 3 processes x 5 repetitions,
 # more windows, longer streams and budgets; about an hour (bench/run.sh:
 # 45 minutes).
