@@ -118,6 +118,12 @@ check-runtime: build/runtime_tests build/san/runtime_tests  ## runtime suites, p
 	    done; echo "clang: runtime sources build warning-free"; \
 	else echo "clang: not installed, skipped"; fi
 
+# The number parsers against strtod/strtoll at 20 times check-runtime's count
+# (about 20 million texts); SREMC_NUM_SEED=N for another sequence.
+.PHONY: check-num-long
+check-num-long: build/runtime_tests  ## the number parsers' differential test, 20 times longer
+	SREMC_DIFF_SCALE=20 ./build/runtime_tests
+
 -include $(wildcard build/rt/*.d build/rt-san/*.d build/rt-test/*.d build/rt-san-test/*.d)
 
 # ---- user-facing targets ------------------------------------------------------
@@ -252,6 +258,12 @@ bench: bin/sremc lib/libsremrt.a  ## the benchmark workloads, beside floors and 
 	sh bench/runs.sh bin/sremc lib/libsremrt.a
 	sh bench/report.sh
 
+# CSV ingest: MB/s and events/s of a trivial-pattern program on the sensor
+# and wide shapes, beside cat and wc -l (bench/csv_speed.sh; about a minute).
+.PHONY: bench-csv
+bench-csv: bin/sremc lib/libsremrt.a  ## CSV ingest speed beside cat and wc -l (not in check)
+	sh bench/csv_speed.sh bin/sremc lib/libsremrt.a
+
 # Everything, at full size (BENCH_FULL=1): 3 processes x 5 repetitions,
 # more windows, longer streams and budgets; about an hour (bench/run.sh:
 # 45 minutes).
@@ -353,9 +365,9 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 RT_HEADERS = $(wildcard runtime/include/sremrt/*.h)
 # What a --freestanding build compiles (docs/FIRMWARE.md): the runtime but
-# its host parts (host.c: malloc and stdio; csv.c, bin.c: the readers of
+# its host parts (host.c: malloc and stdio; csv.c, bin.c, num.c: the readers of
 # generated programs), with the internal headers they include.
-RT_FW_SRC  = $(filter-out runtime/host.c runtime/csv.c runtime/bin.c runtime/fc_%,$(RT_SRC) $(wildcard runtime/*_impl.h))
+RT_FW_SRC  = $(filter-out runtime/host.c runtime/csv.c runtime/bin.c runtime/num.c runtime/fc_%,$(RT_SRC) $(wildcard runtime/*_impl.h))
 
 .PHONY: install check-install
 

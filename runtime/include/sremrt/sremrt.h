@@ -10,6 +10,7 @@
 #include "episode.h"
 #include "explore.h"
 #include "keymap.h"
+#include "num.h"
 #include "occmap.h"
 #include "out.h"
 #include "ptrie.h"
