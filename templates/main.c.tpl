@@ -215,9 +215,13 @@ static int convert_bin(const char *out_path, FILE *in, int bin, sremrt_format fo
 
 /* ---- --threads: shards of the partition keys, one matcher per thread ---- */
 
-/* The reader hands the workers batches of this many events; NSLOTS batches
- * are in flight (read, matched, merged). */
-#define BATCH_EVENTS 4096
+/* The reader hands the workers batches of this many events (tests build
+ * with -DSREMC_BATCH_EVENTS=5 to cross many batches); NSLOTS batches are
+ * in flight (read, matched, merged). */
+#ifndef SREMC_BATCH_EVENTS
+#define SREMC_BATCH_EVENTS 4096
+#endif
+#define BATCH_EVENTS SREMC_BATCH_EVENTS
 #define NSLOTS 4
 
 /* A growing byte buffer: records as text, each after its rec_head. */
