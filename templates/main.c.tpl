@@ -114,6 +114,17 @@ static void flush_out(output *o)
     }
 }
 
+/* r as written: the matcher fills r->schema, and only --events writes
+ * the events it describes (else a copy without it, in *copy). */
+static const sremrt_record *visible(const output *o, const sremrt_record *r, sremrt_record *copy)
+{
+    if (!r->schema || o->events)
+        return r;
+    *copy = *r;
+    copy->schema = NULL;
+    return copy;
+}
+
 static void write_record(void *user, const sremrt_record *r)
 {
     output *o = (output *)user;
@@ -123,11 +134,7 @@ static void write_record(void *user, const sremrt_record *r)
         return;
     }
     sremrt_record copy;
-    if (r->schema && !o->events) {   /* the matcher fills it; --events writes it */
-        copy = *r;
-        copy.schema = NULL;
-        r = &copy;
-    }
+    r = visible(o, r, &copy);
     errno = 0;
     if (sremrt_record_write(stdout, o->format, r) != 0 && !o->failed) {
         o->failed = 1;
@@ -325,11 +332,7 @@ static void shard_record(void *user, const sremrt_record *r)
         write_record(w->out, r);
         return;
     }
-    if (r->schema && !w->out->events) {
-        copy = *r;
-        copy.schema = NULL;
-        r = &copy;
-    }
+    r = visible(w->out, r, &copy);
     if (!w->finishing)
         text_record(w->cur, w->out->format, r->index, r->decl, r);
     else if (r->kind == SREMRT_ERROR)
@@ -365,7 +368,10 @@ static void *worker_main(void *arg)
 static void merge_write(output *o, text_buf *bufs, int n)
 {
     size_t at[256] = {0};
-    for (;;) {
+    int lost = 0;
+    for (int i = 0; i < n; i++)
+        lost |= bufs[i].oom;
+    while (!lost) {
         int best = -1;
         rec_head h, bh = {0, 0, 0, 0};
         for (int i = 0; i < n; i++) {
@@ -392,11 +398,11 @@ static void merge_write(output *o, text_buf *bufs, int n)
             o->err = errno;
         }
     }
+    if (lost && !o->failed) {   /* records lost (a buffer cut mid-record): the run ends */
+        o->failed = 1;
+        o->err = ENOMEM;
+    }
     for (int i = 0; i < n; i++) {
-        if (bufs[i].oom && !o->failed) {
-            o->failed = 1;   /* records lost: the run cannot be trusted */
-            o->err = ENOMEM;
-        }
         bufs[i].len = 0;
         bufs[i].oom = 0;
     }
@@ -505,7 +511,7 @@ static void stop_workers(pool *p, int started)
 /* Gives back what run_sharded took (not lead nor its matcher). */
 static void pool_free(pool *p)
 {
-    for (int i = 1; i < p->threads; i++) {
+    for (int i = 1; p->m && p->w && i < p->threads; i++) {
         if (p->m[i]) {
             @@PREFIX@@_free(p->m[i]);
             free(p->m[i]);
@@ -548,13 +554,17 @@ static int pool_start(pool *p, int threads, const @@PREFIX@@_config *cfg, @@PREF
     }
     for (int i = 1; ok && i < threads; i++) {
         @@PREFIX@@_config c = *cfg;
+        @@PREFIX@@_matcher *mi = malloc(@@PREFIX@@_matcher_size());
         c.user = p->w[i] = calloc(1, sizeof *p->w[i]);
         c.alloc = sremrt_alloc_malloc();   /* no --max-memory here: no shared count */
-        p->m[i] = malloc(@@PREFIX@@_matcher_size());
-        ok = p->w[i] && p->m[i] && @@PREFIX@@_init(p->m[i], &c) == 0 &&
-             @@PREFIX@@_set_shard(p->m[i], i, threads) == 0;
-        if (ok)
-            *p->w[i] = (worker){.pool = p, .out = lead->out, .id = i, .m = p->m[i]};
+        if (!mi || !p->w[i]) {
+            free(mi);
+            ok = 0;
+            break;
+        }
+        *p->w[i] = (worker){.pool = p, .out = lead->out, .id = i, .m = mi};
+        ok = @@PREFIX@@_init(mi, &c) == 0 && @@PREFIX@@_set_shard(mi, i, threads) == 0;
+        p->m[i] = mi;   /* init failed or not, free gives its memory back */
     }
     int started = 0;
     if (ok) {

@@ -115,6 +115,8 @@ for f in "$WORK"/decl/decl_*.srem "$WORK"/b_auto_0.srem "$WORK"/b_runs_0.srem; d
         same "$W/r$k" "$W/r$k.$s.csv" --format jsonl
     done
     same "$W/r$k" "$W/r$k.1.csv" --events --stats --trie
+    # overflow records from several shards: their counts summed
+    same "$W/r$k" "$W/r$k.2.csv" --max-runs 1 --occmap-cap 1 --distinct-budget 1 --explore-cap 2 --stats
 done
 
 # a write error still ends the run with exit status 3 and its message
