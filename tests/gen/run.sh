@@ -14,7 +14,9 @@
 #     and the extern code included) built warning-free;
 #  3. the differential test (build/diff_codegen) against the interpreter:
 #     GEN_DIFF_PATTERNS (default 1000) random patterns, times
-#     SREMC_DIFF_SCALE, batched into programs built with -O0.
+#     SREMC_DIFF_SCALE, batched into programs built with -O0;
+#  4. episodes and explore clauses against oracles (build/diff_decl);
+#  5. --threads N against the plain run (tests/gen/threads.sh).
 set -u
 SREMC=${1:-bin/sremc}
 DIFF=${2:-build/diff_codegen}
@@ -144,6 +146,13 @@ done
 DECL=${3:-build/diff_decl}
 mkdir -p "$W/decl"
 if ! "$DECL" "$SREMC" "$W/decl" "${GEN_DIFF_DECL_PROGRAMS:-12}"; then
+    fail=$((fail+1))
+fi
+
+# 5. a program's --threads N gives the records of its plain run, byte for
+#    byte: the samples, and step 3's and step 4's random files on random
+#    streams (tests/gen/threads.sh; ASan, UBSan and TSan builds included)
+if ! sh tests/gen/threads.sh "$SREMC" "$W"; then
     fail=$((fail+1))
 fi
 
