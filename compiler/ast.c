@@ -188,7 +188,7 @@ static void dump_regex(const AstRegex *r, int depth, FILE *out)
 
 static void dump_schema(const AstSchema *s, FILE *out)
 {
-    static const char *const kinds[] = {"int", "float", "bool", "enum", "timestamp"};
+    static const char *const kinds[] = {"int", "float", "bool", "enum", "timestamp", "string"};
     fprintf(out, "schema %s\n", s->name);
     for (int i = 0; i < s->nattrs; i++) {
         const AstAttr *a = &s->attrs[i];

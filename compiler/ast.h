@@ -24,7 +24,10 @@ typedef struct AstNumber {
 
 /* ---- schemas ----------------------------------------------------------- */
 
-typedef enum AttrKind { ATTR_INT, ATTR_FLOAT, ATTR_BOOL, ATTR_ENUM, ATTR_TIMESTAMP } AttrKind;
+/* ATTR_STRING values are interned: an event holds the string's id (an
+ * int64), and the file's string literals take the ids 0, 1, ... in the
+ * order of AstFile.strings, so equality of strings is equality of ids. */
+typedef enum AttrKind { ATTR_INT, ATTR_FLOAT, ATTR_BOOL, ATTR_ENUM, ATTR_TIMESTAMP, ATTR_STRING } AttrKind;
 
 /* Timestamp units, as nanosecond multipliers' order. */
 typedef enum TimeUnit { TU_NS, TU_US, TU_MS, TU_S } TimeUnit;
@@ -64,7 +67,10 @@ typedef struct AstSchema {
 typedef enum TypeKind {
     TY_ERROR,    /* already reported: suppresses follow-up errors */
     TY_BOOL, TY_INT, TY_FLOAT, TY_ENUM,
-    TY_STRING    /* a string literal not (yet) resolved to an enum value */
+    TY_STRING,   /* a string literal not (yet) resolved to an enum value
+                    or to a string id */
+    TY_STR       /* a string attribute's value, or a literal compared with
+                    one (EX_ENUMVAL, enum_value: the literal's id) */
 } TypeKind;
 
 typedef struct Type {
@@ -288,6 +294,10 @@ typedef struct Ast {
     AstLost    *lost;         /* declarations lost to syntax errors */
     int         nlost, lost_cap;
     bool        checked;      /* checker ran without errors, and no syntax error */
+    /* checker: the string literals compared with string attributes, each
+       once; literal i is the string with id i (ATTR_STRING) */
+    const char **strings;
+    int          nstrings, strings_cap;
 } Ast;
 
 /* Parses src (len bytes; need not be NUL-terminated) into an Ast allocated

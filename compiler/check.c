@@ -52,6 +52,7 @@ enum {
     IX_ATTR = 'a',     /* scope: the schema */
     IX_VALUE = 'v',    /* scope: the enum attribute */
     IX_REG = 'r',      /* scope: the pattern */
+    IX_STRING = 's',   /* scope: NULL; string literals -> their ids */
     IX_REPORTED = '!', /* scope: the declaration's header; name: kind + name */
 };
 
@@ -207,7 +208,8 @@ static const char *type_str(Checker *c, Type t)
     case TY_BOOL:   return "'bool'";
     case TY_INT:    return "'int'";
     case TY_FLOAT:  return "'float'";
-    case TY_STRING: return "'string'";
+    case TY_STRING: return "a string literal";
+    case TY_STR:    return "'string'";
     case TY_ENUM:   return fmt(c, "enum '%s'", t.enum_attr ? t.enum_attr->name : "?");
     case TY_ERROR:  break;
     }
@@ -307,6 +309,7 @@ static Type attr_type(const AstAttr *a)
     case ATTR_TIMESTAMP: return ty(TY_INT);
     case ATTR_FLOAT:     return ty(TY_FLOAT);
     case ATTR_BOOL:      return ty(TY_BOOL);
+    case ATTR_STRING:    return ty(TY_STR);
     case ATTR_ENUM: {
         Type t = {TY_ENUM, a};
         return t;
@@ -643,7 +646,7 @@ static const AstAttr *check_partition(Checker *c, const AstHeader *h)
     }
     if (a->kind == ATTR_FLOAT) {
         diag_error(c->diag, h->partition_loc,
-                   "cannot partition by float attribute '%s'; use an int, enum or bool attribute", a->name);
+                   "cannot partition by float attribute '%s'; use an int, enum, bool or string attribute", a->name);
         return NULL;
     }
     if (a->kind == ATTR_TIMESTAMP) {
@@ -792,6 +795,20 @@ static Type to_enumval(AstExpr *e, const AstAttr *a, int index)
     return set_type(e, t);
 }
 
+/* A string literal compared with a string attribute: the literal's id,
+ * the same for every use of the same text in the file (Ast.strings). */
+static Type to_string_id(Checker *c, AstExpr *e)
+{
+    int id = index_put(c, IX_STRING, NULL, e->str, c->ast->nstrings);
+    if (id == c->ast->nstrings)
+        *(const char **)arena_push(c->arena, &c->ast->strings, &c->ast->nstrings, &c->ast->strings_cap,
+                                   sizeof(const char *)) = e->str;
+    e->kind = EX_ENUMVAL;
+    e->attr = NULL;
+    e->enum_value = id;
+    return set_type(e, ty(TY_STR));
+}
+
 /* A bare name outside a comparison with an enum: it must be an attribute. */
 static Type check_name(Checker *c, AstExpr *e)
 {
@@ -921,6 +938,8 @@ static Type resolve_open(Checker *c, const AstExpr *cmp, int i, Type other, bool
     if (v >= 0)
         return to_enumval(e, en, v);
     bool quoted = e->kind == EX_STRING;
+    if (quoted && !other_open && other.kind == TY_STR)
+        return to_string_id(c, e);
     const char *shown = quoted ? fmt(c, "\"%s\"", e->str) : fmt(c, "'%s'", e->str);
     int nowners;
     const char *owners = value_owners(c, e->str, &nowners);
@@ -955,13 +974,13 @@ static Type resolve_open(Checker *c, const AstExpr *cmp, int i, Type other, bool
 /* Whether two (non-error) types may be compared with op; reports if not. */
 static void check_comparable(Checker *c, const AstExpr *e, Type l, Type r)
 {
-    static const char *const why = "a string literal can only be compared with an enum attribute "
-                                   "(as one of its values)";
+    static const char *const why = "a string literal can only be compared with a string attribute, "
+                                   "or with an enum attribute (as one of its values)";
     if (l.kind == TY_ERROR || r.kind == TY_ERROR)
         return;
     if (is_numeric(l) && is_numeric(r))
         return;
-    if (l.kind == r.kind && (l.kind == TY_BOOL || (l.kind == TY_ENUM && l.enum_attr == r.enum_attr))) {
+    if (l.kind == r.kind && (l.kind == TY_BOOL || l.kind == TY_STR || (l.kind == TY_ENUM && l.enum_attr == r.enum_attr))) {
         if (e->op != OP_EQ && e->op != OP_NE)
             diag_error(c->diag, e->loc, "'%s' cannot compare %s values; use '==' or '!='", op_str(e->op),
                        type_str(c, l));

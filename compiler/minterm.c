@@ -291,6 +291,9 @@ static void const_key(Buf *b, const AstExpr *e, Value v)
     if (is_float_type(e)) {
         buf_str(b, "#f");
         buf_double(b, v.f);
+    } else if (e->type.kind == TY_STR) {
+        buf_str(b, "#s");   /* a string's id, never equal to an int constant's term */
+        buf_int(b, v.i);
     } else if (e->type.kind == TY_ENUM) {
         buf_str(b, "#e");
         buf_int(b, e->type.enum_attr ? e->type.enum_attr->index : -1);
@@ -556,6 +559,7 @@ static const MtFormula *cmp_formula(Conv *c, const AstExpr *e)
     }
     MtDomain dom = lk == TY_FLOAT || rk == TY_FLOAT                 ? MT_FLOAT
                  : lk == TY_INT && rk == TY_INT                     ? MT_INT
+                 : lk == TY_STR && rk == TY_STR && e->op <= OP_NE   ? MT_INT   /* string ids */
                  : lk == TY_ENUM && rk == TY_ENUM && e->op <= OP_NE ? MT_ENUM
                                                                     : MT_LEAF;
     if (dom == MT_LEAF)

@@ -51,6 +51,7 @@ static const struct { const char *word; int token; } keywords[] = {
     {"pattern", TOK_PATTERN},       {"policy", TOK_POLICY},
     {"schema", TOK_SCHEMA},         {"stam", TOK_STAM},
     {"stnm", TOK_STNM},             {"strict", TOK_STRICT},
+    {"string", TOK_STRTYPE},
     {"timestamp", TOK_TIMESTAMP},   {"true", TOK_TRUE},
     {"variations", TOK_VARIATIONS}, {"when", TOK_WHEN},
     {"within", TOK_WITHIN},

@@ -204,6 +204,7 @@ static void episode_clauses_only(Parser *p, const AstHeader *h)
 %token NONOVERLAPPED "'nonoverlapped'" DISTINCT "'distinct'"
 %token ALERT "'alert'" WHEN "'when'" COUNT "'count'"
 %token INT "'int'" FLOAT "'float'" BOOL "'bool'" ENUM "'enum'" TIMESTAMP "'timestamp'"
+%token STRTYPE "'string'"
 %token TRUE "'true'" FALSE "'false'"
 %token OR "'||'" AND "'&&'" NOT "'!'"
 %token EQ "'=='" NE "'!='" LT "'<'" LE "'<='" GT "'>'" GE "'>='"
@@ -282,6 +283,7 @@ attr_type
     : INT       { $$ = node(p, sizeof *$$); $$->kind = ATTR_INT; }
     | FLOAT     { $$ = node(p, sizeof *$$); $$->kind = ATTR_FLOAT; }
     | BOOL      { $$ = node(p, sizeof *$$); $$->kind = ATTR_BOOL; }
+    | STRTYPE   { $$ = node(p, sizeof *$$); $$->kind = ATTR_STRING; }
     | TIMESTAMP { $$ = node(p, sizeof *$$); $$->kind = ATTR_TIMESTAMP; }
     | TIMESTAMP '(' IDENT ')'
         {
@@ -649,7 +651,7 @@ static void unknown_type(Parser *p, const char *name, Loc loc, const char *const
     /* names other languages use, then the nearest by spelling */
     static const char *const alias[][2] = {
         {"integer", "int"}, {"long", "int"},     {"int64", "int"},    {"double", "float"},
-        {"real", "float"},  {"number", "float"}, {"boolean", "bool"}, {"string", "enum"},
+        {"real", "float"},  {"number", "float"}, {"boolean", "bool"}, {"str", "string"},
     };
     const char *best = NULL;
     for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
@@ -701,7 +703,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
                  yysymbol_name(expected[i]));
         wants_ident |= expected[i] == YYSYMBOL_IDENT;
-        if (expected[i] >= YYSYMBOL_INT && expected[i] <= YYSYMBOL_TIMESTAMP && ntypes < MAX_EXPECTED) {
+        if (expected[i] >= YYSYMBOL_INT && expected[i] <= YYSYMBOL_STRTYPE && ntypes < MAX_EXPECTED) {
             const char *kw = yysymbol_name(expected[i]); /* "'int'" */
             snprintf(type_buf[ntypes], sizeof type_buf[ntypes], "%.*s", (int)strlen(kw) - 2, kw + 1);
             types[ntypes] = type_buf[ntypes];

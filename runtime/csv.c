@@ -816,6 +816,15 @@ static int store_value(sremrt_csv *r, const sremrt_attr *a, const char *text, si
             return 0;
         value_msg(r, a, text, len, "is not a bool (true, false, 1 or 0)");
         return -1;
+    case SREMRT_STRING:
+        v = r->strings ? sremrt_strtab_intern(r->strings, text, len) : -1;
+        if (v >= 0) {
+            memcpy(at, &v, sizeof v);
+            return 0;
+        }
+        value_msg(r, a, text, len, r->strings ? "does not fit: the string table is full"
+                                              : "is a string, and the reader has no string table");
+        return -1;
     case SREMRT_ENUM:
         e = enum_index(a, text, len);
         if (e >= 0) {

@@ -182,6 +182,16 @@ void sremrt_sink_key(sremrt_sink *s, const sremrt_attr *a, int64_t key)
         sremrt_sink_i64(s, key);
 }
 
+const char *sremrt_key_text(char *buf, size_t cap, const sremrt_attr *a, int64_t key,
+                            const sremrt_strtab *st)
+{
+    const char *s = a->type == SREMRT_STRING && st ? sremrt_strtab_get(st, key, NULL) : NULL;
+    if (s)
+        return s;
+    sremrt_key_format(buf, cap, a, key);
+    return buf;
+}
+
 size_t sremrt_key_format(char *buf, size_t cap, const sremrt_attr *a, int64_t key)
 {
     sremrt_sink s;

@@ -158,10 +158,17 @@ static const char *enum_name(const sremrt_attr *a, const void *event)
  * shortest float text that round-trips, enum names, true/false. The caller
  * writes strings (JSON string literal or text word). */
 static void put_attr_value(sremrt_sink *s, const sremrt_attr *a, const void *event,
-                           void (*put_str)(sremrt_sink *, const char *))
+                           const sremrt_strtab *st, void (*put_str)(sremrt_sink *, const char *))
 {
     const char *name;
     switch (a->type) {
+    case SREMRT_STRING:   /* an id the table does not know: null, as an enum's */
+        name = st ? sremrt_strtab_get(st, sremrt_attr_int(a, event), NULL) : NULL;
+        if (name)
+            put_str(s, name);
+        else
+            sremrt_sink_puts(s, "null");
+        break;
     case SREMRT_FLOAT:
         sremrt_sink_f64(s, sremrt_attr_float(a, event));
         break;
@@ -182,9 +189,10 @@ static void put_attr_value(sremrt_sink *s, const sremrt_attr *a, const void *eve
 }
 
 /* "NAME":{"attr":value,...} in schema order. */
-static void json_event(sremrt_sink *s, const sremrt_schema *sc, const char *name,
+static void json_event(sremrt_sink *s, const sremrt_record *r, const char *name,
                        const void *event, int first)
 {
+    const sremrt_schema *sc = r->schema;
     int a;
     if (!first)
         sremrt_sink_putc(s, ',');
@@ -195,7 +203,7 @@ static void json_event(sremrt_sink *s, const sremrt_schema *sc, const char *name
             sremrt_sink_putc(s, ',');
         sremrt_sink_json_str(s, str_or_empty(sc->attrs[a].name));
         sremrt_sink_putc(s, ':');
-        put_attr_value(s, &sc->attrs[a], event, sremrt_sink_json_str);
+        put_attr_value(s, &sc->attrs[a], event, r->strings, sremrt_sink_json_str);
     }
     sremrt_sink_putc(s, '}');
 }
@@ -228,13 +236,13 @@ static void json_what_matched(sremrt_sink *s, const sremrt_record *r)
     sremrt_sink_putc(s, '{');
     first = 1;
     if (start_event(r)) {
-        json_event(s, r->schema, "start", start_event(r), first);
+        json_event(s, r, "start", start_event(r), first);
         first = 0;
     }
     for (b = 0; b < r->nbind; b++) {
         if (!bound_event(r, b))
             continue;
-        json_event(s, r->schema, str_or_empty(r->bind_names[b]), bound_event(r, b), first);
+        json_event(s, r, str_or_empty(r->bind_names[b]), bound_event(r, b), first);
         first = 0;
     }
     sremrt_sink_putc(s, '}');
@@ -333,9 +341,10 @@ static void text_best(sremrt_sink *s, const sremrt_record *r)
 }
 
 /* "  NAME attr=value ...": one event of a text record, on its own line. */
-static void text_event(sremrt_sink *s, const sremrt_schema *sc, const char *name,
+static void text_event(sremrt_sink *s, const sremrt_record *r, const char *name,
                        const void *event)
 {
+    const sremrt_schema *sc = r->schema;
     int a;
     sremrt_sink_puts(s, "\n  ");
     sremrt_sink_word(s, name);
@@ -343,7 +352,7 @@ static void text_event(sremrt_sink *s, const sremrt_schema *sc, const char *name
         sremrt_sink_putc(s, ' ');
         sremrt_sink_word(s, str_or_empty(sc->attrs[a].name));
         sremrt_sink_putc(s, '=');
-        put_attr_value(s, &sc->attrs[a], event, sremrt_sink_word);
+        put_attr_value(s, &sc->attrs[a], event, r->strings, sremrt_sink_word);
     }
 }
 
@@ -372,10 +381,10 @@ static void text_events(sremrt_sink *s, const sremrt_record *r)
 {
     int32_t b;
     if (start_event(r))
-        text_event(s, r->schema, "start", start_event(r));
+        text_event(s, r, "start", start_event(r));
     for (b = 0; b < r->nbind; b++)
         if (bound_event(r, b))
-            text_event(s, r->schema, str_or_empty(r->bind_names[b]), bound_event(r, b));
+            text_event(s, r, str_or_empty(r->bind_names[b]), bound_event(r, b));
 }
 
 /* "KIND NAME index=I ts=T key=K ...": the JSONL fields as name=value, in

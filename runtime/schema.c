@@ -32,7 +32,8 @@ static size_t type_size(sremrt_type t)
 {
     switch (t) {
     case SREMRT_INT:
-    case SREMRT_TIMESTAMP: return sizeof(int64_t);
+    case SREMRT_TIMESTAMP:
+    case SREMRT_STRING: return sizeof(int64_t);
     case SREMRT_FLOAT: return sizeof(double);
     case SREMRT_ENUM: return sizeof(int32_t);
     case SREMRT_BOOL: return sizeof(uint8_t);
@@ -104,6 +105,7 @@ int64_t sremrt_attr_int(const sremrt_attr *a, const void *event)
     switch (a->type) {
     case SREMRT_INT:
     case SREMRT_TIMESTAMP:
+    case SREMRT_STRING:
         memcpy(&i64, p, sizeof i64);
         return i64;
     case SREMRT_ENUM:
@@ -134,7 +136,8 @@ void sremrt_attr_set_int(const sremrt_attr *a, void *event, int64_t v)
     double f = (double)v;
     switch (a->type) {
     case SREMRT_INT:
-    case SREMRT_TIMESTAMP: memcpy(p, &v, sizeof v); break;
+    case SREMRT_TIMESTAMP:
+    case SREMRT_STRING: memcpy(p, &v, sizeof v); break;
     case SREMRT_ENUM: memcpy(p, &i32, sizeof i32); break;
     case SREMRT_BOOL: *p = (unsigned char)(v != 0); break;
     case SREMRT_FLOAT: memcpy(p, &f, sizeof f); break;

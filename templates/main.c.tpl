@@ -759,6 +759,7 @@ int main(int argc, char **argv)
     }
     long threads = num[OPT_THREADS] ? num[OPT_THREADS] : 1;
     lead.m = m;
+    cfg.strings = @@PREFIX@@_strtab(m);   /* every thread's matcher: the reader's string ids */
     if (threads > 1 && (cfg.max_keys > 0 || max_memory > 0 || @@PREFIX@@_set_shard(m, 0, (int32_t)threads) != 0 ||
                         pool_start(&shards, (int)threads, &cfg, m, &lead) != 0)) {
         @@PREFIX@@_set_shard(m, 0, 1);   /* limits counted over all keys, or nothing to spread: one thread */
@@ -788,6 +789,8 @@ int main(int argc, char **argv)
             fclose(dot);
         return 3;
     }
+    if (!bin)
+        csv.strings = @@PREFIX@@_strtab(m);
     if (threads > 1)
         status = run_sharded(&shards, &out, bin, &csv, &br, strict, &bad);   /* finish included */
     while (threads == 1 && !out.failed) {   /* a write error on the output ends the run */

@@ -47,7 +47,7 @@
 @@END USES_KEYS@@
 #include "sremrt/tsorder.h"
 
-SREMRT_ABI_REQUIRE(@@PREFIX@@, 5);
+SREMRT_ABI_REQUIRE(@@PREFIX@@, 6);
 
 /* ======== schema descriptor =============================================== */
 
@@ -138,6 +138,13 @@ static const char *const @@PREFIX@@_decl_names[] = {@@DECL_NAMES@@};
 
 size_t @@PREFIX@@_matcher_size(void) { return sizeof(struct @@PREFIX@@_matcher); }
 
+@@IF HAS_STRINGS@@
+#define @@PREFIX@@_STRTAB(m) ((m)->strings)
+@@END HAS_STRINGS@@
+@@IF !HAS_STRINGS@@
+#define @@PREFIX@@_STRTAB(m) NULL
+@@END !HAS_STRINGS@@
+
 void @@PREFIX@@_config_default(@@PREFIX@@_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -159,6 +166,7 @@ void @@PREFIX@@_config_default(@@PREFIX@@_config *cfg)
 static void @@PREFIX@@_about(const @@PREFIX@@_matcher *m, const @@PREFIX@@_event *e, sremrt_record *r)
 {
     r->index = m->index;
+    r->strings = @@PREFIX@@_STRTAB(m);
 @@IF HAS_TS@@
     r->has_ts = 1;
     r->ts = (int64_t)e->@@TS_FIELD@@;
@@ -186,8 +194,7 @@ static void @@PREFIX@@_match(@@PREFIX@@_matcher *m, int32_t decl, const @@PREFIX
     r.decl = decl;
     @@PREFIX@@_about(m, e, &r);
     if (key_attr) {
-        sremrt_key_format(key_text, sizeof key_text, key_attr, key);
-        r.key = key_text;
+        r.key = sremrt_key_text(key_text, sizeof key_text, key_attr, key, @@PREFIX@@_STRTAB(m));
     }
 @@IF HAS_CANON@@
     @@PREFIX@@_canon_fill(m, decl, &r);
@@ -210,8 +217,7 @@ static void @@PREFIX@@_episode(@@PREFIX@@_matcher *m, const sremrt_episode *c, i
     r.decl = decl;
     @@PREFIX@@_about(m, e, &r);
     if (key_attr) {
-        sremrt_key_format(key_text, sizeof key_text, key_attr, key);
-        r.key = key_text;
+        r.key = sremrt_key_text(key_text, sizeof key_text, key_attr, key, @@PREFIX@@_STRTAB(m));
     }
     m->cfg.record(m->cfg.user, &r);
     if (alert > 0 && c->freq == alert) {
@@ -239,8 +245,7 @@ static void @@PREFIX@@_episode_summary(@@PREFIX@@_matcher *m, const sremrt_episo
     r.events = (int64_t)c->events;
     r.index = first;
     if (key_attr) {
-        sremrt_key_format(key_text, sizeof key_text, key_attr, key);
-        r.key = key_text;
+        r.key = sremrt_key_text(key_text, sizeof key_text, key_attr, key, @@PREFIX@@_STRTAB(m));
     }
     m->cfg.record(m->cfg.user, &r);
 }
@@ -297,6 +302,48 @@ static void @@PREFIX@@_trie_one(sremrt_sink *s, const sremrt_explore *ex, const 
 }
 
 @@END HAS_EXPLORE@@
+@@IF HAS_STRINGS@@
+/* The string table: the shared one, or its own; the literals of the
+ * conditions interned first, so that literal i has id i (a shared table
+ * gets them from the first matcher, and the others find the same ids). */
+static int @@PREFIX@@_strings_init(@@PREFIX@@_matcher *m)
+{
+    size_t i;
+    m->strings = m->cfg.strings;
+    if (!m->strings) {
+        if (sremrt_strtab_init(&m->own_strings, &m->cfg.alloc, 0) != 0)
+            return -1;
+        m->strings = &m->own_strings;
+    }
+    for (i = 0; i < @@PREFIX@@_NSTRINGS; i++)
+        if (sremrt_strtab_intern(m->strings, @@PREFIX@@_strings[i], strlen(@@PREFIX@@_strings[i])) != (int64_t)i)
+            return -1;
+    return 0;
+}
+
+int64_t @@PREFIX@@_intern(@@PREFIX@@_matcher *m, const char *s, size_t len)
+{
+    return sremrt_strtab_intern(m->strings, s, len);
+}
+
+sremrt_strtab *@@PREFIX@@_strtab(@@PREFIX@@_matcher *m) { return m->strings; }
+@@END HAS_STRINGS@@
+@@IF !HAS_STRINGS@@
+int64_t @@PREFIX@@_intern(@@PREFIX@@_matcher *m, const char *s, size_t len)
+{
+    (void)m;
+    (void)s;
+    (void)len;
+    return -1;   /* schema @@SCHEMA@@ has no string attribute */
+}
+
+sremrt_strtab *@@PREFIX@@_strtab(@@PREFIX@@_matcher *m)
+{
+    (void)m;
+    return NULL;
+}
+@@END !HAS_STRINGS@@
+
 int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
 {
     memset(m, 0, sizeof *m);
@@ -317,11 +364,16 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
         m->cfg.explore_algo = cfg->explore_algo;
         if (cfg->explore_cap > 0)
             m->cfg.explore_cap = cfg->explore_cap;
+        m->cfg.strings = cfg->strings;
     }
     sremrt_stats_init(&m->stats);
     sremrt_tsorder_init(&m->order);
-    if (sremrt_abi_check(5) != 0)
+    if (sremrt_abi_check(6) != 0)
         return -1;
+@@IF HAS_STRINGS@@
+    if (@@PREFIX@@_strings_init(m) != 0)
+        return -1;
+@@END HAS_STRINGS@@
 @@# INIT_CODE: each declaration's allocations and runtime set-up, in order
     @@INIT_CODE@@
     return 0;
@@ -517,6 +569,11 @@ int @@PREFIX@@_trie_dot(const @@PREFIX@@_matcher *m, FILE *out)
 
 void @@PREFIX@@_free(@@PREFIX@@_matcher *m)
 {
+@@IF HAS_STRINGS@@
+    if (m->strings == &m->own_strings)
+        sremrt_strtab_free(&m->own_strings);
+    m->strings = NULL;
+@@END HAS_STRINGS@@
 @@IF FREE_CODE@@
 @@# FREE_CODE: what each declaration's init allocated, given back
     @@FREE_CODE@@

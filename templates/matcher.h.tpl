@@ -102,6 +102,9 @@ typedef struct @@PREFIX@@_config {
     sremrt_alloc alloc;    /* where memory comes from (alloc NULL: malloc); hosted
                               tables grow through it: wrap it in sremrt_alloc_limit
                               to bound the memory (a program's --max-memory) */
+    sremrt_strtab *strings;/* string attributes: the string table to share (matchers
+                              fed the same events, e.g. one per thread); NULL: the
+                              matcher's own, grown through alloc */
 } @@PREFIX@@_config;
 
 /* Allocate @@PREFIX@@_matcher_size() bytes (any C alignment); opaque except
@@ -115,6 +118,14 @@ void @@PREFIX@@_config_default(@@PREFIX@@_config *cfg);
 /* 0, or -1 when the runtime library speaks another ABI or the allocator
  * refused the memory the capacities need (then call @@PREFIX@@_free). */
 int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg);
+
+/* String attributes hold ids: a C host gets the id of s[0..len) from
+ * @@PREFIX@@_intern (the same string, the same id; -1 when the table is full:
+ * hosted, memory refused), and --input bin carries these ids. strtab is the
+ * table a reader interns into (sremrt_csv.strings; NULL: the schema has no
+ * string attribute). */
+int64_t @@PREFIX@@_intern(@@PREFIX@@_matcher *m, const char *s, size_t len);
+sremrt_strtab *@@PREFIX@@_strtab(@@PREFIX@@_matcher *m);
 
 /* Feeds one event: 0, or nonzero when it is rejected (its timestamp goes
  * backwards: @@PREFIX@@_error says why) and not matched. */

@@ -311,17 +311,42 @@ static void emit_batched(Cg *g)
     fputs("    return done;\n", out);
 }
 
+bool cg_has_strings(const AstSchema *s)
+{
+    for (int a = 0; a < s->nattrs; a++)
+        if (s->attrs[a].kind == ATTR_STRING)
+            return true;
+    return false;
+}
+
+/* The string literals of the conditions, by id (Ast.strings); init
+ * interns them first. */
+static void emit_strings(Cg *g, Buf *desc)
+{
+    cg_begin(desc, 0);
+    fprintf(desc->f, "#define %s_NSTRINGS %d", g->P, g->ast->nstrings);
+    cg_end(desc);
+    cg_begin(desc, 0);
+    fprintf(desc->f, "static const char *const %s_strings[] = {", g->P);
+    for (int i = 0; i < g->ast->nstrings; i++) {
+        fputs(i ? ", " : "", desc->f);
+        cg_put_c_string(desc->f, g->ast->strings[i]);
+    }
+    fputs(g->ast->nstrings ? "};" : "\"\"};   /* none: C99 has no empty array */", desc->f);
+    cg_end(desc);
+}
+
 /* The event struct's members, the schema descriptor and same_event's
  * body (a memcmp per attribute: registers hold whole events). */
 static void emit_schema(Cg *g, Buf *fields, Buf *desc, Buf *same)
 {
     const AstSchema *s = g->schema;
     const char *P = g->P;
-    static const char *const ctype[] = {"int64_t", "double", "uint8_t", "int32_t", "int64_t"};
+    static const char *const ctype[] = {"int64_t", "double", "uint8_t", "int32_t", "int64_t", "int64_t"};
     static const char *const rtype[] = {"SREMRT_INT", "SREMRT_FLOAT", "SREMRT_BOOL", "SREMRT_ENUM",
-                                        "SREMRT_TIMESTAMP"};
+                                        "SREMRT_TIMESTAMP", "SREMRT_STRING"};
     static const char *const what[] = {"int", "float", "bool: 0 or 1", "enum: value index",
-                                       "timestamp"};
+                                       "timestamp", "string: its id (PREFIX_intern)"};
     for (int a = 0; a < s->nattrs; a++) {
         const AstAttr *at = &s->attrs[a];
         cg_begin(fields, 0);
@@ -351,6 +376,8 @@ static void emit_schema(Cg *g, Buf *fields, Buf *desc, Buf *same)
         cg_line(same, 1, "return 0;");
     }
     cg_line(same, 0, "return 1;");
+    if (cg_has_strings(s))
+        emit_strings(g, desc);
     cg_line(desc, 0, "static const sremrt_attr %s_attrs[] = {", P);
     for (int a = 0; a < s->nattrs; a++) {
         const AstAttr *at = &s->attrs[a];
@@ -457,6 +484,10 @@ static void put_matcher_struct(Cg *g, Buf *b)
     cg_line(b, 1, "int finished;   /* finish ran: summaries given, stats added */");
     cg_line(b, 1, "uint64_t ovf[%d][SREMRT_OVF_KINDS];   /* by declaration (PREFIX_DECL_NAME) and kind */",
             g->ndecls > 0 ? g->ndecls : 1);
+    if (cg_has_strings(g->schema)) {
+        cg_line(b, 1, "sremrt_strtab own_strings;   /* the string table, unless cfg.strings shares one */");
+        cg_line(b, 1, "sremrt_strtab *strings;   /* the one in use: ids of string attributes */");
+    }
     if (g->sharded)
         cg_line(b, 1, "int32_t shard, nshards;   /* this matcher runs shard `shard` of `nshards` (set_shard) */");
     cg_block(b, 1, g->fields.text);
@@ -622,6 +653,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         /* conditions */
         {"FREESTANDING", yes(o->freestanding)},
         {"HAS_TS", yes(g->schema->ts_attr >= 0)},
+        {"HAS_STRINGS", yes(cg_has_strings(g->schema))},
         {"HAS_EPISODES", yes(fl.episodes)},
         {"HAS_EXPLORE", yes(fl.explore)},
         {"HAS_KEYMAP", yes(fl.keymap)},

@@ -132,6 +132,8 @@ int cg_keys(const Cg *g);
 void cg_put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *attr, const char *keys,
                      bool shard);
 bool cg_shardable(const AstDecl *d);
+/* Whether schema s has a string attribute (the matcher keeps a string table). */
+bool cg_has_strings(const AstSchema *s);
 void cg_put_key_table(Cg *g, const char *keys, const char *what, const char *name);
 void cg_put_key_array(Cg *g, const char *keys, const char *array, const char *type, const char *what);
 void cg_emit_key_grow(Cg *g, const char *what, const char *name, const char *keys, const char *const *arrays,

@@ -227,7 +227,7 @@ static void test_type_errors(void)
                  "t.srem:9:41: error: '&&' needs bool operands, got 'int'",
                  "t.srem:9:49: error: unary '-' needs an int or float operand, got enum 'type'",
                  "t.srem:9:65: error: type mismatch: cannot compare 'int' with a string literal; a string literal "
-                 "can only be compared with an enum attribute (as one of its values)",
+                 "can only be compared with a string attribute, or with an enum attribute (as one of its values)",
                  "t.srem:9:77: error: type mismatch: cannot compare 'bool' with 'int'",
                  "t.srem:10:32: error: unknown name 'Q': neither an attribute of schema 'Sensor' "
                  "nor a value of enum 'type'",
@@ -289,9 +289,10 @@ static void test_string_literals_compare_with_enums(void)
 {
     expect("pattern a on Sensor { [\"a\" == \"b\"] [\"x\" != value] [\"T\" == type] }\n", 2,
            LINES("t.srem:8:28: error: cannot compare two string literals: a string literal can only be "
-                 "compared with an enum attribute (as one of its values)",
+                 "compared with a string attribute, or with an enum attribute (as one of its values)",
                  "t.srem:8:41: error: type mismatch: cannot compare a string literal with 'float'; a string "
-                 "literal can only be compared with an enum attribute (as one of its values)"));
+                 "literal can only be compared with a string attribute, or with an enum attribute (as one of its "
+                 "values)"));
 }
 
 /* Short names get only a case fix; the other side is never suggested. */
@@ -532,7 +533,7 @@ static void test_partition(void)
            "pattern c on Sensor partition by type { T }\n"
            "pattern d on Sensor partition by ok { T }\n",
            2,
-           LINES("t.srem:8:34: error: cannot partition by float attribute 'value'; use an int, enum or bool attribute",
+           LINES("t.srem:8:34: error: cannot partition by float attribute 'value'; use an int, enum, bool or string attribute",
                  "t.srem:9:34: error: cannot partition by the timestamp attribute 'time'"));
 }
 
@@ -675,7 +676,7 @@ static void test_syntax_and_semantic_errors(void)
            "pattern s on Sensor { [typ == H] }\n"
            "pattern t on Sensor within 3 events { x:T [id == y.id] }\n",
            6,
-           LINES("t.srem:8:28: error: expected 'int', 'float', 'bool', 'enum' or 'timestamp' before ';'",
+           LINES("t.srem:8:28: error: expected 'int', 'float', 'bool', 'enum', 'timestamp' or 'string' before ';'",
                  "t.srem:9:24: error: expected ')' or ',' before 'y'",
                  "t.srem:10:29: error: unexpected '}'",
                  "t.srem:10:25: note: '(' opened here is not closed",

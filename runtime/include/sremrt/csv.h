@@ -13,6 +13,7 @@
 
 #include "alloc.h"
 #include "schema.h"
+#include "strtab.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -61,6 +62,9 @@ typedef struct sremrt_csv {
     int64_t line;          /* first line of the last record returned */
     int64_t next_line;     /* line the next byte belongs to */
     char msg[SREMRT_CSV_MSG_CAP];   /* reason of the last BAD or FATAL */
+    sremrt_strtab *strings;/* string attributes are interned here (the caller
+                              sets it after open, e.g. PREFIX_strtab(m)); NULL:
+                              their fields are rejected */
     sremrt_alloc alloc;    /* memory owner; alloc NULL: a caller buffer */
     void *mem;
     size_t bytes;

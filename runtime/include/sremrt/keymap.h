@@ -9,6 +9,7 @@
 #include "alloc.h"
 #include "schema.h"
 #include "sink.h"
+#include "strtab.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -88,6 +89,11 @@ static inline int32_t sremrt_key_shard(int64_t key, int32_t n)
  * Returns the text's length; writes at most cap bytes, NUL included. */
 size_t sremrt_key_format(char *buf, size_t cap, const sremrt_attr *a, int64_t key);
 void sremrt_sink_key(sremrt_sink *s, const sremrt_attr *a, int64_t key);
+
+/* The key's text for a record: a string attribute's key is its string in
+ * st (no copy, no length limit); anything else is formatted into buf. */
+const char *sremrt_key_text(char *buf, size_t cap, const sremrt_attr *a, int64_t key,
+                            const sremrt_strtab *st);
 
 #ifdef __cplusplus
 }

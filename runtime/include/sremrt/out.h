@@ -11,6 +11,7 @@
 
 #include "schema.h"
 #include "sink.h"
+#include "strtab.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,6 +80,8 @@ typedef struct sremrt_record {
     /* episode (nonoverlapped frequency): the occurrence counted at index */
     const int64_t *occurrence;     /* [noccurrence] its indices i_1 < ... < i_k; NULL: none */
     int32_t noccurrence;
+    const sremrt_strtab *strings;  /* the table of string attributes' ids (key and
+                                      events); NULL: the schema has none */
 } sremrt_record;
 
 /* Writes the record as one line, '\n' included, into a sink; in text, a

@@ -18,7 +18,8 @@ typedef enum sremrt_type {
     SREMRT_FLOAT,      /* double */
     SREMRT_BOOL,       /* uint8_t, 0 or 1 */
     SREMRT_ENUM,       /* int32_t, index into values[] */
-    SREMRT_TIMESTAMP   /* int64_t, in the schema's unit */
+    SREMRT_TIMESTAMP,  /* int64_t, in the schema's unit */
+    SREMRT_STRING      /* int64_t, the string's id in a sremrt_strtab */
 } sremrt_type;
 
 typedef struct sremrt_attr {
@@ -55,7 +56,7 @@ int sremrt_enum_find(const sremrt_attr *a, const char *name, size_t len);
  * lists, the timestamp index); 0 if sound, else -1 with a reason in msg. */
 int sremrt_schema_check(const sremrt_schema *s, char *msg, size_t cap);
 
-/* Reads an int, timestamp, enum (value index) or bool attribute of an event
+/* Reads an int, timestamp, enum (value index), bool or string (id) attribute of an event
  * as an int64; partition keys and timestamps go through here. */
 int64_t sremrt_attr_int(const sremrt_attr *a, const void *event);
 

@@ -17,6 +17,7 @@
 #include "schema.h"
 #include "sink.h"
 #include "stats.h"
+#include "strtab.h"
 #include "tsorder.h"
 
 #endif
