@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 uint64_t rng_next(Rng *r)
 {
@@ -52,6 +53,7 @@ static void put(Out *o, const char *fmt, ...)
 enum { NREGS = 2 };
 static const char *const reg_names[NREGS] = {"x", "y"};
 static const char *const type_names[3] = {"A", "B", "C"};
+const char *const gen_strings[GEN_NSTRINGS] = {"a", "b", "c", "d d"};
 
 typedef struct Gen {
     Rng           *r;
@@ -130,6 +132,18 @@ static const char *relop(Gen *g)
 
 static const char *attr_name(Gen *g) { return chance(g->r, 60) ? "v" : "k"; }
 
+/* u against a literal (either side) or a register's u. */
+static void gen_string_cmp(Gen *g, int reg, const char *eq)
+{
+    const char *lit = gen_strings[rng_int(g->r, 0, GEN_NLITERALS - 1)];
+    if (reg >= 0 && chance(g->r, 40))
+        put(&g->out, "u %s %s.u", eq, reg_names[reg]);
+    else if (chance(g->r, 50))
+        put(&g->out, "u %s \"%s\"", eq, lit);
+    else
+        put(&g->out, "\"%s\" %s u", lit, eq);
+}
+
 /* One comparison, from shapes that make conditions hold about half the
  * time on small values: on the enum t, an attribute against a literal or a
  * register, a division that may divide by zero, or two random terms. */
@@ -141,7 +155,10 @@ static void gen_cmp(Gen *g, unsigned readable)
     switch (rng_int(g->r, 0, 9)) {
     case 0:
     case 1:
-        put(&g->out, "t %s %s", eq, t);
+        if (chance(g->r, 40))
+            gen_string_cmp(g, reg, eq);
+        else
+            put(&g->out, "t %s %s", eq, t);
         return;
     case 2:
         if (reg < 0)
@@ -367,7 +384,7 @@ static int gen_header(Gen *g)
     int shape = g->o->chains && chance(g->r, 60) ? (chance(g->r, 50) ? 1 : 2) : 0;
     put(&g->out, "pattern p on E");
     if (g->o->partition && chance(g->r, 30))
-        put(&g->out, " partition by %s", chance(g->r, 70) ? "k" : "t");
+        put(&g->out, " partition by %s", chance(g->r, 60) ? "k" : chance(g->r, 50) ? "t" : "u");
     int w = shape == 2 && chance(g->r, 70) ? 0 : rng_int(g->r, 0, 9);
     int max_window = g->o->max_window > 1 ? g->o->max_window : 6;
     if (w < 2) {
@@ -420,5 +437,24 @@ void gen_stream(Rng *r, int n, Value *values)
         e[GEN_V].i = rng_int(r, 0, 3);
         e[GEN_K].i = rng_int(r, 0, 3);
         e[GEN_TIME].i = time;
+        e[GEN_U].i = rng_int(r, 0, GEN_NSTRINGS - 1);
+    }
+}
+
+void gen_string_ids(const char *const *strings, int nstrings, Value *values, int n)
+{
+    int64_t id[GEN_NSTRINGS];
+    int next = nstrings;
+    for (int s = 0; s < GEN_NSTRINGS; s++) {
+        id[s] = -1;
+        for (int i = 0; i < nstrings; i++)
+            if (strcmp(strings[i], gen_strings[s]) == 0)
+                id[s] = i;
+        if (id[s] < 0)
+            id[s] = next++;
+    }
+    for (int e = 0; e < n; e++) {
+        Value *u = &values[(size_t)e * GEN_NATTRS + GEN_U];
+        u->i = id[u->i];
     }
 }

@@ -33,8 +33,14 @@ typedef struct GenOpts {
 } GenOpts;
 
 /* The schema every generated file declares, and its attribute order. */
-#define GEN_SCHEMA "schema E { t : enum { A, B, C }; v : int; k : int; time : timestamp(s); }\n"
-enum { GEN_T, GEN_V, GEN_K, GEN_TIME, GEN_NATTRS };
+#define GEN_SCHEMA "schema E { t : enum { A, B, C }; v : int; k : int; time : timestamp(s); u : string; }\n"
+enum { GEN_T, GEN_V, GEN_K, GEN_TIME, GEN_U, GEN_NATTRS };
+
+/* The strings u takes: a stream holds an index into these (any injective
+ * ids compare alike, so the oracles need no table); the literals patterns
+ * write are the first GEN_NLITERALS, so some values are no literal. */
+enum { GEN_NSTRINGS = 4, GEN_NLITERALS = 3 };
+extern const char *const gen_strings[GEN_NSTRINGS];
 
 /* Writes into buf (size bytes, always NUL-terminated) a .srem file: the
  * schema above and one random pattern named p. A pattern that does not fit
@@ -42,7 +48,13 @@ enum { GEN_T, GEN_V, GEN_K, GEN_TIME, GEN_NATTRS };
 void gen_pattern(Rng *r, const GenOpts *o, char *buf, size_t size);
 
 /* n random events of E into values (n * GEN_NATTRS): t in {A,B,C}, v and k
- * in 0..3 (so equalities happen), time non-decreasing by gaps of 0..2. */
+ * in 0..3 (so equalities happen), time non-decreasing by gaps of 0..2, u an
+ * index into gen_strings. */
 void gen_stream(Rng *r, int n, Value *values);
+
+/* The string ids a compiled file gives u's values: nstrings literals
+ * (Ast.strings, ids 0..nstrings-1) are their own ids, the other strings
+ * come after. Rewrites n events in place, indices -> ids. */
+void gen_string_ids(const char *const *strings, int nstrings, Value *values, int n);
 
 #endif

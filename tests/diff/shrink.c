@@ -387,8 +387,9 @@ void shrink_print_stream(FILE *f, const Value *values, int n)
 {
     for (int k = 0; k < n; k++) {
         const Value *e = values + (size_t)k * GEN_NATTRS;
-        fprintf(f, "  %2d: t=%c v=%lld k=%lld time=%lld\n", k + 1, (char)('A' + e[GEN_T].i % 3),
-                (long long)e[GEN_V].i, (long long)e[GEN_K].i, (long long)e[GEN_TIME].i);
+        fprintf(f, "  %2d: t=%c v=%lld k=%lld time=%lld u=\"%s\"\n", k + 1, (char)('A' + e[GEN_T].i % 3),
+                (long long)e[GEN_V].i, (long long)e[GEN_K].i, (long long)e[GEN_TIME].i,
+                gen_strings[e[GEN_U].i % GEN_NSTRINGS]);
     }
 }
 
@@ -410,11 +411,11 @@ void shrink_report(const char *what, uint64_t seed, const char *src, const Value
     fprintf(stderr, "minimized (%d predicate calls):\n%s", m.calls, pattern_text(m.src));
     fprintf(stderr, "minimized stream (%d events):\n", m.n);
     shrink_print_stream(stderr, m.values, m.n);
-    fprintf(stderr, "as CSV:\nt,v,k,time\n");
+    fprintf(stderr, "as CSV:\nt,v,k,time,u\n");
     for (int k = 0; k < m.n; k++) {
         const Value *e = m.values + (size_t)k * GEN_NATTRS;
-        fprintf(stderr, "%c,%lld,%lld,%lld\n", (char)('A' + e[GEN_T].i % 3), (long long)e[GEN_V].i,
-                (long long)e[GEN_K].i, (long long)e[GEN_TIME].i);
+        fprintf(stderr, "%c,%lld,%lld,%lld,%s\n", (char)('A' + e[GEN_T].i % 3), (long long)e[GEN_V].i,
+                (long long)e[GEN_K].i, (long long)e[GEN_TIME].i, gen_strings[e[GEN_U].i % GEN_NSTRINGS]);
     }
     fprintf(stderr, "====\n");
     shrunk_free(&m);

@@ -37,7 +37,7 @@ static const char *layout_of(int s, int b)
 static const char *const tnames[] = {"A", "B", "C"};
 
 /* GEN_SCHEMA without its timestamp: what the timestamp-free builds use. */
-#define GEN_SCHEMA_NO_TS "schema E { t : enum { A, B, C }; v : int; k : int; }\n"
+#define GEN_SCHEMA_NO_TS "schema E { t : enum { A, B, C }; v : int; k : int; u : string; }\n"
 #define WARN_CFLAGS "-O0 -Wall -Wextra -pedantic -Werror"
 
 /* The compiler of build job k: $CC (default cc) and clang in turn, so both
@@ -101,11 +101,11 @@ static bool write_csv(const char *dir, const Value *values, int n, char *csv, si
     FILE *c = fopen(csv, "w");
     if (!c)
         return false;
-    fputs("t,v,k,time\n", c);
+    fputs("t,v,k,time,u\n", c);
     for (int e = 0; e < n; e++) {
         const Value *v = values + e * GEN_NATTRS;
-        fprintf(c, "%s,%lld,%lld,%lld\n", tnames[v[GEN_T].i], (long long)v[GEN_V].i, (long long)v[GEN_K].i,
-                (long long)v[GEN_TIME].i);
+        fprintf(c, "%s,%lld,%lld,%lld,%s\n", tnames[v[GEN_T].i], (long long)v[GEN_V].i, (long long)v[GEN_K].i,
+                (long long)v[GEN_TIME].i, gen_strings[v[GEN_U].i]);
     }
     return fclose(c) == 0;
 }
@@ -173,7 +173,21 @@ static long canon_compared;
  * interp_detect, and, where a record gives a start (which it must where
  * start_required), start and bind as interp_canonical. The first
  * difference is described in why. */
-static bool records_agree(const AstPattern *p, const Stream *st, const Got *g, char *why, size_t size)
+static bool records_agree_ids(const AstPattern *p, const Stream *st, const Got *g, char *why, size_t size);
+
+/* records_agree_ids on the stream with u's values as the ids the file
+ * compiled into ast gives them (gen_string_ids), as its program reads them. */
+static bool records_agree(const Ast *ast, const AstPattern *p, const Stream *st, const Got *g, char *why,
+                          size_t size)
+{
+    Value ids[LEN * GEN_NATTRS];
+    memcpy(ids, st->values, sizeof(Value) * GEN_NATTRS * (size_t)st->n);
+    gen_string_ids(ast->strings, ast->nstrings, ids, st->n);
+    Stream s = {st->n, st->nattrs, ids};
+    return records_agree_ids(p, &s, g, why, size);
+}
+
+static bool records_agree_ids(const AstPattern *p, const Stream *st, const Got *g, char *why, size_t size)
 {
     bool det[LEN];
     int bind[64];
@@ -297,7 +311,7 @@ static bool codegen_fails(const char *src, const Value *values, int n, void *ctx
     for (int d = 0; diag.nerrors == 0 && d < ast->ndecls; d++)
         if (ast->decls[d].kind == DECL_PATTERN) {
             Stream st = {n, GEN_NATTRS, values};
-            fails = !records_agree(ast->decls[d].u.pattern, &st, got, why, sizeof why);
+            fails = !records_agree(ast, ast->decls[d].u.pattern, &st, got, why, sizeof why);
         }
     diag_free(&diag);
     arena_free(&arena);
@@ -589,7 +603,7 @@ int main(int argc, char **argv)
                     const Got *g = got + (size_t)(pi - b0) * LEN;
                     char why[400];
                     compared++;
-                    if (!records_agree(p, &st, g, why, sizeof why)) {
+                    if (!records_agree(ast, p, &st, g, why, sizeof why)) {
                         fprintf(stderr, "MISMATCH strategy %s seed %llu: %s %s\n%s\nstream:\n", strategies[s],
                                 (unsigned long long)seed, p->name, why, pats[pi].body);
                         shrink_print_stream(stderr, values, LEN);

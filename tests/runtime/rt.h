@@ -41,6 +41,7 @@ FILE *rt_mem(const char *data, size_t n);
 void add_csv_tests(void);
 void add_out_tests(void);
 void add_keymap_tests(void);
+void add_strtab_tests(void);
 void add_alloc_tests(void);
 void add_bin_tests(void);
 void add_misc_tests(void);
