@@ -6,12 +6,33 @@
 
 enum { SEG0 = 64 };
 
+/* Buckets to start with: for a table with a max, enough that it never
+ * rehashes (count * 2 < nbuckets, one always free). */
+static size_t buckets_for(int64_t max)
+{
+    size_t n = 64;
+    while (max > 0 && (uint64_t)n < 2 * (uint64_t)max + 2)
+        n *= 2;
+    return n;
+}
+
+size_t sremrt_strtab_bytes(int64_t max, size_t text)
+{
+    size_t bytes = buckets_for(max) * sizeof(int64_t) + SREMRT_MAX_ALIGN, have = 0;
+    for (int k = 0; have < (size_t)max && k < SREMRT_STRTAB_SEGS; k++) {
+        size_t n = (size_t)SEG0 << k;
+        bytes += n * (sizeof(const char *) + sizeof(size_t)) + 2 * SREMRT_MAX_ALIGN;
+        have += n;
+    }
+    return bytes + text;
+}
+
 int sremrt_strtab_init(sremrt_strtab *t, const sremrt_alloc *a, int64_t max)
 {
     memset(t, 0, sizeof *t);
     t->alloc = *a;
     t->max = max;
-    t->nbuckets = 64;
+    t->nbuckets = buckets_for(max);
     t->buckets = sremrt_alloc_grow(a, NULL, sizeof *t->buckets, 0, 0, t->nbuckets);
     return t->buckets ? 0 : -1;
 }

@@ -311,7 +311,12 @@ static int @@PREFIX@@_strings_init(@@PREFIX@@_matcher *m)
     size_t i;
     m->strings = m->cfg.strings;
     if (!m->strings) {
+@@IF FREESTANDING@@
+        if (sremrt_strtab_init(&m->own_strings, &m->cfg.alloc, @@PREFIX@@_MAX_STRINGS) != 0)
+@@END FREESTANDING@@
+@@IF !FREESTANDING@@
         if (sremrt_strtab_init(&m->own_strings, &m->cfg.alloc, 0) != 0)
+@@END !FREESTANDING@@
             return -1;
         m->strings = &m->own_strings;
     }

@@ -507,6 +507,9 @@ static void put_arena_macros(Cg *g, Buf *b)
     cg_line(b, 0, "#define %s_DISTINCT_BUDGET %d", P, c->distinct_budget);
     cg_line(b, 0, "#define %s_OCCMAP_CAP %d", P, c->occmap_cap);
     cg_line(b, 0, "#define %s_EXPLORE_CAP %d", P, c->explore_cap);
+    if (cg_has_strings(g->schema))
+        cg_line(b, 0, "#define %s_MAX_STRINGS %d   /* distinct strings, of %d bytes on average */", P,
+                CG_MAX_STRINGS, CG_STRING_BYTES);
     cg_blank(b);
     cg_line(b, 0, "/* Bytes %s_init and the first event of every partition key take from", P);
     cg_line(b, 0, " * cfg.alloc at those capacities: give it an arena this large, e.g.");
@@ -690,6 +693,9 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     if (!find_schema(&g))
         return false;
     cg_bufs_open(g.sec, CG_NSECTIONS);
+    if (o->freestanding && cg_has_strings(g.schema))   /* its hash table, segments and texts */
+        cg_arena_runtime(&g, "string table", "of the schema", 1,
+                         sremrt_strtab_bytes(CG_MAX_STRINGS, (size_t)CG_MAX_STRINGS * CG_STRING_BYTES));
     int i = 0, j = 0, ndecls = 0;
     bool ok = true;
     int nnodes = 0;

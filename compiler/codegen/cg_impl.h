@@ -134,6 +134,9 @@ void cg_put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *a
 bool cg_shardable(const AstDecl *d);
 /* Whether schema s has a string attribute (the matcher keeps a string table). */
 bool cg_has_strings(const AstSchema *s);
+/* --freestanding: the string table's capacity, and the bytes of text per
+ * string NAME_ARENA_BYTES counts (longer strings take the room of others). */
+enum { CG_MAX_STRINGS = 64, CG_STRING_BYTES = 32 };
 void cg_put_key_table(Cg *g, const char *keys, const char *what, const char *name);
 void cg_put_key_array(Cg *g, const char *keys, const char *array, const char *type, const char *what);
 void cg_emit_key_grow(Cg *g, const char *what, const char *name, const char *keys, const char *const *arrays,

@@ -82,7 +82,8 @@ static bool report_collisions(Cg *g, const Const *v, int n)
  * upper-case constant can equal: the include guard, the capacity macros
  * of --freestanding and the runs arrays' sizes (prefix as written). */
 static const char *const macro[] = {"MAX_KEYS", "MAX_RUNS", "DISTINCT_BUDGET", "OCCMAP_CAP",
-                                    "EXPLORE_CAP", "ARENA_BYTES", "RUNS_BYTES", "RS_FLAT"};
+                                    "EXPLORE_CAP", "ARENA_BYTES", "RUNS_BYTES", "RS_FLAT", "MAX_STRINGS",
+                                    "NSTRINGS", "STRTAB"};
 enum { NMACROS = sizeof macro / sizeof macro[0] };
 
 static int add_generated(const Cg *g, Const *v, int n)

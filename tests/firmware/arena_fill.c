@@ -50,6 +50,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "arena_fill: %s\n", sremrt_csv_message(&csv));
         return 1;
     }
+    csv.strings = N(_strtab)(&matcher);   /* strings go into the arena too */
     for (;;) {
         N(_event) e;
         int rc = sremrt_csv_next(&csv, &e);

@@ -31,8 +31,13 @@ typedef struct sremrt_strtab {
     size_t nbuckets;        /* a power of two, at least 2 count */
 } sremrt_strtab;
 
-/* An empty table taking memory from a; max as above. 0, or -1. */
+/* An empty table taking memory from a; max as above (a table with a max
+ * sizes its hash table once, for firmware arenas). 0, or -1. */
 int sremrt_strtab_init(sremrt_strtab *t, const sremrt_alloc *a, int64_t max);
+
+/* Bytes (alignment padding included) an arena needs for a table of max
+ * strings (max > 0) holding `text` bytes of strings, NULs included. */
+size_t sremrt_strtab_bytes(int64_t max, size_t text);
 void sremrt_strtab_free(sremrt_strtab *t);
 
 /* The id of s[0..len) (s need not be NUL-terminated), interned if new;
