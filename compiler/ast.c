@@ -31,11 +31,12 @@ static void indent(FILE *out, int depth)
         fputs("  ", out);
 }
 
-/* Identifiers print bare; anything else (enum values given as strings
- * with spaces) prints as a C string. */
-static void dump_name(const char *name, FILE *out)
+/* Identifiers print bare (unless quoted: a string attribute's literal);
+ * anything else (enum values given as strings with spaces) prints as a C
+ * string. */
+static void dump_text(const char *name, bool quoted, FILE *out)
 {
-    bool plain = (name[0] < '0' || name[0] > '9') && name[0] != '\0';
+    bool plain = !quoted && (name[0] < '0' || name[0] > '9') && name[0] != '\0';
     for (const char *p = name; *p; p++)
         if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
               (*p >= '0' && *p <= '9')))
@@ -61,6 +62,8 @@ static void dump_name(const char *name, FILE *out)
     fputc('"', out);
 }
 
+static void dump_name(const char *name, FILE *out) { dump_text(name, false, out); }
+
 static void dump_number(const AstNumber *n, FILE *out)
 {
     fprintf(out, "%s%s", n->negative ? "-" : "", n->text ? n->text : "?");
@@ -82,7 +85,7 @@ void ast_dump_expr(const AstExpr *e, FILE *out)
         if (e->type.enum_attr && e->enum_value >= 0 && e->enum_value < e->type.enum_attr->nvalues)
             dump_name(e->type.enum_attr->values[e->enum_value].name, out);
         else
-            dump_name(e->str, out);
+            dump_text(e->str, e->type.kind == TY_STR, out);
         break;
     case EX_CALL:
         fprintf(out, "%s(", e->str);

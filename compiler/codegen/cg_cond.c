@@ -191,6 +191,10 @@ static CVal cond_term(Cond *c, const AstExpr *e)
             fputs("   /* ", out);   /* the value's name, as the source wrote it */
             cg_put_comment_text(out, e->type.enum_attr->values[e->enum_value].name);
             fputs(" */", out);
+        } else if (e->type.kind == TY_STR && e->str) {
+            fputs("   /* \"", out);   /* the literal whose id this is (PREFIX_strings) */
+            cg_put_comment_text(out, e->str);
+            fputs("\" */", out);
         }
         fputc('\n', out);
         return v;
