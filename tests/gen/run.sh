@@ -147,5 +147,15 @@ if ! "$DECL" "$SREMC" "$W/decl" "${GEN_DIFF_DECL_PROGRAMS:-12}"; then
     fail=$((fail+1))
 fi
 
+# 5. checkpoints (build/diff_state): GEN_DIFF_STATE_PROGRAMS (default 8:
+#    one per strategy and layout) programs of random patterns, episodes
+#    and an explore clause, times SREMC_DIFF_SCALE, each cut after k
+#    records and restored in a new process, against the whole run.
+STATE=${4:-build/diff_state}
+mkdir -p "$W/state"
+if ! "$STATE" "$SREMC" "$W/state" "${GEN_DIFF_STATE_PROGRAMS:-8}"; then
+    fail=$((fail+1))
+fi
+
 echo "gen: $pass passed, $fail failed"
 [ $fail -eq 0 ]
