@@ -244,7 +244,7 @@ void sremrt_state_count(sremrt_state_io *io, int32_t *n, int32_t max)
 void sremrt_state_keymap(sremrt_state_io *io, sremrt_keymap *km, int32_t n)
 {
     if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK && (km->count != 0 || km->capacity < n))
-        sremrt_state_fail(io, km->count != 0 ? SREMRT_STATE_EUSED : SREMRT_STATE_EMEMORY);
+        sremrt_state_fail(io, km->count != 0 ? SREMRT_STATE_EUSED : SREMRT_STATE_ECONFIG);
     for (int32_t i = 0; i < n && io->err == SREMRT_STATE_OK; i++) {
         int64_t key = io->mode == SREMRT_STATE_LOAD ? 0 : km->keys[i];
         sremrt_state_i64(io, &key);

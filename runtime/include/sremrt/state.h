@@ -98,7 +98,7 @@ void sremrt_state_count(sremrt_state_io *io, int32_t *n, int32_t max);
 
 /* A partition table: its keys in slot order (the count first, which the
  * caller wrote or read with sremrt_state_count and made room for: load
- * fails with SREMRT_STATE_EMEMORY when the table holds fewer than n keys,
+ * fails with SREMRT_STATE_ECONFIG when the table has room for fewer than n keys,
  * or finds it not empty) and its overflow count. Load inserts the keys in
  * order, so every key gets its slot back. */
 void sremrt_state_keymap(sremrt_state_io *io, sremrt_keymap *km, int32_t n);
