@@ -21,6 +21,9 @@
 #include "../diff/gen.h"
 #include "../diff/shrink.h"
 
+/* Every run of a program is bounded: a wrong state must not hang the test. */
+#define TIMEOUT "timeout 60 "
+
 enum { NPAT = 24, LEN = 160, STREAMS = 3, CUTS = 3, MAX_STATES = 3000 };
 
 static const char *const strategies[] = {"auto", "tdfa", "dsra", "runs"};
@@ -95,6 +98,16 @@ static int write_program(const char *path, Rng *r, int b)
             fprintf(f, "pattern p%d %s\n", i, p + 10);
             npat++;
         }
+    }
+    /* many live runs: self-loops under a window (the heap), a keyed state */
+    static const char *const hot[] = {
+        "pattern h0 on E within 6 s { x:A _* [t == B && v == x.v] }\n",
+        "pattern h1 on E within 9 s partition by k { x:A _* y:B _* [t == C && v >= x.v && v <= y.v] }\n",
+        "pattern h2 on E within 12 events { x:A _* y:[t == B && v != x.v] _* [t == C && v == y.v] }\n"};
+    for (size_t h = 0; h < sizeof hot / sizeof hot[0]; h++) {
+        snprintf(src, sizeof src, "%s%s", GEN_SCHEMA, hot[h]);
+        if (gen_applies(src, s, MAX_STATES, NULL))
+            fputs(hot[h], f);
     }
     for (int j = 0; j < 3; j++)
         put_episode(f, r, j);
@@ -216,7 +229,7 @@ static int check_stream(const char *dir, int b, const char *other, Rng *r, uint6
     snprintf(o2, sizeof o2, "%s/s%d.restored", dir, b);
     if (!gen_write_csv(csv, values, LEN))
         return 0;
-    snprintf(cmd, sizeof cmd, "%s --format jsonl %s %s >%s.out 2>%s.err", prog, opts, csv, o1, o1);
+    snprintf(cmd, sizeof cmd, TIMEOUT "%s --format jsonl %s %s >%s.out 2>%s.err", prog, opts, csv, o1, o1);
     int whole = status_of(cmd);
     char out_name[700], err_name[700];
     snprintf(out_name, sizeof out_name, "%s.out", o1);
@@ -226,9 +239,9 @@ static int check_stream(const char *dir, int b, const char *other, Rng *r, uint6
         long k = c == 0 ? 0 : c == 1 ? LEN : rng_int(r, 1, LEN - 1);
         if (!gen_write_csv(part, values, (int)k))
             break;
-        snprintf(cmd, sizeof cmd, "%s --format jsonl %s --checkpoint %s %s >/dev/null 2>&1", prog, opts, ck, part);
+        snprintf(cmd, sizeof cmd, TIMEOUT "%s --format jsonl %s --checkpoint %s %s >/dev/null 2>&1", prog, opts, ck, part);
         status_of(cmd);
-        snprintf(cmd, sizeof cmd, "%s --format jsonl %s --restore %s %s >%s.out 2>%s.err", prog, opts, ck, csv, o2,
+        snprintf(cmd, sizeof cmd, TIMEOUT "%s --format jsonl %s --restore %s %s >%s.out 2>%s.err", prog, opts, ck, csv, o2,
                  o2);
         int restored = status_of(cmd);
         snprintf(out_name, sizeof out_name, "%s.out", o2);
@@ -243,7 +256,7 @@ static int check_stream(const char *dir, int b, const char *other, Rng *r, uint6
         free(rerr);
         free(want);
         /* save, load, save: restored and saved again at the same point */
-        snprintf(cmd, sizeof cmd, "%s --format jsonl %s --restore %s --checkpoint %s %s >/dev/null 2>&1", prog, opts,
+        snprintf(cmd, sizeof cmd, TIMEOUT "%s --format jsonl %s --restore %s --checkpoint %s %s >/dev/null 2>&1", prog, opts,
                  ck, ck2, part);
         if (status_of(cmd) < 0 || !same_file(ck, ck2))
             fail(seed, dir, b, opts, k, "save, load, save gives other bytes");
@@ -253,13 +266,13 @@ static int check_stream(const char *dir, int b, const char *other, Rng *r, uint6
             if (d == 0) {
                 if (!other)
                     continue;
-                snprintf(cmd, sizeof cmd, "%s --format jsonl %s --checkpoint %s %s >/dev/null 2>&1", other, opts, bad,
+                snprintf(cmd, sizeof cmd, TIMEOUT "%s --format jsonl %s --checkpoint %s %s >/dev/null 2>&1", other, opts, bad,
                          part);
                 status_of(cmd);
             } else if (damage(ck, bad, r, d == 1) != 0) {
                 continue;
             }
-            snprintf(cmd, sizeof cmd, "%s --format jsonl %s --restore %s %s >/dev/null 2>%s.err", prog, opts, bad,
+            snprintf(cmd, sizeof cmd, TIMEOUT "%s --format jsonl %s --restore %s %s >/dev/null 2>%s.err", prog, opts, bad,
                      csv, o2);
             if (status_of(cmd) != 2) {
                 char msg[120];
