@@ -10,7 +10,8 @@
  * truncated one and one with a byte changed are refused (exit 2). Usage:
  *   diff_state SREMC WORKDIR [NPROGRAMS [SEED]]
  * NPROGRAMS (default 8, one per strategy and layout) is multiplied by
- * SREMC_DIFF_SCALE. A failure prints the seed, the program and the
+ * SREMC_DIFF_SCALE; the first is built with ASan and UBSan where cc has
+ * them. A failure prints the seed, the program and the
  * stream. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -301,12 +302,16 @@ int main(int argc, char **argv)
         return 2;
     Rng r = {seed};
     int npat = 0, built = 0;
+    int sanitizers = status_of("echo 'int main(void){return 0;}' | cc -fsanitize=address,undefined -x c - "
+                               "-o /dev/null 2>/dev/null") == 0;
     for (int b = 0; b < nprog; b++) {   /* build them all first: each one's foreign checkpoints are the next's */
         snprintf(path, sizeof path, "%s/s%d.srem", dir, b);
         int n = write_program(path, &r, b);
-        snprintf(cmd, sizeof cmd, "CFLAGS=-O0 %s build --strategy %s --layout %s --max-states %d --max-code-kb 1000000 "
+        /* the first program under ASan and UBSan: loads of cut and changed checkpoints too */
+        snprintf(cmd, sizeof cmd, "CFLAGS='-O0 %s' %s build --strategy %s --layout %s --max-states %d --max-code-kb 1000000 "
                                   "%s -o %s/s%d 2>%s/s%d.log",
-                 sremc, strategies[configs[b % NCONFIGS].strategy], configs[b % NCONFIGS].layout, MAX_STATES, path,
+                 b == 0 && sanitizers ? "-g -fsanitize=address,undefined -fno-sanitize-recover=all" : "", sremc,
+                 strategies[configs[b % NCONFIGS].strategy], configs[b % NCONFIGS].layout, MAX_STATES, path,
                  dir, b, dir, b);
         if (n < 0 || status_of(cmd) != 0) {
             fprintf(stderr, "diff_state: FAIL (seed %llu): %s does not build (%s/s%d.log)\n", (unsigned long long)seed,
