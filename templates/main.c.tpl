@@ -5,7 +5,9 @@
 @@#   VERSION  sremc's version (--version of the program)
 /* @@PREFIX@@_main.c: the program `sremc build` wraps around @@HEADER@@:
  * events from CSV or binary input -> records (docs/language.md section 6). */
-#define _POSIX_C_SOURCE 200809L   /* pthreads (--threads) */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* pthreads (--threads); fsync and fileno for checkpoints */
+#endif
 #include <errno.h>
 #include <pthread.h>
 #ifdef __GLIBC__
@@ -17,12 +19,17 @@
 
 #include "@@HEADER@@"
 #include "sremrt/sremrt.h"
+#include "sremrt/state.h"
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#define HAVE_FSYNC 1
+#endif
 
 /* The program's options: the parser below and --help both read this table. */
 enum {
     OPT_FORMAT, OPT_INPUT, OPT_EVENTS, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
     OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
-    OPT_CONVERT_BIN, OPT_THREADS, NOPT
+    OPT_CONVERT_BIN, OPT_THREADS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESTORE, NOPT
 };
 static const struct option_spec {
     const char *name, *arg, *help;
@@ -57,7 +64,12 @@ static const struct option_spec {
                              "and left out", 0},
     {"--threads", "N", "match on N threads (default 1), the keys of partitioned declarations\n"
                        "spread over them; the same records as on one; the rest runs on the\n"
-                       "first; --max-keys or --max-memory: one thread", 256},
+                       "first; --max-keys, --max-memory, --checkpoint or --restore: one thread", 256},
+    {"--checkpoint", "FILE", "save the matcher's state to FILE (atomically: FILE.tmp, then renamed)\n"
+                             "at the end of input, and every N records with --checkpoint-every", 0},
+    {"--checkpoint-every", "N", "with --checkpoint: also every N input records", 2147483647L},
+    {"--restore", "FILE", "start from the checkpoint in FILE: its first k input records (k\n"
+                          "saved in it) are skipped, the rest matched as if never stopped", 0},
 };
 
 static void usage(FILE *out, const char *prog)
@@ -90,8 +102,9 @@ static void usage(FILE *out, const char *prog)
     fputs("\nAnything dropped for lack of capacity (a limit above, memory) is reported at\n"
           "the end: one overflow error record per pattern or episode, with the counts.\n"
           "\nexit status: 0 all lines accepted and nothing dropped; 3 some line rejected,\n"
-          "something dropped, a fatal input error or a write error on the output;\n"
-          "2 usage errors, or FILE or the --trie-dot file cannot be opened\n", out);
+          "something dropped, a fatal input error, a write error on the output or\n"
+          "on a checkpoint; 2 usage errors, FILE or the --trie-dot file cannot be\n"
+          "opened, or the --restore checkpoint is missing, damaged or another program's\n", out);
 }
 
 /* Where records go: error records (overflows) to standard error, the
@@ -613,6 +626,118 @@ static int run_sharded(pool *p, output *o, int bin, sremrt_csv *csv, sremrt_bin 
     return status;
 }
 
+/* A program's checkpoint file: "SREMPROG", the input records read (events
+ * given to the matcher and malformed lines) and the malformed ones, as
+ * little-endian u64, then the matcher's state (NAME_state_save). */
+enum { CKPT_HEAD = 24 };
+
+static void put_u64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_u64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* --checkpoint: the state after `records` input records into path.tmp,
+ * flushed to the disk, then renamed over path, so path always holds a
+ * whole checkpoint. 0, or -1 (reported). */
+static int save_checkpoint(const char *prog, const char *path, const @@PREFIX@@_matcher *m, uint64_t records,
+                           uint64_t bad)
+{
+    size_t n = @@PREFIX@@_state_size(m);
+    unsigned char *buf = malloc(CKPT_HEAD + n);
+    char tmp[4096];
+    int rc = -1;
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        fprintf(stderr, "%s: %s: checkpoint path too long\n", prog, path);
+        free(buf);
+        return -1;
+    }
+    if (!buf) {
+        fprintf(stderr, "%s: %s: out of memory for the checkpoint\n", prog, path);
+        return -1;
+    }
+    memcpy(buf, "SREMPROG", 8);
+    put_u64(buf + 8, records);
+    put_u64(buf + 16, bad);
+    int err = @@PREFIX@@_state_save(m, buf + CKPT_HEAD, n);
+    FILE *f = err ? NULL : fopen(tmp, "wb");
+    if (err)
+        fprintf(stderr, "%s: %s: %s\n", prog, path, sremrt_state_strerror(err));
+    else if (!f)
+        perror(tmp);
+    else {
+        int ok = fwrite(buf, 1, CKPT_HEAD + n, f) == CKPT_HEAD + n && fflush(f) == 0;
+#ifdef HAVE_FSYNC
+        ok = ok && fsync(fileno(f)) == 0;
+#endif
+        ok = fclose(f) == 0 && ok;
+        if (ok && rename(tmp, path) == 0)
+            rc = 0;
+        else {
+            perror(path);
+            remove(tmp);
+        }
+    }
+    free(buf);
+    return rc;
+}
+
+/* --restore: path's state into m (fresh from init), *records and *bad
+ * from it. 0, or -1 (reported: missing, unreadable, corrupt, foreign). */
+static int load_checkpoint(const char *prog, const char *path, @@PREFIX@@_matcher *m, uint64_t *records,
+                           uint64_t *bad)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    size_t len = 0, cap = 0;
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    int bad_read = 0;
+    for (;;) {   /* the whole file */
+        if (len == cap) {
+            unsigned char *more = realloc(buf, cap = cap ? 2 * cap : 65536);
+            if (!more) {
+                bad_read = 1;
+                break;
+            }
+            buf = more;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    bad_read |= ferror(f) != 0;
+    fclose(f);
+    int err = bad_read ? 0 : len < CKPT_HEAD || memcmp(buf, "SREMPROG", 8) != 0
+                                 ? SREMRT_STATE_EFORMAT : @@PREFIX@@_state_load(m, buf + CKPT_HEAD, len - CKPT_HEAD);
+    if (bad_read)
+        fprintf(stderr, "%s: %s: read error\n", prog, path);
+    else if (err)
+        fprintf(stderr, "%s: %s: cannot restore: %s\n", prog, path, sremrt_state_strerror(err));
+    else {
+        *records = get_u64(buf + 8);
+        *bad = get_u64(buf + 16);
+        const sremrt_stats *st = @@PREFIX@@_stats(m);   /* the records are the matcher's and the bad lines */
+        if (*bad > *records || *records - *bad != st->events + st->rejected) {
+            fprintf(stderr, "%s: %s: cannot restore: %s\n", prog, path, sremrt_state_strerror(SREMRT_STATE_EFORMAT));
+            err = SREMRT_STATE_EFORMAT;
+        }
+    }
+    free(buf);
+    return bad_read || err ? -1 : 0;
+}
+
 static int bad_usage(const char *prog, const char *fmt, const char *what)
 {
     fprintf(stderr, "%s: ", prog);
@@ -630,7 +755,7 @@ int main(int argc, char **argv)
     const char *path = NULL;
     long num[NOPT] = {0};   /* numeric options given */
     int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
-    const char *trie_dot = NULL, *convert = NULL;
+    const char *trie_dot = NULL, *convert = NULL, *checkpoint = NULL, *restore = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int k = 0;
@@ -674,6 +799,7 @@ int main(int argc, char **argv)
             break;
         case OPT_MAX_KEYS:
         case OPT_MAX_RUNS:
+        case OPT_CHECKPOINT_EVERY:
         case OPT_DISTINCT_BUDGET:
         case OPT_OCCMAP_CAP:
         case OPT_EXPLORE_CAP:
@@ -705,6 +831,12 @@ int main(int argc, char **argv)
         case OPT_CONVERT_BIN:
             convert = v;
             break;
+        case OPT_CHECKPOINT:
+            checkpoint = v;
+            break;
+        case OPT_RESTORE:
+            restore = v;
+            break;
         case OPT_HELP:
             usage(stdout, prog);
             return 0;
@@ -714,6 +846,10 @@ int main(int argc, char **argv)
             return 0;
         }
     }
+    if (num[OPT_CHECKPOINT_EVERY] && !checkpoint)
+        return bad_usage(prog, "%s needs --checkpoint FILE", "--checkpoint-every");
+    if (convert && (checkpoint || restore))
+        return bad_usage(prog, "%s matches nothing: no --checkpoint or --restore with it", "--convert-bin");
     FILE *in = stdin;
     if (path && strcmp(path, "-") != 0 && !(in = fopen(path, bin ? "rb" : "r"))) {
         perror(path);
@@ -760,9 +896,9 @@ int main(int argc, char **argv)
     long threads = num[OPT_THREADS] ? num[OPT_THREADS] : 1;
     lead.m = m;
     cfg.strings = @@PREFIX@@_strtab(m);   /* every thread's matcher: the reader's string ids */
-    if (threads > 1 && (cfg.max_keys > 0 || max_memory > 0 || @@PREFIX@@_set_shard(m, 0, (int32_t)threads) != 0 ||
+    if (threads > 1 && (cfg.max_keys > 0 || max_memory > 0 || checkpoint || restore || @@PREFIX@@_set_shard(m, 0, (int32_t)threads) != 0 ||
                         pool_start(&shards, (int)threads, &cfg, m, &lead) != 0)) {
-        @@PREFIX@@_set_shard(m, 0, 1);   /* limits counted over all keys, or nothing to spread: one thread */
+        @@PREFIX@@_set_shard(m, 0, 1);   /* limits counted over all keys, one state to checkpoint, or nothing to spread: one thread */
         threads = 1;
     }
     if (threads > 1)
@@ -770,6 +906,16 @@ int main(int argc, char **argv)
     sremrt_csv csv;
     sremrt_bin br;
     uint64_t bad = 0;   /* malformed lines: the matcher counts the rest */
+    uint64_t records = 0, skip = 0;   /* input records read; --restore: the first skip of them were */
+    if (restore && load_checkpoint(prog, restore, m, &skip, &bad) != 0) {
+        @@PREFIX@@_free(m);
+        free(m);
+        if (in != stdin)
+            fclose(in);
+        if (dot)
+            fclose(dot);
+        return 2;
+    }
     double start = sremrt_clock_seconds();
     if (bin) {
         sremrt_bin_open(&br, &@@PREFIX@@_schema, in);
@@ -799,25 +945,43 @@ int main(int argc, char **argv)
         int64_t line = bin ? sremrt_bin_line(&br) : sremrt_csv_line(&csv);
         if (rc == SREMRT_READ_END)
             break;
-        if (rc == SREMRT_READ_EVENT) {
-            if (@@PREFIX@@_push(m, &e) == 0)
-                continue;
+        if (rc != SREMRT_READ_FATAL && ++records <= skip)
+            continue;   /* --restore: the checkpoint has it (and its error record was written) */
+        if (rc != SREMRT_READ_EVENT || @@PREFIX@@_push(m, &e) != 0) {
             flush_out(&out);
-            sremrt_write_error(stderr, format, line, @@PREFIX@@_error(m));
-        } else {
-            flush_out(&out);
-            sremrt_write_error(stderr, format, line,
-                               bin ? sremrt_bin_message(&br) : sremrt_csv_message(&csv));
-            bad++;
-            if (rc == SREMRT_READ_FATAL) {
+            if (rc == SREMRT_READ_EVENT) {
+                sremrt_write_error(stderr, format, line, @@PREFIX@@_error(m));
+            } else {
+                sremrt_write_error(stderr, format, line,
+                                   bin ? sremrt_bin_message(&br) : sremrt_csv_message(&csv));
+                bad++;
+                if (rc == SREMRT_READ_FATAL) {
+                    status = 3;
+                    break;
+                }
+            }
+            if (strict) {
                 status = 3;
                 break;
             }
         }
-        if (strict) {
-            status = 3;
-            break;
+        if (num[OPT_CHECKPOINT_EVERY] && records % (uint64_t)num[OPT_CHECKPOINT_EVERY] == 0) {
+            flush_out(&out);   /* the records before it are out when it is */
+            if (save_checkpoint(prog, checkpoint, m, records, bad) != 0) {
+                status = 3;   /* a run that cannot keep its checkpoints stops */
+                checkpoint = NULL;
+                break;
+            }
         }
+    }
+    if (threads == 1 && records < skip) {
+        fprintf(stderr, "%s: %s: the input has %llu records, fewer than the checkpoint's %llu\n", prog,
+                restore, (unsigned long long)records, (unsigned long long)skip);
+        status = 2;
+    } else if (threads == 1 && checkpoint) {   /* the state after the last record, before finish's summaries */
+        flush_out(&out);
+        if (save_checkpoint(prog, checkpoint, m, records, bad) != 0)
+            status = 3;
     }
     @@PREFIX@@_finish(m);   /* once: after run_sharded, nothing */
     flush_out(&out);   /* records before the report on a shared terminal */

@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "frontend.h"
+#include "strategy.h"
+
 uint64_t rng_next(Rng *r)
 {
     uint64_t x = r->s ? r->s : 0x9E3779B97F4A7C15u; /* 0 is a fixed point */
@@ -457,4 +460,40 @@ void gen_string_ids(const char *const *strings, int nstrings, Value *values, int
         Value *u = &values[(size_t)e * GEN_NATTRS + GEN_U];
         u->i = id[u->i];
     }
+}
+
+bool gen_applies(const char *src, int strategy, int max_states, int *chosen)
+{
+    Arena arena;
+    arena_init(&arena);
+    Diag diag;
+    diag_init(&diag, "gen.srem", src, strlen(src));
+    Ast *ast = frontend_parse_check("gen.srem", src, strlen(src), &arena, &diag);
+    bool ok = diag.nerrors == 0;
+    for (int i = 0; ok && i < ast->ndecls; i++)
+        if (ast->decls[i].kind == DECL_PATTERN) {
+            StrategyOpts o = {(Strategy)strategy, max_states, 1024, LAYOUT_AUTO, 0, 1};
+            Plan *plan = strategy_plan(ast->decls[i].u.pattern, &o, &arena, &diag);
+            ok = plan != NULL && diag.nerrors == 0;
+            if (ok && chosen)
+                *chosen = (int)plan->strategy;
+        }
+    diag_free(&diag);
+    arena_free(&arena);
+    return ok;
+}
+
+bool gen_write_csv(const char *path, const Value *values, int n)
+{
+    static const char *const tnames[] = {"A", "B", "C"};
+    FILE *c = fopen(path, "w");
+    if (!c)
+        return false;
+    fputs("t,v,k,time,u\n", c);
+    for (int e = 0; e < n; e++) {
+        const Value *v = values + e * GEN_NATTRS;
+        fprintf(c, "%s,%lld,%lld,%lld,%s\n", tnames[v[GEN_T].i], (long long)v[GEN_V].i, (long long)v[GEN_K].i,
+                (long long)v[GEN_TIME].i, gen_strings[v[GEN_U].i]);
+    }
+    return fclose(c) == 0;
 }

@@ -57,4 +57,12 @@ void gen_stream(Rng *r, int n, Value *values);
  * come after. Rewrites n events in place, indices -> ids. */
 void gen_string_ids(const char *const *strings, int nstrings, Value *values, int n);
 
+/* The first n events of values as a CSV file (header t,v,k,time,u). */
+bool gen_write_csv(const char *path, const Value *values, int n);
+
+/* Whether every pattern of the file src checks and strategy (a Strategy;
+ * 0: auto, which *chosen then names if not NULL) plans it within
+ * max_states states. */
+bool gen_applies(const char *src, int strategy, int max_states, int *chosen);
+
 #endif
