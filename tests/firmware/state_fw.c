@@ -101,6 +101,13 @@ int main(int argc, char **argv)
         return 2;
     }
     int n = 0, rc;
+    /* string attributes: the ids of a matcher's table (literals first, as
+       in every matcher); the checks' matchers start from the literals */
+    if (start(0) != 0) {
+        fprintf(stderr, "state_fw: init failed\n");
+        return 1;
+    }
+    csv.strings = N(_strtab)(&matcher[0]);
     while (n < MAXEV && (rc = sremrt_csv_next(&csv, &events[n])) != SREMRT_READ_END && rc != SREMRT_READ_FATAL)
         n += rc == SREMRT_READ_EVENT;
     sremrt_csv_close(&csv);
