@@ -102,10 +102,10 @@ lib/libsremrt.a: $(RT_OBJ) | lib
 	$(AR) rcs $@ $^
 
 build/runtime_tests: $(RT_TEST_OBJ) lib/libsremrt.a
-	$(CC) $(CFLAGS) -o $@ $^ -lcunit
+	$(CC) $(CFLAGS) -o $@ $^ -lcunit -lm
 
 build/san/runtime_tests: $(RT_STEST_OBJ) $(RT_SAN_OBJ) | build/san
-	$(CC) $(SANFLAGS) -o $@ $^ -lcunit
+	$(CC) $(SANFLAGS) -o $@ $^ -lcunit -lm
 
 # Runtime suites, plain and sanitized; the runtime must build warning-free
 # with clang too (when installed).
@@ -348,7 +348,7 @@ RT_HEADERS = $(wildcard runtime/include/sremrt/*.h)
 # What a --freestanding build compiles (docs/FIRMWARE.md): the runtime but
 # its host parts (host.c: malloc and stdio; csv.c, bin.c: the readers of
 # generated programs), with the internal headers they include.
-RT_FW_SRC  = $(filter-out runtime/host.c runtime/csv.c runtime/bin.c,$(RT_SRC)) $(wildcard runtime/*_impl.h)
+RT_FW_SRC  = $(filter-out runtime/host.c runtime/csv.c runtime/bin.c runtime/fc_%,$(RT_SRC) $(wildcard runtime/*_impl.h))
 
 .PHONY: install check-install
 
