@@ -11,13 +11,14 @@
 #include <string.h>
 
 #include "@@HEADER@@"
+#include "sremrt/fc_model.h"
 #include "sremrt/sremrt.h"
 
 /* The program's options: the parser below and --help both read this table. */
 enum {
     OPT_FORMAT, OPT_INPUT, OPT_EVENTS, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
     OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
-    OPT_CONVERT_BIN, NOPT
+    OPT_CONVERT_BIN, OPT_FORECAST_EMIT, OPT_FC_TRAIN, NOPT
 };
 static const struct option_spec {
     const char *name, *arg, *help;
@@ -50,6 +51,10 @@ static const struct option_spec {
     {"--convert-bin", "OUT", "instead of matching, write the events to OUT (- for standard output)\n"
                              "as the binary records of --input bin; rejected lines are reported\n"
                              "and left out", 0},
+    {"--forecast-emit", "changes|every", "forecast patterns: a forecast record when the key's forecast\n"
+                                         "changes (default), or after every event", 0},
+    {"--fc-train", "MODEL", "instead of matching, count the symbols of the forecast patterns and\n"
+                            "write the model to MODEL (what 'sremc train' runs)", 0},
 };
 
 static void usage(FILE *out, const char *prog)
@@ -208,6 +213,97 @@ static int convert_bin(const char *out_path, FILE *in, int bin, sremrt_format fo
     return status;
 }
 
+/* --fc-train: per forecast pattern, its counts and, per substream (slot),
+ * its last symbols newest first; the matcher hands each event's symbol. */
+typedef struct fc_ring {
+    uint16_t recent[SREMRT_FC_MAX_ORDER + 1];
+    uint32_t len;
+} fc_ring;
+
+typedef struct fc_trainer {
+    const @@PREFIX@@_forecast_info *info;
+    int32_t n;
+    sremrt_fc_counts **counts;   /* [n] */
+    fc_ring **rings;             /* [n][cap[p]] */
+    int32_t *cap;
+    int failed;                  /* out of memory */
+} fc_trainer;
+
+static void fc_train_symbol(void *user, int32_t decl, int32_t slot, uint32_t symbol)
+{
+    fc_trainer *t = (fc_trainer *)user;
+    int32_t p = 0;
+    while (p < t->n && t->info[p].decl != decl)
+        p++;
+    if (p == t->n || slot < 0)
+        return;
+    if (slot >= t->cap[p]) {   /* a new key: the rings double */
+        int32_t cap = t->cap[p] ? t->cap[p] : 8;
+        while (cap <= slot)
+            cap *= 2;
+        fc_ring *r = realloc(t->rings[p], (size_t)cap * sizeof *r);
+        if (!r) {
+            t->failed = 1;
+            return;
+        }
+        memset(r + t->cap[p], 0, (size_t)(cap - t->cap[p]) * sizeof *r);
+        t->rings[p] = r;
+        t->cap[p] = cap;
+    }
+    fc_ring *r = &t->rings[p][slot];
+    uint32_t keep = t->info[p].order + 1;
+    memmove(r->recent + 1, r->recent, (keep - 1) * sizeof r->recent[0]);
+    r->recent[0] = (uint16_t)symbol;
+    if (r->len < keep)
+        r->len++;
+    if (sremrt_fc_counts_add(t->counts[p], r->recent, r->len) != 0)
+        t->failed = 1;
+}
+
+static int fc_train_init(fc_trainer *t)
+{
+    memset(t, 0, sizeof *t);
+    t->n = @@PREFIX@@_forecast_patterns(&t->info);
+    t->counts = calloc((size_t)t->n + 1, sizeof *t->counts);
+    t->rings = calloc((size_t)t->n + 1, sizeof *t->rings);
+    t->cap = calloc((size_t)t->n + 1, sizeof *t->cap);
+    if (!t->counts || !t->rings || !t->cap)
+        return -1;
+    for (int32_t p = 0; p < t->n; p++)
+        if (!(t->counts[p] = sremrt_fc_counts_new(t->info[p].nsym, t->info[p].order)))
+            return -1;
+    return 0;
+}
+
+/* The model file: 0, or -1 (reported) when it cannot be written. */
+static int fc_train_write(const fc_trainer *t, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    int rc = f && !t->failed ? sremrt_fc_model_begin(f) : -1;
+    for (int32_t p = 0; p < t->n && rc == 0; p++)
+        rc = sremrt_fc_model_pattern(f, t->info[p].name, t->info[p].hash, t->counts[p]);
+    if (rc == 0)
+        rc = sremrt_fc_model_end(f);
+    if (f && fclose(f) != 0)
+        rc = -1;
+    if (rc != 0)
+        fprintf(stderr, "%s: %s\n", path, t->failed ? "out of memory while counting" : strerror(errno));
+    return rc;
+}
+
+static void fc_train_free(fc_trainer *t)
+{
+    for (int32_t p = 0; p < t->n; p++) {
+        if (t->counts)
+            sremrt_fc_counts_free(t->counts[p]);
+        if (t->rings)
+            free(t->rings[p]);
+    }
+    free(t->counts);
+    free(t->rings);
+    free(t->cap);
+}
+
 static int bad_usage(const char *prog, const char *fmt, const char *what)
 {
     fprintf(stderr, "%s: ", prog);
@@ -225,7 +321,8 @@ int main(int argc, char **argv)
     const char *path = NULL;
     long num[NOPT] = {0};   /* numeric options given */
     int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
-    const char *trie_dot = NULL, *convert = NULL;
+    const char *trie_dot = NULL, *convert = NULL, *fc_model = NULL;
+    int fc_every = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int k = 0;
@@ -299,6 +396,14 @@ int main(int argc, char **argv)
         case OPT_CONVERT_BIN:
             convert = v;
             break;
+        case OPT_FORECAST_EMIT:
+            if (strcmp(v, "changes") != 0 && strcmp(v, "every") != 0)
+                return bad_usage(prog, "--forecast-emit is changes or every, not '%s'", v);
+            fc_every = strcmp(v, "every") == 0;
+            break;
+        case OPT_FC_TRAIN:
+            fc_model = v;
+            break;
         case OPT_HELP:
             usage(stdout, prog);
             return 0;
@@ -344,6 +449,17 @@ int main(int argc, char **argv)
     cfg.occmap_cap = (int32_t)num[OPT_OCCMAP_CAP];
     cfg.explore_algo = algo;
     cfg.explore_cap = num[OPT_EXPLORE_CAP];
+    cfg.forecast_every = fc_every;
+    fc_trainer trainer;
+    if (fc_model) {   /* training: symbols counted, no records */
+        if (fc_train_init(&trainer) != 0) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            return 2;
+        }
+        cfg.record = NULL;
+        cfg.symbol = fc_train_symbol;
+        cfg.user = &trainer;
+    }
     @@PREFIX@@_matcher *m = malloc(@@PREFIX@@_matcher_size());
     if (!m || @@PREFIX@@_init(m, &cfg) != 0) {
         fprintf(stderr, "%s: cannot set up the matcher (out of memory or runtime ABI mismatch)\n", argv[0]);
@@ -414,6 +530,11 @@ int main(int argc, char **argv)
         sremrt_stats_print(stderr, &st, sremrt_clock_seconds() - start);
     if (status == 0)
         status = sremrt_stats_exit_status(&st);
+    if (fc_model) {
+        if (fc_train_write(&trainer, fc_model) != 0)
+            status = 2;
+        fc_train_free(&trainer);
+    }
     if (!bin)
         sremrt_csv_close(&csv);
     @@PREFIX@@_free(m);

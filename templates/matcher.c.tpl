@@ -46,7 +46,7 @@
 @@END USES_KEYS@@
 #include "sremrt/tsorder.h"
 
-SREMRT_ABI_REQUIRE(@@PREFIX@@, 5);
+SREMRT_ABI_REQUIRE(@@PREFIX@@, 6);
 
 /* ======== schema descriptor =============================================== */
 
@@ -136,6 +136,17 @@ static inline int @@PREFIX@@_same_event(const @@PREFIX@@_event *a, const @@PREFI
 static const char *const @@PREFIX@@_decl_names[] = {@@DECL_NAMES@@};
 
 size_t @@PREFIX@@_matcher_size(void) { return sizeof(struct @@PREFIX@@_matcher); }
+
+@@# FORECAST_INFO: one entry per forecast pattern, each ending in ",\n    "
+static const @@PREFIX@@_forecast_info @@PREFIX@@_forecast_table[] = {
+    @@FORECAST_INFO@@{-1, "", 0, 0, 0, 0}   /* never an empty array */
+};
+
+int32_t @@PREFIX@@_forecast_patterns(const @@PREFIX@@_forecast_info **out)
+{
+    *out = @@PREFIX@@_forecast_table;
+    return @@NFORECASTS@@;
+}
 
 void @@PREFIX@@_config_default(@@PREFIX@@_config *cfg)
 {
@@ -311,12 +322,14 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
         if (cfg->occmap_cap > 0)
             m->cfg.occmap_cap = cfg->occmap_cap;
         m->cfg.explore_algo = cfg->explore_algo;
+        m->cfg.forecast_every = cfg->forecast_every;
+        m->cfg.symbol = cfg->symbol;
         if (cfg->explore_cap > 0)
             m->cfg.explore_cap = cfg->explore_cap;
     }
     sremrt_stats_init(&m->stats);
     sremrt_tsorder_init(&m->order);
-    if (sremrt_abi_check(5) != 0)
+    if (sremrt_abi_check(6) != 0)
         return -1;
 @@# INIT_CODE: each declaration's allocations and runtime set-up, in order
     @@INIT_CODE@@

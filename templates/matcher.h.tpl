@@ -99,6 +99,14 @@ typedef struct @@PREFIX@@_config {
     int32_t occmap_cap;    /* distinct episodes: free events per OccMap list; 0: default */
     int32_t explore_algo;  /* explore counting: a sremrt_explore_algo (0: default) */
     int64_t explore_cap;   /* explore: window entries per partition; 0: default */
+    int32_t forecast_every;/* forecast patterns: a forecast record after every event
+                              (a program's --forecast-emit every); 0: only when the
+                              forecast of the key differs from the last one given */
+    void (*symbol)(void *user, int32_t decl, int32_t slot, uint32_t symbol);
+                           /* forecast patterns: after each event of a substream, the
+                              symbol it took (the transition of the pattern's automaton)
+                              and the substream (slot: the partition key's number, 0
+                              unpartitioned), for training (sremc train); NULL: none */
     sremrt_alloc alloc;    /* where memory comes from (alloc NULL: malloc); hosted
                               tables grow through it: wrap it in sremrt_alloc_limit
                               to bound the memory (a program's --max-memory) */
@@ -143,6 +151,24 @@ void @@PREFIX@@_trie_emit(const @@PREFIX@@_matcher *m, sremrt_sink *s, int dot);
 /* Host: the tries as Graphviz dot to out; 0, or -1 on a write error. */
 int @@PREFIX@@_trie_dot(const @@PREFIX@@_matcher *m, FILE *out);
 #endif
+
+/* The forecast patterns (docs/forecasting.md), for a trainer: each one's
+ * declaration, name, number of symbols, the model order of its clause,
+ * the hash of its automaton (a model file must carry the same) and
+ * whether this matcher was compiled with its tables (sremc --model).
+ * Returns how many; *out points at them. Forecast records (kind
+ * SREMRT_FORECAST) come after the match records of their event: r->fc_within
+ * 0 for an interval r->fc_from..r->fc_to (events from now), 1 for
+ * P(detection within r->fc_to events) with r->fc_positive; r->fc_prob the
+ * probability in units of 1e-4. */
+typedef struct @@PREFIX@@_forecast_info {
+    int32_t decl;
+    const char *name;
+    uint32_t nsym, order;
+    uint64_t hash;
+    int tables;
+} @@PREFIX@@_forecast_info;
+int32_t @@PREFIX@@_forecast_patterns(const @@PREFIX@@_forecast_info **out);
 
 /* Gives back the memory init and push took from the allocator. */
 void @@PREFIX@@_free(@@PREFIX@@_matcher *m);

@@ -90,6 +90,8 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             cg_line(pu, 3, "m->ovf[%d][SREMRT_OVF_MEMORY]++;", g->decl);
         }
         put_step(g, i, p, "s", step_args, key, 2, runs);
+        if (plan->fc_symbols)
+            cg_line(pu, 2, "%s_p%d_forecast(m, s, e, slot, %s);", P, i, key);
         if (p->explore.present) {
             cg_line(pu, 2, "if (inserted && sremrt_explore_part_init(&m->p%d_ex, &m->p%d_xp[slot], &m->cfg.alloc) != 0)",
                     i, i);
@@ -126,6 +128,8 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             cg_line(&g->sec[CG_MANY_OUT], 0, "m->p%d = st%d;", i, i);
         }
         put_step(g, i, p, st, step_args, "NULL, 0", 0, false);
+        if (plan->fc_symbols)
+            cg_line(pu, 0, "%s_p%d_forecast(m, %s, e, 0, NULL, 0);", P, i, st);
         if (p->explore.present) {
             char xst[64];
             snprintf(xst, sizeof xst, "&m->p%d_xp", i);
@@ -479,7 +483,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
     cg_bufs_close(t, DT_COUNT);
 
     char guard[CG_NAME_MAX], strategies[64], srcc[CG_NAME_MAX], push_one[CG_NAME_MAX];
-    char maxruns[32], maxkeys[32], budget[32], occcap[32], xcap[32], ndecls[32];
+    char maxruns[32], maxkeys[32], budget[32], occcap[32], xcap[32], ndecls[32], nfc[32];
     snprintf(guard, sizeof guard, "%s_H_GENERATED", o->prefix);
     for (char *s = guard; *s; s++)
         *s = (char)toupper((unsigned char)*s);
@@ -501,6 +505,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
     snprintf(occcap, sizeof occcap, "%d", o->caps.occmap_cap);
     snprintf(xcap, sizeof xcap, "%d", o->caps.explore_cap);
     snprintf(ndecls, sizeof ndecls, "%d", g->ndecls);
+    snprintf(nfc, sizeof nfc, "%d", g->fc_count);
     Flags fl;
     find_flags(g, &fl);
     Hole holes[CG_NSECTIONS + 48];
@@ -531,13 +536,15 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"OCCMAP_CAP", occcap},
         {"EXPLORE_CAP", xcap},
         {"NDECLS", ndecls},
+        {"FORECAST_INFO", g->fc_info.text ? g->fc_info.text : ""},
+        {"NFORECASTS", nfc},
         /* conditions */
         {"FREESTANDING", yes(o->freestanding)},
         {"HAS_TS", yes(g->schema->ts_attr >= 0)},
         {"HAS_EPISODES", yes(fl.episodes)},
         {"HAS_EXPLORE", yes(fl.explore)},
         {"HAS_KEYMAP", yes(fl.keymap)},
-        {"USES_KEYS", yes(fl.match || fl.episodes || fl.keymap)},
+        {"USES_KEYS", yes(fl.match || fl.episodes || fl.keymap || g->fc_any)},
         {"USES_WRAP", yes(fl.wrap || fl.div)},
         {"USES_DIV", yes(fl.div)},
         {"USES_MOD", yes(fl.mod)},
@@ -569,6 +576,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     if (!find_schema(&g))
         return false;
     cg_bufs_open(g.sec, CG_NSECTIONS);
+    cg_buf_open(&g.fc_info);
     int i = 0, j = 0, ndecls = 0;
     bool ok = true;
     int nnodes = 0;
@@ -626,7 +634,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
                 /* threaded run: one per-state prologue each, so only for
                  * small automata (fire's 768-state dsra took 7x longer to
                  * compile at -O2 threaded) */
-                g.threaded = ndecls == 1 && !p->partition_attr && !p->explore.present &&
+                g.threaded = ndecls == 1 && !p->partition_attr && !p->explore.present && !plan->fc_symbols &&
                              plan->min->nstates <= CG_THREADED_MAX_STATES;
                 cg_emit_dsra(&g, i, plan);
             }
@@ -635,6 +643,8 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
             else
                 g.has_dsra = true;
         }
+        if (plan->fc_symbols)
+            cg_emit_forecast(&g, i, plan);
         cg_emit_canon(&g, i, p);
         emit_driver(&g, i, plan);
         g.canon_tag_now = 0;
@@ -652,6 +662,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     if (batched)
         emit_batched(&g);
     cg_buf_close(&g.many_fast);
+    cg_buf_close(&g.fc_info);
     if (o->runtime_bytes)
         *o->runtime_bytes = g.rt_bytes;
     if (ok && diag->nerrors == 0)
@@ -659,6 +670,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     else
         ok = false;
     cg_bufs_free(g.sec, CG_NSECTIONS);
+    cg_bufs_free(&g.fc_info, 1);
     return ok;
 }
 

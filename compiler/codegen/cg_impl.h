@@ -98,6 +98,11 @@ typedef struct Cg {
     int              canon_tag_now;/* the pattern being emitted: its canon_tag */
     int              nnodes_walks;
     char             nodes_walk[CG_NODES_WALKS][CG_NODES_SIG];
+    /* forecast patterns (cg_forecast.c): the record function is emitted,
+       how many there are, and their PREFIX_forecast_info entries */
+    bool             fc_any;
+    int              fc_count;
+    Buf              fc_info;
 } Cg;
 
 /* A register-free tdfa whose events fall into few classes runs from tables
@@ -180,6 +185,8 @@ void cg_emit_runs(Cg *g, int i, const Plan *plan);
 
 /* cg_nodes.c */
 void cg_emit_nodes(Cg *g, int i, const Plan *plan);
+/* A forecast pattern's tables and its PREFIX_pI_forecast, after its step. */
+void cg_emit_forecast(Cg *g, int i, const Plan *plan);
 
 /* cg_table.c */
 void cg_put_table(FILE *out, const char *type, const char *name, long n,
