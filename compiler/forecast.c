@@ -182,18 +182,29 @@ static void fill_tables(FcTables *t, const FcSymbols *sy, const sremrt_fc_ctx *x
     for (uint32_t c = 0; c < x->ncontexts; c++)
         for (uint32_t s = 0; s < x->nsym; s++)
             t->ctx_next[(size_t)renumber(x, c) * t->nsym + s] = renumber(x, x->next[(size_t)c * x->nsym + s]);
-    t->index = arena_alloc(arena, (size_t)t->nstates * t->ncontexts * sizeof *t->index + 1);
-    for (uint32_t q = 0; q < t->nstates; q++)
-        for (uint32_t c = 0; c < t->ncontexts; c++)
-            t->index[(size_t)q * t->ncontexts + renumber(x, c)] = tb->index[(size_t)q * tb->ncontexts + c];
-    t->npool = tb->npool;
-    t->pool = arena_alloc(arena, (size_t)t->npool * sizeof *t->pool + 1);
+    /* the pool as printed: forecasts that differ only past 1e-4 are one
+     * entry, so that "the forecast changed" is a change a reader sees */
+    uint32_t *to_entry = arena_alloc(arena, ((size_t)tb->npool + 1) * sizeof *to_entry);
+    t->pool = arena_alloc(arena, (size_t)tb->npool * sizeof *t->pool + 1);
+    t->npool = 0;
     for (uint32_t k = 0; k < tb->npool; k++) {
         const sremrt_fc_forecast *f = &tb->pool[k];
         double pr = floor(f->prob * FC_PROB_ONE + 0.5);
-        t->pool[k] = (FcEntry){f->from, f->to, pr < 0 ? 0 : pr > FC_PROB_ONE ? FC_PROB_ONE : (uint32_t)pr,
-                               f->positive != 0};
+        FcEntry e = {f->from, f->to, pr < 0 ? 0 : pr > FC_PROB_ONE ? FC_PROB_ONE : (uint32_t)pr, f->positive != 0};
+        uint32_t j = 0;
+        while (j < t->npool && !(t->pool[j].from == e.from && t->pool[j].to == e.to && t->pool[j].prob == e.prob &&
+                                 t->pool[j].positive == e.positive))
+            j++;
+        if (j == t->npool)
+            t->pool[t->npool++] = e;
+        to_entry[k] = j;
     }
+    t->index = arena_alloc(arena, (size_t)t->nstates * t->ncontexts * sizeof *t->index + 1);
+    for (uint32_t q = 0; q < t->nstates; q++)
+        for (uint32_t c = 0; c < t->ncontexts; c++) {
+            uint32_t v = tb->index[(size_t)q * tb->ncontexts + c];
+            t->index[(size_t)q * t->ncontexts + renumber(x, c)] = v ? 1 + to_entry[v - 1] : 0;
+        }
     t->bytes = forecast_table_bytes(t);
 }
 

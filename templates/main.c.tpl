@@ -18,7 +18,7 @@
 enum {
     OPT_FORMAT, OPT_INPUT, OPT_EVENTS, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
     OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
-    OPT_CONVERT_BIN, OPT_FORECAST_EMIT, OPT_FC_TRAIN, NOPT
+    OPT_CONVERT_BIN, OPT_FORECAST_EMIT, OPT_FORECAST_STATS, OPT_FC_TRAIN, NOPT
 };
 static const struct option_spec {
     const char *name, *arg, *help;
@@ -53,6 +53,8 @@ static const struct option_spec {
                              "and left out", 0},
     {"--forecast-emit", "changes|every", "forecast patterns: a forecast record when the key's forecast\n"
                                          "changes (default), or after every event", 0},
+    {"--forecast-stats", NULL, "forecast patterns: score every event's forecast against the key's\n"
+                               "next detection and end with a forecast_summary record each", 0},
     {"--fc-train", "MODEL", "instead of matching, count the symbols of the forecast patterns and\n"
                             "write the model to MODEL (what 'sremc train' runs)", 0},
 };
@@ -93,12 +95,19 @@ static void usage(FILE *out, const char *prog)
 
 /* Where records go: error records (overflows) to standard error, the
  * rest to standard output, whose first write error is kept. */
+struct fc_trainer;
+struct fc_stats;
+
 typedef struct output {
     sremrt_format format;
     int events;   /* --events: match records carry their events */
     int failed;   /* a write to standard output failed */
     int err;      /* its errno */
+    struct fc_trainer *train;   /* --fc-train */
+    struct fc_stats *stats;     /* --forecast-stats */
 } output;
+
+static int fc_stats_record(output *o, const sremrt_record *r);
 
 /* Flushes standard output, keeping the errno of its first failure (a
  * later flush of a stream already in error says nothing more). */
@@ -120,6 +129,8 @@ static void write_record(void *user, const sremrt_record *r)
         return;
     }
     sremrt_record copy;
+    if (o->stats && fc_stats_record(o, r))
+        return;   /* a forecast that did not change, or a match it scored */
     if (r->schema && !o->events) {   /* the matcher fills it; --events writes it */
         copy = *r;
         copy.schema = NULL;
@@ -229,9 +240,8 @@ typedef struct fc_trainer {
     int failed;                  /* out of memory */
 } fc_trainer;
 
-static void fc_train_symbol(void *user, int32_t decl, int32_t slot, uint32_t symbol)
+static void fc_train_symbol(fc_trainer *t, int32_t decl, int32_t slot, uint32_t symbol)
 {
-    fc_trainer *t = (fc_trainer *)user;
     int32_t p = 0;
     while (p < t->n && t->info[p].decl != decl)
         p++;
@@ -304,6 +314,195 @@ static void fc_train_free(fc_trainer *t)
     free(t->cap);
 }
 
+/* --forecast-stats: the matcher gives a forecast after every event (it is
+ * told "every"); per forecast pattern and key the event waits, between its
+ * symbol and the end of the push, for its forecast record, then goes to
+ * the core's scorer (sremrt_fc_score_event). Records are printed as
+ * --forecast-emit asks. */
+typedef struct fc_key {
+    int pending;              /* an event waits for its forecast */
+    int detected;
+    sremrt_fc_forecast f;     /* its forecast; none when no record came */
+    sremrt_fc_forecast last;  /* the last one printed (changes) */
+} fc_key;
+
+typedef struct fc_stats {
+    const @@PREFIX@@_forecast_info *info;
+    int32_t n;
+    int every;                /* --forecast-emit every */
+    int64_t index;            /* the event being pushed */
+    sremrt_fc_score **score;  /* [n] */
+    int64_t *match_index;     /* [n] the index of its last match record */
+    fc_key **keys;            /* [n][cap[p]] */
+    int32_t *cap;
+    int32_t *cur;             /* [n] the slot of the event being pushed, -1 */
+    int failed;
+} fc_stats;
+
+static int32_t fc_pattern(const @@PREFIX@@_forecast_info *info, int32_t n, int32_t decl)
+{
+    int32_t p = 0;
+    while (p < n && info[p].decl != decl)
+        p++;
+    return p < n ? p : -1;
+}
+
+/* The slot's entry, the table doubled when the key is new (NULL: no memory). */
+static fc_key *fc_stats_key(fc_stats *s, int32_t p, int32_t slot)
+{
+    if (slot >= s->cap[p]) {
+        int32_t cap = s->cap[p] ? s->cap[p] : 8;
+        while (cap <= slot)
+            cap *= 2;
+        fc_key *k = realloc(s->keys[p], (size_t)cap * sizeof *k);
+        if (!k)
+            return NULL;
+        memset(k + s->cap[p], 0, (size_t)(cap - s->cap[p]) * sizeof *k);
+        for (int32_t j = s->cap[p]; j < cap; j++)
+            k[j].last.none = 1;
+        s->keys[p] = k;
+        s->cap[p] = cap;
+    }
+    return &s->keys[p][slot];
+}
+
+static void fc_stats_symbol(fc_stats *s, int32_t decl, int32_t slot)
+{
+    int32_t p = fc_pattern(s->info, s->n, decl);
+    fc_key *k = p >= 0 && slot >= 0 ? fc_stats_key(s, p, slot) : NULL;
+    if (!k) {
+        s->failed = 1;
+        return;
+    }
+    s->cur[p] = slot;
+    k->pending = 1;
+    k->detected = s->match_index[p] == s->index;
+    memset(&k->f, 0, sizeof k->f);
+    k->f.none = 1;
+}
+
+static int fc_same(const sremrt_fc_forecast *a, const sremrt_fc_forecast *b)
+{
+    return a->none == b->none && (a->none || (a->from == b->from && a->to == b->to && a->prob == b->prob &&
+                                              a->positive == b->positive));
+}
+
+/* A record on its way out: 1 to leave it unprinted (a forecast that did
+ * not change, under --forecast-emit changes). */
+static int fc_stats_record(output *o, const sremrt_record *r)
+{
+    fc_stats *s = o->stats;
+    int32_t p = r->kind == SREMRT_MATCH || r->kind == SREMRT_FORECAST ? fc_pattern(s->info, s->n, r->decl) : -1;
+    if (p < 0)
+        return 0;
+    if (r->kind == SREMRT_MATCH) {
+        s->match_index[p] = r->index;
+        return 0;
+    }
+    if (s->cur[p] < 0)
+        return 0;
+    fc_key *k = &s->keys[p][s->cur[p]];
+    k->f.none = 0;
+    k->f.from = r->fc_within ? 1 : (uint32_t)r->fc_from;
+    k->f.to = (uint32_t)r->fc_to;
+    k->f.prob = r->fc_prob / 10000.0;
+    k->f.positive = r->fc_positive;
+    int same = fc_same(&k->f, &k->last);
+    k->last = k->f;
+    return same && !s->every;
+}
+
+/* After each push: the events of the push to the scorers. */
+static void fc_stats_flush(fc_stats *s)
+{
+    for (int32_t p = 0; p < s->n; p++) {
+        if (s->cur[p] < 0)
+            continue;
+        fc_key *k = &s->keys[p][s->cur[p]];
+        if (k->f.none)
+            k->last = k->f;   /* none: the next forecast is a change */
+        if (k->pending && sremrt_fc_score_event(s->score[p], (uint32_t)s->cur[p], k->detected, &k->f) != 0)
+            s->failed = 1;
+        k->pending = 0;
+        s->cur[p] = -1;
+    }
+}
+
+static int fc_stats_init(fc_stats *s, int every)
+{
+    memset(s, 0, sizeof *s);
+    s->every = every;
+    s->n = @@PREFIX@@_forecast_patterns(&s->info);
+    s->score = calloc((size_t)s->n + 1, sizeof *s->score);
+    s->match_index = calloc((size_t)s->n + 1, sizeof *s->match_index);
+    s->keys = calloc((size_t)s->n + 1, sizeof *s->keys);
+    s->cap = calloc((size_t)s->n + 1, sizeof *s->cap);
+    s->cur = calloc((size_t)s->n + 1, sizeof *s->cur);
+    if (!s->score || !s->match_index || !s->keys || !s->cap || !s->cur)
+        return -1;
+    for (int32_t p = 0; p < s->n; p++) {
+        s->cur[p] = -1;
+        if (!(s->score[p] = sremrt_fc_score_new(s->info[p].within ? SREMRT_FC_WITHIN : SREMRT_FC_INTERVAL)))
+            return -1;
+    }
+    return 0;
+}
+
+/* One "forecast_summary" record per forecast pattern, on standard output. */
+static void fc_stats_print(const fc_stats *s, sremrt_format format)
+{
+    for (int32_t p = 0; p < s->n; p++) {
+        sremrt_fc_summary u;
+        sremrt_fc_score_summary(s->score[p], &u);
+        int json = format == SREMRT_JSONL;
+        const char *q = json ? "\"" : "", *sep = json ? ",\"" : " ", *eq = json ? "\":" : "=";
+        if (json)
+            printf("{\"kind\":\"forecast_summary\",\"name\":\"%s\"", s->info[p].name);
+        else
+            printf("forecast_summary %s", s->info[p].name);
+        printf("%stype%s%s%s%s", sep, eq, q, s->info[p].within ? "within" : "interval", q);
+        printf("%sevents%s%llu%sforecasts%s%llu%sscored%s%llu%sunscored%s%llu%sdetections%s%llu", sep, eq,
+               (unsigned long long)u.events, sep, eq, (unsigned long long)u.forecasts, sep, eq,
+               (unsigned long long)u.scored, sep, eq, (unsigned long long)u.unscored, sep, eq,
+               (unsigned long long)u.detections);
+        if (s->info[p].within)
+            printf("%stp%s%llu%sfp%s%llu%stn%s%llu%sfn%s%llu%sprecision%s%.4g%srecall%s%.4g%sf1%s%.4g%smcc%s%.4g",
+                   sep, eq, (unsigned long long)u.tp, sep, eq, (unsigned long long)u.fp, sep, eq,
+                   (unsigned long long)u.tn, sep, eq, (unsigned long long)u.fn, sep, eq, u.precision, sep, eq,
+                   u.recall, sep, eq, u.f1, sep, eq, u.mcc);
+        else
+            printf("%shits%s%llu%sprecision%s%.4g%smean_spread%s%.4g%smean_distance%s%.4g%sunpredicted%s%.4g",
+                   sep, eq, (unsigned long long)u.hits, sep, eq, u.precision, sep, eq, u.mean_spread, sep, eq,
+                   u.mean_distance, sep, eq, u.unpredicted_ratio);
+        printf("%sexact%s%s%s\n", sep, eq, s->info[p].exact ? "true" : "false", json ? "}" : "");
+    }
+}
+
+static void fc_stats_free(fc_stats *s)
+{
+    for (int32_t p = 0; p < s->n; p++) {
+        if (s->score)
+            sremrt_fc_score_free(s->score[p]);
+        if (s->keys)
+            free(s->keys[p]);
+    }
+    free(s->score);
+    free(s->match_index);
+    free(s->keys);
+    free(s->cap);
+    free(s->cur);
+}
+
+/* The matcher's symbol callback: to the trainer or the scorer. */
+static void fc_symbol(void *user, int32_t decl, int32_t slot, uint32_t symbol)
+{
+    output *o = (output *)user;
+    if (o->train)
+        fc_train_symbol(o->train, decl, slot, symbol);
+    if (o->stats)
+        fc_stats_symbol(o->stats, decl, slot);
+}
+
 static int bad_usage(const char *prog, const char *fmt, const char *what)
 {
     fprintf(stderr, "%s: ", prog);
@@ -322,7 +521,7 @@ int main(int argc, char **argv)
     long num[NOPT] = {0};   /* numeric options given */
     int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
     const char *trie_dot = NULL, *convert = NULL, *fc_model = NULL;
-    int fc_every = 0;
+    int fc_every = 0, fc_score = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int k = 0;
@@ -404,6 +603,9 @@ int main(int argc, char **argv)
         case OPT_FC_TRAIN:
             fc_model = v;
             break;
+        case OPT_FORECAST_STATS:
+            fc_score = 1;
+            break;
         case OPT_HELP:
             usage(stdout, prog);
             return 0;
@@ -432,7 +634,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    output out = {format, events, 0, 0};
+    output out = {format, events, 0, 0, NULL, NULL};
     sremrt_alloc hook = sremrt_alloc_malloc();
     sremrt_alloc_limit limit;   /* --max-memory: the matcher's memory, not the reader's */
     sremrt_alloc_limit_init(&limit, &hook, max_memory);
@@ -451,14 +653,23 @@ int main(int argc, char **argv)
     cfg.explore_cap = num[OPT_EXPLORE_CAP];
     cfg.forecast_every = fc_every;
     fc_trainer trainer;
+    fc_stats scorer;
     if (fc_model) {   /* training: symbols counted, no records */
         if (fc_train_init(&trainer) != 0) {
             fprintf(stderr, "%s: out of memory\n", prog);
             return 2;
         }
         cfg.record = NULL;
-        cfg.symbol = fc_train_symbol;
-        cfg.user = &trainer;
+        out.train = &trainer;
+        cfg.symbol = fc_symbol;
+    } else if (fc_score) {   /* every event's forecast scored, printed as asked */
+        if (fc_stats_init(&scorer, fc_every) != 0) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            return 2;
+        }
+        out.stats = &scorer;
+        cfg.symbol = fc_symbol;
+        cfg.forecast_every = 1;
     }
     @@PREFIX@@_matcher *m = malloc(@@PREFIX@@_matcher_size());
     if (!m || @@PREFIX@@_init(m, &cfg) != 0) {
@@ -489,7 +700,12 @@ int main(int argc, char **argv)
         if (rc == SREMRT_READ_END)
             break;
         if (rc == SREMRT_READ_EVENT) {
-            if (@@PREFIX@@_push(m, &e) == 0)
+            if (out.stats)
+                scorer.index = (int64_t)@@PREFIX@@_stats(m)->events + 1;
+            int rejected = @@PREFIX@@_push(m, &e);
+            if (out.stats)
+                fc_stats_flush(&scorer);
+            if (!rejected)
                 continue;
             flush_out(&out);
             sremrt_write_error(stderr, format, line, @@PREFIX@@_error(m));
@@ -534,6 +750,12 @@ int main(int argc, char **argv)
         if (fc_train_write(&trainer, fc_model) != 0)
             status = 2;
         fc_train_free(&trainer);
+    }
+    if (out.stats) {
+        fc_stats_print(&scorer, format);
+        if (scorer.failed)
+            fprintf(stderr, "%s: out of memory while scoring forecasts\n", prog);
+        fc_stats_free(&scorer);
     }
     if (!bin)
         sremrt_csv_close(&csv);

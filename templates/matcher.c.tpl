@@ -139,7 +139,7 @@ size_t @@PREFIX@@_matcher_size(void) { return sizeof(struct @@PREFIX@@_matcher);
 
 @@# FORECAST_INFO: one entry per forecast pattern, each ending in ",\n    "
 static const @@PREFIX@@_forecast_info @@PREFIX@@_forecast_table[] = {
-    @@FORECAST_INFO@@{-1, "", 0, 0, 0, 0}   /* never an empty array */
+    @@FORECAST_INFO@@{-1, "", 0, 0, 0, 0, 0, 0}   /* never an empty array */
 };
 
 int32_t @@PREFIX@@_forecast_patterns(const @@PREFIX@@_forecast_info **out)

@@ -154,8 +154,9 @@ int @@PREFIX@@_trie_dot(const @@PREFIX@@_matcher *m, FILE *out);
 
 /* The forecast patterns (docs/forecasting.md), for a trainer: each one's
  * declaration, name, number of symbols, the model order of its clause,
- * the hash of its automaton (a model file must carry the same) and
- * whether this matcher was compiled with its tables (sremc --model).
+ * the hash of its automaton (a model file must carry the same), whether
+ * this matcher was compiled with its tables (sremc --model) and whether
+ * they are exact (not the context automaton's node mode), and its kind.
  * Returns how many; *out points at them. Forecast records (kind
  * SREMRT_FORECAST) come after the match records of their event: r->fc_within
  * 0 for an interval r->fc_from..r->fc_to (events from now), 1 for
@@ -166,7 +167,8 @@ typedef struct @@PREFIX@@_forecast_info {
     const char *name;
     uint32_t nsym, order;
     uint64_t hash;
-    int tables;
+    int tables, exact;
+    int within;   /* forecast within K events; 0: interval */
 } @@PREFIX@@_forecast_info;
 int32_t @@PREFIX@@_forecast_patterns(const @@PREFIX@@_forecast_info **out);
 

@@ -114,7 +114,8 @@ void cg_emit_forecast(Cg *g, int i, const Plan *plan)
     /* the trainer's and the program's view: sremc train, PROG's --model checks */
     fprintf(g->fc_info.f, "{%d, \"", g->decl);
     fputs(p->name, g->fc_info.f);
-    fprintf(g->fc_info.f, "\", %" PRIu32 ", %d, UINT64_C(0x%016" PRIx64 "), %d},\n    ", plan->fc_symbols->a.nsym,
-            p->forecast.order, plan->fc_symbols->hash, t != NULL);
+    fprintf(g->fc_info.f, "\", %" PRIu32 ", %d, UINT64_C(0x%016" PRIx64 "), %d, %d, %d},\n    ",
+            plan->fc_symbols->a.nsym, p->forecast.order, plan->fc_symbols->hash, t != NULL, t && t->exact,
+            p->forecast.kind == FORECAST_WITHIN);
     g->fc_count++;
 }
