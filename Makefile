@@ -305,19 +305,21 @@ fuzz: deps build/fuzz_frontend build/fuzz_compiler build/fuzz_csv  ## libFuzzer 
 # --stats, and its records compared with its oracle.
 SAMPLE_TELECOM_ARGS  = --cells 12 --days 2 --alarms-per-day 1200
 SAMPLE_BUILDING_ARGS = --hours 24
+SAMPLE_MACHINE_ARGS  = --events 2000 --seed 1
+TRAIN_MACHINE_ARGS   = --events 200000 --seed 2
 LONG_TELECOM_ARGS   ?=
 LONG_BUILDING_ARGS  ?=
 SL = build/samples-long
 
 .PHONY: samples-long
 
-build/telecom_gen build/building_gen: build/%: samples/%.c | build
+build/telecom_gen build/building_gen build/machine_gen: build/%: samples/%.c | build
 	$(CC) $(RT_WARN) $(CFLAGS) -o $@ $<
 
 build/telecom_oracle build/building_oracle: build/%: tests/samples/%.c | build
 	$(CC) $(RT_WARN) $(CFLAGS) -o $@ $<
 
-SL_TOOLS = build/telecom_gen build/building_gen build/telecom_oracle build/building_oracle
+SL_TOOLS = build/telecom_gen build/building_gen build/telecom_oracle build/building_oracle build/machine_gen
 
 samples-long: bin/sremc lib/libsremrt.a $(SL_TOOLS)  ## sample streams regenerated and checked against oracles
 	rm -rf $(SL) && mkdir -p $(SL)
@@ -325,6 +327,10 @@ samples-long: bin/sremc lib/libsremrt.a $(SL_TOOLS)  ## sample streams regenerat
 	bin/sremc build samples/building.srem -o $(SL)/building
 	./build/telecom_gen $(SAMPLE_TELECOM_ARGS) | cmp - samples/telecom.csv
 	./build/building_gen $(SAMPLE_BUILDING_ARGS) | cmp - samples/building.csv
+	./build/machine_gen $(SAMPLE_MACHINE_ARGS) | cmp - samples/machine.csv
+	./build/machine_gen $(TRAIN_MACHINE_ARGS) > $(SL)/machine-train.csv
+	bin/sremc train samples/machine.srem $(SL)/machine-train.csv -o $(SL)/machine.model
+	cmp $(SL)/machine.model samples/machine.model
 	$(SL)/telecom --format jsonl samples/telecom.csv > $(SL)/telecom-small.jsonl
 	./build/telecom_oracle samples/telecom.csv $(SL)/telecom-small.jsonl
 	$(SL)/building --format jsonl samples/building.csv > $(SL)/building-small.jsonl
