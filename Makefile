@@ -24,7 +24,7 @@ SAN_LIB_OBJ  = $(call obj,san,$(COMPILER_SRC) $(GEN_SRC)) lib/libsremrt.a
 
 vpath %.c compiler compiler/codegen build tests/unit tests/diff tests/fuzz tests/gen tests/canon bench
 
-.PHONY: all deps demo check check-long check-gen check-firmware check-unit check-golden check-samples check-dot check-build check-san check-clang \
+.PHONY: all deps demo check check-long check-gen check-firmware check-forecast check-unit check-golden check-samples check-dot check-build check-san check-clang \
         golden-update compile-bench bench fuzz clean
 .DELETE_ON_ERROR:
 
@@ -130,7 +130,7 @@ demo: deps  ## build sremc, build a matcher from a sample and run it
 	@sh scripts/demo.sh
 
 check: deps  ## run every test (about 4 minutes on 2 idle cores)
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install check-embed samples-long check-firmware check-cost check-canon
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install check-embed samples-long check-firmware check-cost check-canon check-forecast
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests  ## unit suites of the compiler
@@ -194,6 +194,12 @@ check-fault-long: bin/sremc lib/libsremrt.a  ## check-fault with 10^8 events thr
 # Cortex-M4, no malloc or stdio, the arena large enough, samples/firmware.
 check-firmware: bin/sremc lib/libsremrt.a  ## freestanding builds for the host and a Cortex-M4
 	sh tests/check_firmware.sh bin/sremc
+
+# Forecasting end to end (tests/forecast/run.sh): trained models, calibration
+# of the interval forecasts on a held-out stream against an independent
+# rescoring, a learned model against a reference, a stale model refused.
+check-forecast: bin/sremc lib/libsremrt.a  ## forecasts end to end: calibration, learned vs reference, stale models
+	sh tests/forecast/run.sh bin/sremc
 
 # The differential tests (unit suites and generated code against the
 # reference interpreter) with LONG_SCALE times the random cases of `make

@@ -9,15 +9,20 @@
  * uniformly. Each machine's next kind depends on its last two kinds and
  * on whether it is wearing (a TempHigh followed by a Vibration sets it;
  * a Repair clears it):
- *   healthy, any history:       Normal 85%, TempHigh 10%, Vibration 5%
+ *   healthy:                    Normal 85%, TempHigh 10%, Vibration 5%
  *   healthy, last TempHigh:     Normal 40%, TempHigh 30%, Vibration 30%
- *   wearing, last not Vibration: Normal 55%, Vibration 30%, Fault 10%, TempHigh 5%
- *   wearing, last Vibration:    Normal 35%, Vibration 25%, Fault 35%, TempHigh 5%
- *   wearing, last two Vibration: Fault 60%, Vibration 20%, Normal 20%
+ *   wearing:                    Normal 55%, TempHigh 20%, Vibration 15%, Fault 10%
+ *   wearing, last TempHigh:     Normal 35%, TempHigh 25%, Vibration 5%, Fault 35%
+ *   wearing, last two TempHigh: Normal 20%, TempHigh 20%, Fault 60%
  *   last Fault:                 Repair 80%, Normal 20% (a Fault leaves it wearing)
- * so a Fault is more likely the more Vibrations came just before it: an
- * order-2 structure over the pattern's symbols. Integer arithmetic and an
- * own PRNG (splitmix64): the same arguments give the same bytes everywhere. */
+ * so a worn machine's Fault is the likelier the more TempHighs came just
+ * before it: an order-2 structure. The source depends only on what the
+ * pattern's automaton tells apart (wearing is its state after TempHigh
+ * Vibration; TempHigh, Fault and Repair are symbols of their own there),
+ * so the symbol stream is a variable-order Markov chain of order at most 3
+ * and a learned model can match the source (tests/forecast/run.sh).
+ * Integer arithmetic and an own PRNG (splitmix64): the same arguments give
+ * the same bytes everywhere. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,14 +62,14 @@ static int next_kind(machine *m)
     static const int pct[6][NKINDS] = {
         {85, 10, 5, 0, 0},    /* healthy */
         {40, 30, 30, 0, 0},   /* healthy, last TempHigh */
-        {55, 5, 30, 10, 0},   /* wearing */
-        {35, 5, 25, 35, 0},   /* wearing, last Vibration */
-        {20, 0, 20, 60, 0},   /* wearing, last two Vibration */
+        {55, 20, 15, 10, 0},  /* wearing */
+        {35, 25, 5, 35, 0},   /* wearing, last TempHigh */
+        {20, 20, 0, 60, 0},   /* wearing, last two TempHigh */
         {20, 0, 0, 0, 80},    /* last Fault */
     };
     int row = m->last == FAULT                                  ? 5
-            : m->wearing && m->last == VIBRATION && m->before == VIBRATION ? 4
-            : m->wearing && m->last == VIBRATION                ? 3
+            : m->wearing && m->last == TEMP_HIGH && m->before == TEMP_HIGH ? 4
+            : m->wearing && m->last == TEMP_HIGH                ? 3
             : m->wearing                                        ? 2
             : m->last == TEMP_HIGH                              ? 1
                                                                 : 0;
