@@ -255,6 +255,7 @@ bench: bin/sremc lib/libsremrt.a  ## the benchmark workloads, beside floors and 
 	sh bench/episodes.sh lib/libsremrt.a
 	sh bench/explore.sh bin/sremc lib/libsremrt.a
 	sh bench/runs.sh bin/sremc lib/libsremrt.a
+	sh bench/forecast.sh bin/sremc lib/libsremrt.a
 	sh bench/report.sh
 
 # Everything, at full size (BENCH_FULL=1): 3 processes x 5 repetitions,

@@ -95,19 +95,19 @@ static void usage(FILE *out, const char *prog)
 
 /* Where records go: error records (overflows) to standard error, the
  * rest to standard output, whose first write error is kept. */
-struct fc_trainer;
-struct fc_stats;
+struct fctrain;
+struct fcscore;
 
 typedef struct output {
     sremrt_format format;
     int events;   /* --events: match records carry their events */
     int failed;   /* a write to standard output failed */
     int err;      /* its errno */
-    struct fc_trainer *train;   /* --fc-train */
-    struct fc_stats *stats;     /* --forecast-stats */
+    struct fctrain *train;   /* --fc-train */
+    struct fcscore *stats;     /* --forecast-stats */
 } output;
 
-static int fc_stats_record(output *o, const sremrt_record *r);
+static int fcscore_record(output *o, const sremrt_record *r);
 
 /* Flushes standard output, keeping the errno of its first failure (a
  * later flush of a stream already in error says nothing more). */
@@ -129,7 +129,7 @@ static void write_record(void *user, const sremrt_record *r)
         return;
     }
     sremrt_record copy;
-    if (o->stats && fc_stats_record(o, r))
+    if (o->stats && fcscore_record(o, r))
         return;   /* a forecast that did not change, or a match it scored */
     if (r->schema && !o->events) {   /* the matcher fills it; --events writes it */
         copy = *r;
@@ -226,21 +226,21 @@ static int convert_bin(const char *out_path, FILE *in, int bin, sremrt_format fo
 
 /* --fc-train: per forecast pattern, its counts and, per substream (slot),
  * its last symbols newest first; the matcher hands each event's symbol. */
-typedef struct fc_ring {
+typedef struct fctrain_ring {
     uint16_t recent[SREMRT_FC_MAX_ORDER + 1];
     uint32_t len;
-} fc_ring;
+} fctrain_ring;
 
-typedef struct fc_trainer {
+typedef struct fctrain {
     const @@PREFIX@@_forecast_info *info;
     int32_t n;
     sremrt_fc_counts **counts;   /* [n] */
-    fc_ring **rings;             /* [n][cap[p]] */
+    fctrain_ring **rings;             /* [n][cap[p]] */
     int32_t *cap;
     int failed;                  /* out of memory */
-} fc_trainer;
+} fctrain;
 
-static void fc_train_symbol(fc_trainer *t, int32_t decl, int32_t slot, uint32_t symbol)
+static void fctrain_symbol(fctrain *t, int32_t decl, int32_t slot, uint32_t symbol)
 {
     int32_t p = 0;
     while (p < t->n && t->info[p].decl != decl)
@@ -251,7 +251,7 @@ static void fc_train_symbol(fc_trainer *t, int32_t decl, int32_t slot, uint32_t 
         int32_t cap = t->cap[p] ? t->cap[p] : 8;
         while (cap <= slot)
             cap *= 2;
-        fc_ring *r = realloc(t->rings[p], (size_t)cap * sizeof *r);
+        fctrain_ring *r = realloc(t->rings[p], (size_t)cap * sizeof *r);
         if (!r) {
             t->failed = 1;
             return;
@@ -260,7 +260,7 @@ static void fc_train_symbol(fc_trainer *t, int32_t decl, int32_t slot, uint32_t 
         t->rings[p] = r;
         t->cap[p] = cap;
     }
-    fc_ring *r = &t->rings[p][slot];
+    fctrain_ring *r = &t->rings[p][slot];
     uint32_t keep = t->info[p].order + 1;
     memmove(r->recent + 1, r->recent, (keep - 1) * sizeof r->recent[0]);
     r->recent[0] = (uint16_t)symbol;
@@ -270,7 +270,7 @@ static void fc_train_symbol(fc_trainer *t, int32_t decl, int32_t slot, uint32_t 
         t->failed = 1;
 }
 
-static int fc_train_init(fc_trainer *t)
+static int fctrain_setup(fctrain *t)
 {
     memset(t, 0, sizeof *t);
     t->n = @@PREFIX@@_forecast_patterns(&t->info);
@@ -286,7 +286,7 @@ static int fc_train_init(fc_trainer *t)
 }
 
 /* The model file: 0, or -1 (reported) when it cannot be written. */
-static int fc_train_write(const fc_trainer *t, const char *path)
+static int fctrain_write(const fctrain *t, const char *path)
 {
     FILE *f = fopen(path, "w");
     int rc = f && !t->failed ? sremrt_fc_model_begin(f) : -1;
@@ -301,7 +301,7 @@ static int fc_train_write(const fc_trainer *t, const char *path)
     return rc;
 }
 
-static void fc_train_free(fc_trainer *t)
+static void fctrain_release(fctrain *t)
 {
     for (int32_t p = 0; p < t->n; p++) {
         if (t->counts)
@@ -319,27 +319,27 @@ static void fc_train_free(fc_trainer *t)
  * symbol and the end of the push, for its forecast record, then goes to
  * the core's scorer (sremrt_fc_score_event). Records are printed as
  * --forecast-emit asks. */
-typedef struct fc_key {
+typedef struct fcscore_key {
     int pending;              /* an event waits for its forecast */
     int detected;
     sremrt_fc_forecast f;     /* its forecast; none when no record came */
     sremrt_fc_forecast last;  /* the last one printed (changes) */
-} fc_key;
+} fcscore_key;
 
-typedef struct fc_stats {
+typedef struct fcscore {
     const @@PREFIX@@_forecast_info *info;
     int32_t n;
     int every;                /* --forecast-emit every */
     int64_t index;            /* the event being pushed */
     sremrt_fc_score **score;  /* [n] */
     int64_t *match_index;     /* [n] the index of its last match record */
-    fc_key **keys;            /* [n][cap[p]] */
+    fcscore_key **keys;            /* [n][cap[p]] */
     int32_t *cap;
     int32_t *cur;             /* [n] the slot of the event being pushed, -1 */
     int failed;
-} fc_stats;
+} fcscore;
 
-static int32_t fc_pattern(const @@PREFIX@@_forecast_info *info, int32_t n, int32_t decl)
+static int32_t fc_find_pattern(const @@PREFIX@@_forecast_info *info, int32_t n, int32_t decl)
 {
     int32_t p = 0;
     while (p < n && info[p].decl != decl)
@@ -348,13 +348,13 @@ static int32_t fc_pattern(const @@PREFIX@@_forecast_info *info, int32_t n, int32
 }
 
 /* The slot's entry, the table doubled when the key is new (NULL: no memory). */
-static fc_key *fc_stats_key(fc_stats *s, int32_t p, int32_t slot)
+static fcscore_key *fcscore_keystate(fcscore *s, int32_t p, int32_t slot)
 {
     if (slot >= s->cap[p]) {
         int32_t cap = s->cap[p] ? s->cap[p] : 8;
         while (cap <= slot)
             cap *= 2;
-        fc_key *k = realloc(s->keys[p], (size_t)cap * sizeof *k);
+        fcscore_key *k = realloc(s->keys[p], (size_t)cap * sizeof *k);
         if (!k)
             return NULL;
         memset(k + s->cap[p], 0, (size_t)(cap - s->cap[p]) * sizeof *k);
@@ -366,10 +366,10 @@ static fc_key *fc_stats_key(fc_stats *s, int32_t p, int32_t slot)
     return &s->keys[p][slot];
 }
 
-static void fc_stats_symbol(fc_stats *s, int32_t decl, int32_t slot)
+static void fcscore_symbol(fcscore *s, int32_t decl, int32_t slot)
 {
-    int32_t p = fc_pattern(s->info, s->n, decl);
-    fc_key *k = p >= 0 && slot >= 0 ? fc_stats_key(s, p, slot) : NULL;
+    int32_t p = fc_find_pattern(s->info, s->n, decl);
+    fcscore_key *k = p >= 0 && slot >= 0 ? fcscore_keystate(s, p, slot) : NULL;
     if (!k) {
         s->failed = 1;
         return;
@@ -381,7 +381,7 @@ static void fc_stats_symbol(fc_stats *s, int32_t decl, int32_t slot)
     k->f.none = 1;
 }
 
-static int fc_same(const sremrt_fc_forecast *a, const sremrt_fc_forecast *b)
+static int fc_same_forecast(const sremrt_fc_forecast *a, const sremrt_fc_forecast *b)
 {
     return a->none == b->none && (a->none || (a->from == b->from && a->to == b->to && a->prob == b->prob &&
                                               a->positive == b->positive));
@@ -389,10 +389,10 @@ static int fc_same(const sremrt_fc_forecast *a, const sremrt_fc_forecast *b)
 
 /* A record on its way out: 1 to leave it unprinted (a forecast that did
  * not change, under --forecast-emit changes). */
-static int fc_stats_record(output *o, const sremrt_record *r)
+static int fcscore_record(output *o, const sremrt_record *r)
 {
-    fc_stats *s = o->stats;
-    int32_t p = r->kind == SREMRT_MATCH || r->kind == SREMRT_FORECAST ? fc_pattern(s->info, s->n, r->decl) : -1;
+    fcscore *s = o->stats;
+    int32_t p = r->kind == SREMRT_MATCH || r->kind == SREMRT_FORECAST ? fc_find_pattern(s->info, s->n, r->decl) : -1;
     if (p < 0)
         return 0;
     if (r->kind == SREMRT_MATCH) {
@@ -401,24 +401,24 @@ static int fc_stats_record(output *o, const sremrt_record *r)
     }
     if (s->cur[p] < 0)
         return 0;
-    fc_key *k = &s->keys[p][s->cur[p]];
+    fcscore_key *k = &s->keys[p][s->cur[p]];
     k->f.none = 0;
     k->f.from = r->fc_within ? 1 : (uint32_t)r->fc_from;
     k->f.to = (uint32_t)r->fc_to;
     k->f.prob = r->fc_prob / 10000.0;
     k->f.positive = r->fc_positive;
-    int same = fc_same(&k->f, &k->last);
+    int same = fc_same_forecast(&k->f, &k->last);
     k->last = k->f;
     return same && !s->every;
 }
 
 /* After each push: the events of the push to the scorers. */
-static void fc_stats_flush(fc_stats *s)
+static void fcscore_flush(fcscore *s)
 {
     for (int32_t p = 0; p < s->n; p++) {
         if (s->cur[p] < 0)
             continue;
-        fc_key *k = &s->keys[p][s->cur[p]];
+        fcscore_key *k = &s->keys[p][s->cur[p]];
         if (k->f.none)
             k->last = k->f;   /* none: the next forecast is a change */
         if (k->pending && sremrt_fc_score_event(s->score[p], (uint32_t)s->cur[p], k->detected, &k->f) != 0)
@@ -428,7 +428,7 @@ static void fc_stats_flush(fc_stats *s)
     }
 }
 
-static int fc_stats_init(fc_stats *s, int every)
+static int fcscore_setup(fcscore *s, int every)
 {
     memset(s, 0, sizeof *s);
     s->every = every;
@@ -449,7 +449,7 @@ static int fc_stats_init(fc_stats *s, int every)
 }
 
 /* One "forecast_summary" record per forecast pattern, on standard output. */
-static void fc_stats_print(const fc_stats *s, sremrt_format format)
+static void fcscore_print(const fcscore *s, sremrt_format format)
 {
     for (int32_t p = 0; p < s->n; p++) {
         sremrt_fc_summary u;
@@ -478,7 +478,7 @@ static void fc_stats_print(const fc_stats *s, sremrt_format format)
     }
 }
 
-static void fc_stats_free(fc_stats *s)
+static void fcscore_release(fcscore *s)
 {
     for (int32_t p = 0; p < s->n; p++) {
         if (s->score)
@@ -494,13 +494,13 @@ static void fc_stats_free(fc_stats *s)
 }
 
 /* The matcher's symbol callback: to the trainer or the scorer. */
-static void fc_symbol(void *user, int32_t decl, int32_t slot, uint32_t symbol)
+static void fc_on_symbol(void *user, int32_t decl, int32_t slot, uint32_t symbol)
 {
     output *o = (output *)user;
     if (o->train)
-        fc_train_symbol(o->train, decl, slot, symbol);
+        fctrain_symbol(o->train, decl, slot, symbol);
     if (o->stats)
-        fc_stats_symbol(o->stats, decl, slot);
+        fcscore_symbol(o->stats, decl, slot);
 }
 
 static int bad_usage(const char *prog, const char *fmt, const char *what)
@@ -652,23 +652,23 @@ int main(int argc, char **argv)
     cfg.explore_algo = algo;
     cfg.explore_cap = num[OPT_EXPLORE_CAP];
     cfg.forecast_every = fc_every;
-    fc_trainer trainer;
-    fc_stats scorer;
+    fctrain trainer;
+    fcscore scorer;
     if (fc_model) {   /* training: symbols counted, no records */
-        if (fc_train_init(&trainer) != 0) {
+        if (fctrain_setup(&trainer) != 0) {
             fprintf(stderr, "%s: out of memory\n", prog);
             return 2;
         }
         cfg.record = NULL;
         out.train = &trainer;
-        cfg.symbol = fc_symbol;
+        cfg.symbol = fc_on_symbol;
     } else if (fc_score) {   /* every event's forecast scored, printed as asked */
-        if (fc_stats_init(&scorer, fc_every) != 0) {
+        if (fcscore_setup(&scorer, fc_every) != 0) {
             fprintf(stderr, "%s: out of memory\n", prog);
             return 2;
         }
         out.stats = &scorer;
-        cfg.symbol = fc_symbol;
+        cfg.symbol = fc_on_symbol;
         cfg.forecast_every = 1;
     }
     @@PREFIX@@_matcher *m = malloc(@@PREFIX@@_matcher_size());
@@ -704,7 +704,7 @@ int main(int argc, char **argv)
                 scorer.index = (int64_t)@@PREFIX@@_stats(m)->events + 1;
             int rejected = @@PREFIX@@_push(m, &e);
             if (out.stats)
-                fc_stats_flush(&scorer);
+                fcscore_flush(&scorer);
             if (!rejected)
                 continue;
             flush_out(&out);
@@ -747,15 +747,15 @@ int main(int argc, char **argv)
     if (status == 0)
         status = sremrt_stats_exit_status(&st);
     if (fc_model) {
-        if (fc_train_write(&trainer, fc_model) != 0)
+        if (fctrain_write(&trainer, fc_model) != 0)
             status = 2;
-        fc_train_free(&trainer);
+        fctrain_release(&trainer);
     }
     if (out.stats) {
-        fc_stats_print(&scorer, format);
+        fcscore_print(&scorer, format);
         if (scorer.failed)
             fprintf(stderr, "%s: out of memory while scoring forecasts\n", prog);
-        fc_stats_free(&scorer);
+        fcscore_release(&scorer);
     }
     if (!bin)
         sremrt_csv_close(&csv);

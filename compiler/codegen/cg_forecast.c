@@ -95,7 +95,7 @@ void cg_emit_forecast(Cg *g, int i, const Plan *plan)
     fprintf(out,
             "/* Pattern %s after its step: the symbol to a trainer, then one context step and\n"
             " * one lookup; a record when the forecast changed (or every time). */\n"
-            "static void %s_p%d_forecast(%s_matcher *m, %s_p%d_st *s, const %s_event *e, int32_t slot,\n"
+            "static inline void %s_p%d_forecast(%s_matcher *m, %s_p%d_st *s, const %s_event *e, int32_t slot,\n"
             "        const sremrt_attr *key_attr, int64_t key)\n{\n",
             p->name, P, i, P, P, i, P);
     fprintf(out, "    if (m->cfg.symbol)\n        m->cfg.symbol(m->cfg.user, %d, slot, s->fsym);\n", g->decl);
