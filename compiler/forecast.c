@@ -165,47 +165,27 @@ static void clause_spec(const AstForecast *f, sremrt_fc_spec *spec)
     spec->k = (uint32_t)f->within;
 }
 
-/* Context c of x as the generated tables number it: the start first. */
-static uint32_t renumber(const sremrt_fc_ctx *x, uint32_t c)
+/* The core's table flattened (sremrt_fc_flatten), copied into the arena. */
+static bool fill_tables(FcTables *t, const sremrt_fc_ctx *x, const sremrt_fc_table *tb, Arena *arena)
 {
-    return c == x->start ? 0 : c == 0 ? x->start : c;
-}
-
-static void fill_tables(FcTables *t, const FcSymbols *sy, const sremrt_fc_ctx *x, const sremrt_fc_table *tb,
-                        Arena *arena)
-{
-    t->nsym = x->nsym;
-    t->ncontexts = x->ncontexts;
-    t->nstates = sy->a.nstates;
-    t->exact = x->exact != 0;
-    t->ctx_next = arena_alloc(arena, (size_t)t->ncontexts * t->nsym * sizeof *t->ctx_next + 1);
-    for (uint32_t c = 0; c < x->ncontexts; c++)
-        for (uint32_t s = 0; s < x->nsym; s++)
-            t->ctx_next[(size_t)renumber(x, c) * t->nsym + s] = renumber(x, x->next[(size_t)c * x->nsym + s]);
-    /* the pool as printed: forecasts that differ only past 1e-4 are one
-     * entry, so that "the forecast changed" is a change a reader sees */
-    uint32_t *to_entry = arena_alloc(arena, ((size_t)tb->npool + 1) * sizeof *to_entry);
-    t->pool = arena_alloc(arena, (size_t)tb->npool * sizeof *t->pool + 1);
-    t->npool = 0;
-    for (uint32_t k = 0; k < tb->npool; k++) {
-        const sremrt_fc_forecast *f = &tb->pool[k];
-        double pr = floor(f->prob * FC_PROB_ONE + 0.5);
-        FcEntry e = {f->from, f->to, pr < 0 ? 0 : pr > FC_PROB_ONE ? FC_PROB_ONE : (uint32_t)pr, f->positive != 0};
-        uint32_t j = 0;
-        while (j < t->npool && !(t->pool[j].from == e.from && t->pool[j].to == e.to && t->pool[j].prob == e.prob &&
-                                 t->pool[j].positive == e.positive))
-            j++;
-        if (j == t->npool)
-            t->pool[t->npool++] = e;
-        to_entry[k] = j;
-    }
-    t->index = arena_alloc(arena, (size_t)t->nstates * t->ncontexts * sizeof *t->index + 1);
-    for (uint32_t q = 0; q < t->nstates; q++)
-        for (uint32_t c = 0; c < t->ncontexts; c++) {
-            uint32_t v = tb->index[(size_t)q * tb->ncontexts + c];
-            t->index[(size_t)q * t->ncontexts + renumber(x, c)] = v ? 1 + to_entry[v - 1] : 0;
-        }
+    sremrt_fc_flat *f = sremrt_fc_flatten(x, tb);
+    if (!f)
+        return false;
+    t->nsym = f->nsym;
+    t->ncontexts = f->ncontexts;
+    t->nstates = f->nstates;
+    t->npool = f->npool;
+    t->exact = f->exact != 0;
+    size_t nn = (size_t)f->ncontexts * f->nsym, ni = (size_t)f->nstates * f->ncontexts;
+    t->ctx_next = arena_alloc(arena, nn * sizeof *t->ctx_next + 1);
+    t->index = arena_alloc(arena, ni * sizeof *t->index + 1);
+    t->pool = arena_alloc(arena, (size_t)f->npool * sizeof *t->pool + 1);
+    memcpy(t->ctx_next, f->ctx_next, nn * sizeof *t->ctx_next);
+    memcpy(t->index, f->index, ni * sizeof *t->index);
+    memcpy(t->pool, f->pool, (size_t)f->npool * sizeof *t->pool);
+    sremrt_fc_flat_free(f);
     t->bytes = forecast_table_bytes(t);
+    return true;
 }
 
 FcTables *forecast_tables(const AstPattern *p, const FcSymbols *sy, const sremrt_fc_counts *counts,
@@ -237,11 +217,9 @@ FcTables *forecast_tables(const AstPattern *p, const FcSymbols *sy, const sremrt
     }
     sremrt_fc_ctx *x = sremrt_fc_ctx_build(pst, FC_MAX_CONTEXTS);
     sremrt_fc_table *tb = x ? sremrt_fc_table_build(&sy->a, x, &spec) : NULL;
-    FcTables *t = NULL;
-    if (tb) {
-        t = arena_alloc(arena, sizeof *t);
-        fill_tables(t, sy, x, tb, arena);
-    } else {
+    FcTables *t = arena_alloc(arena, sizeof *t);
+    if (!tb || !fill_tables(t, x, tb, arena)) {
+        t = NULL;
         diag_error(diag, f->loc, "pattern '%s': out of memory computing the forecast tables", p->name);
     }
     sremrt_fc_table_free(tb);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sremrt/fc_model.h"
 #include "sremrt/forecast.h"
 #include "strategy.h"
 
@@ -38,21 +39,15 @@ bool forecast_check_plans(Plan **plans, int n, const StrategyOpts *o, Diag *diag
 /* The symbol automaton of a tdfa or dsra plan. */
 FcSymbols *forecast_symbols(const Plan *plan, Arena *arena);
 
-/* The tables of one forecast pattern, for the generated C: context 0 is
- * the start context (a new substream); index[q * ncontexts + c] is 0 or
- * 1 + a pool entry. Probabilities in units of 1e-4 (FC_PROB_ONE). */
-#define FC_PROB_ONE 10000
-typedef struct FcEntry {
-    uint32_t from, to;   /* interval; within: from = to = k */
-    uint32_t prob;       /* 0..FC_PROB_ONE */
-    bool     positive;   /* within */
-} FcEntry;
-
+/* The tables of one forecast pattern, for the generated C
+ * (sremrt_fc_flatten's): context 0 is the start context (a new
+ * substream); index[q * ncontexts + c] is 0 or 1 + a pool entry, whose
+ * probability is in units of 1e-4. */
 typedef struct FcTables {
     uint32_t  nsym, ncontexts, nstates;
     uint32_t *ctx_next;  /* [ncontexts * nsym] */
     uint32_t *index;     /* [nstates * ncontexts] */
-    FcEntry  *pool;
+    sremrt_fc_entry *pool;
     uint32_t  npool;
     bool      exact;     /* the context automaton is the pst's closure */
     long      bytes;     /* of the emitted arrays, in their narrowest types */

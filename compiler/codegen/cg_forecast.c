@@ -34,7 +34,7 @@ static void emit_record_fn(Cg *g)
 {
     FILE *out = g->code.f;
     const char *P = g->P;
-    fprintf(out, "/* One entry of a forecast pool: interval from..to (within: from = to = k),\n"
+    fprintf(out, "/* One entry of a forecast pool: interval from..to (within: 1..k),\n"
                  " * the probability in units of 1e-4, within: positive. */\n"
                  "typedef struct %s_fc_entry {\n    uint16_t from, to, prob;\n    uint8_t within, positive;\n"
                  "} %s_fc_entry;\n\n",
@@ -87,11 +87,12 @@ void cg_emit_forecast(Cg *g, int i, const Plan *plan)
     const FcTables *t = plan->fc_tables;
     FILE *out = g->code.f;
     const char *P = g->P;
-    if (!g->fc_any)
+    if (t && !g->fc_any)   /* without tables no record is made */
         emit_record_fn(g);
-    g->fc_any = true;
-    if (t)
+    if (t) {
+        g->fc_any = true;
         emit_tables(g, i, t, p->forecast.kind == FORECAST_WITHIN);
+    }
     fprintf(out,
             "/* Pattern %s after its step: the symbol to a trainer, then one context step and\n"
             " * one lookup; a record when the forecast changed (or every time). */\n"

@@ -98,7 +98,7 @@ typedef struct Cg {
     int              canon_tag_now;/* the pattern being emitted: its canon_tag */
     int              nnodes_walks;
     char             nodes_walk[CG_NODES_WALKS][CG_NODES_SIG];
-    /* forecast patterns (cg_forecast.c): the record function is emitted,
+    /* forecast patterns (cg_forecast.c): the record function is emitted (a pattern has tables),
        how many there are, and their PREFIX_forecast_info entries */
     bool             fc_any;
     int              fc_count;

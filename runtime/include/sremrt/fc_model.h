@@ -38,6 +38,29 @@ int sremrt_fc_model_end(FILE *out);
  * pattern changed since `sremc train`). */
 sremrt_fc_counts *sremrt_fc_model_read(FILE *in, const char *name, uint64_t hash, char *err, size_t errlen);
 
+/* A forecast table as generated code reads it: contexts renumbered so
+ * that 0 is the start context (a new substream's, a zeroed state's),
+ * probabilities rounded to units of 1e-4 and the pool deduplicated after
+ * the rounding (so that a changed entry is a change a reader sees):
+ * ctx_next[c * nsym + s], index[q * ncontexts + c] (0 or 1 + a pool entry). */
+typedef struct sremrt_fc_entry {
+    uint16_t from, to;    /* interval; within: 1 and k */
+    uint16_t prob;        /* 0..10000 */
+    uint8_t positive;     /* within */
+} sremrt_fc_entry;
+
+typedef struct sremrt_fc_flat {
+    uint32_t nsym, ncontexts, nstates, npool;
+    uint32_t *ctx_next;
+    uint32_t *index;
+    sremrt_fc_entry *pool;
+    int exact;
+} sremrt_fc_flat;
+
+/* NULL when out of memory. */
+sremrt_fc_flat *sremrt_fc_flatten(const sremrt_fc_ctx *x, const sremrt_fc_table *t);
+void sremrt_fc_flat_free(sremrt_fc_flat *f);
+
 #ifdef __cplusplus
 }
 #endif
