@@ -18,7 +18,7 @@
 enum {
     OPT_FORMAT, OPT_INPUT, OPT_EVENTS, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
     OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
-    OPT_CONVERT_BIN, OPT_FORECAST_EMIT, OPT_FORECAST_STATS, OPT_FC_TRAIN, NOPT
+    OPT_CONVERT_BIN, OPT_FORECAST_EMIT, OPT_FORECAST_STATS, OPT_TRAIN_FIRST, OPT_FC_TRAIN, NOPT
 };
 static const struct option_spec {
     const char *name, *arg, *help;
@@ -55,6 +55,8 @@ static const struct option_spec {
                                          "changes (default), or after every event", 0},
     {"--forecast-stats", NULL, "forecast patterns: score every event's forecast against the key's\n"
                                "next detection and end with a forecast_summary record each", 0},
+    {"--train-first", "N", "forecast patterns compiled without --model: learn on the first N\n"
+                           "events, then forecast with the tables learned", 1L << 62},
     {"--fc-train", "MODEL", "instead of matching, count the symbols of the forecast patterns and\n"
                             "write the model to MODEL (what 'sremc train' runs)", 0},
 };
@@ -301,6 +303,49 @@ static int fctrain_write(const fctrain *t, const char *path)
     return rc;
 }
 
+/* --train-first: the tables of every pattern compiled without them, from
+ * the counts so far (the forecasting core, as sremc does it at compile
+ * time), handed to the matcher; flats[p] keeps them. The number of
+ * patterns that got tables, or -1 (reported) on an error. */
+static int fctrain_tables(fctrain *t, @@PREFIX@@_matcher *m, sremrt_fc_flat **flats, const char *prog)
+{
+    int done = 0;
+    for (int32_t p = 0; p < t->n; p++) {
+        const @@PREFIX@@_forecast_info *f = &t->info[p];
+        if (f->tables || !f->next)
+            continue;
+        sremrt_fc_params pp;
+        sremrt_fc_params_default(&pp);
+        pp.order = f->order;
+        pp.pmin = f->pmin;
+        pp.alpha = f->alpha;
+        pp.gamma = f->gamma;
+        pp.r = f->r;
+        sremrt_fc_spec spec;
+        memset(&spec, 0, sizeof spec);
+        spec.kind = f->within ? SREMRT_FC_WITHIN : SREMRT_FC_INTERVAL;
+        spec.theta = f->theta;
+        spec.horizon = f->horizon;
+        spec.max_spread = f->max_spread;
+        spec.k = f->k;
+        sremrt_fc_automaton a = {f->nstates, f->nsym, 0, f->next, f->final};
+        char err[256] = "out of memory";
+        sremrt_fc_pst *pst = sremrt_fc_pst_learn(t->counts[p], &pp, err, sizeof err);
+        sremrt_fc_ctx *x = pst ? sremrt_fc_ctx_build(pst, 4096) : NULL;
+        sremrt_fc_table *tb = x ? sremrt_fc_table_build(&a, x, &spec) : NULL;
+        flats[p] = tb ? sremrt_fc_flatten(x, tb) : NULL;
+        sremrt_fc_table_free(tb);
+        sremrt_fc_ctx_free(x);
+        sremrt_fc_pst_free(pst);
+        if (!flats[p] || @@PREFIX@@_forecast_set_tables(m, f->decl, flats[p]) != 0) {
+            fprintf(stderr, "%s: --train-first: pattern %s: %s\n", prog, f->name, err);
+            return -1;
+        }
+        done++;
+    }
+    return done;
+}
+
 static void fctrain_release(fctrain *t)
 {
     for (int32_t p = 0; p < t->n; p++) {
@@ -448,8 +493,9 @@ static int fcscore_setup(fcscore *s, int every)
     return 0;
 }
 
-/* One "forecast_summary" record per forecast pattern, on standard output. */
-static void fcscore_print(const fcscore *s, sremrt_format format)
+/* One "forecast_summary" record per forecast pattern, on standard output;
+ * flats: the tables --train-first learned, or NULL. */
+static void fcscore_print(const fcscore *s, sremrt_format format, sremrt_fc_flat *const *flats)
 {
     for (int32_t p = 0; p < s->n; p++) {
         sremrt_fc_summary u;
@@ -474,7 +520,8 @@ static void fcscore_print(const fcscore *s, sremrt_format format)
             printf("%shits%s%llu%sprecision%s%.4g%smean_spread%s%.4g%smean_distance%s%.4g%sunpredicted%s%.4g",
                    sep, eq, (unsigned long long)u.hits, sep, eq, u.precision, sep, eq, u.mean_spread, sep, eq,
                    u.mean_distance, sep, eq, u.unpredicted_ratio);
-        printf("%sexact%s%s%s\n", sep, eq, s->info[p].exact ? "true" : "false", json ? "}" : "");
+        int exact = s->info[p].exact || (flats && flats[p] && flats[p]->exact);
+        printf("%sexact%s%s%s\n", sep, eq, exact ? "true" : "false", json ? "}" : "");
     }
 }
 
@@ -521,6 +568,7 @@ int main(int argc, char **argv)
     long num[NOPT] = {0};   /* numeric options given */
     int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
     const char *trie_dot = NULL, *convert = NULL, *fc_model = NULL;
+    long train_first = 0;
     int fc_every = 0, fc_score = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -563,6 +611,7 @@ int main(int argc, char **argv)
         case OPT_STATS:
             stats = 1;
             break;
+        case OPT_TRAIN_FIRST:
         case OPT_MAX_KEYS:
         case OPT_MAX_RUNS:
         case OPT_DISTINCT_BUDGET:
@@ -576,6 +625,8 @@ int main(int argc, char **argv)
                 return bad_usage(prog, "%s", msg);
             }
             num[k] = n;
+            if (k == OPT_TRAIN_FIRST)
+                train_first = n;
             break;
         }
         case OPT_MAX_MEMORY:
@@ -654,6 +705,15 @@ int main(int argc, char **argv)
     cfg.forecast_every = fc_every;
     fctrain trainer;
     fcscore scorer;
+    sremrt_fc_flat **flats = NULL;   /* --train-first: the tables learned */
+    if (train_first && !fc_model) {   /* counting first, forecasting after */
+        if (fctrain_setup(&trainer) != 0 || !(flats = calloc((size_t)trainer.n + 1, sizeof *flats))) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            return 2;
+        }
+        out.train = &trainer;
+        cfg.symbol = fc_on_symbol;
+    }
     if (fc_model) {   /* training: symbols counted, no records */
         if (fctrain_setup(&trainer) != 0) {
             fprintf(stderr, "%s: out of memory\n", prog);
@@ -662,7 +722,8 @@ int main(int argc, char **argv)
         cfg.record = NULL;
         out.train = &trainer;
         cfg.symbol = fc_on_symbol;
-    } else if (fc_score) {   /* every event's forecast scored, printed as asked */
+    }
+    if (fc_score && !fc_model) {   /* every event's forecast scored, printed as asked */
         if (fcscore_setup(&scorer, fc_every) != 0) {
             fprintf(stderr, "%s: out of memory\n", prog);
             return 2;
@@ -705,6 +766,11 @@ int main(int argc, char **argv)
             int rejected = @@PREFIX@@_push(m, &e);
             if (out.stats)
                 fcscore_flush(&scorer);
+            if (flats && out.train && (long)@@PREFIX@@_stats(m)->events == train_first) {
+                out.train = NULL;   /* learned: the tables from here on */
+                if (fctrain_tables(&trainer, m, flats, prog) < 0)
+                    status = 3;
+            }
             if (!rejected)
                 continue;
             flush_out(&out);
@@ -752,7 +818,7 @@ int main(int argc, char **argv)
         fctrain_release(&trainer);
     }
     if (out.stats) {
-        fcscore_print(&scorer, format);
+        fcscore_print(&scorer, format, flats);
         if (scorer.failed)
             fprintf(stderr, "%s: out of memory while scoring forecasts\n", prog);
         fcscore_release(&scorer);
@@ -761,6 +827,12 @@ int main(int argc, char **argv)
         sremrt_csv_close(&csv);
     @@PREFIX@@_free(m);
     free(m);
+    if (flats) {
+        for (int32_t p = 0; p < trainer.n; p++)
+            sremrt_fc_flat_free(flats[p]);
+        free(flats);
+        fctrain_release(&trainer);
+    }
     if (in != stdin)
         fclose(in);
     return check_output(prog, &out) == 0 ? status : 3;

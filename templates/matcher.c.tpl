@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "sremrt/abi.h"
+#include "sremrt/fc_model.h"
 @@IF HAS_CANON@@
 #include "sremrt/canon.h"
 @@END HAS_CANON@@
@@ -139,7 +140,7 @@ size_t @@PREFIX@@_matcher_size(void) { return sizeof(struct @@PREFIX@@_matcher);
 
 @@# FORECAST_INFO: one entry per forecast pattern, each ending in ",\n    "
 static const @@PREFIX@@_forecast_info @@PREFIX@@_forecast_table[] = {
-    @@FORECAST_INFO@@{-1, "", 0, 0, 0, 0, 0, 0}   /* never an empty array */
+    @@FORECAST_INFO@@{-1, "", 0, 0, 0, 0, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0}   /* never an empty array */
 };
 
 int32_t @@PREFIX@@_forecast_patterns(const @@PREFIX@@_forecast_info **out)
@@ -147,6 +148,19 @@ int32_t @@PREFIX@@_forecast_patterns(const @@PREFIX@@_forecast_info **out)
     *out = @@PREFIX@@_forecast_table;
     return @@NFORECASTS@@;
 }
+
+#ifndef SREMRT_FREESTANDING
+int @@PREFIX@@_forecast_set_tables(@@PREFIX@@_matcher *m, int32_t decl, const struct sremrt_fc_flat *f)
+{
+    switch (decl) {
+@@# FORECAST_SET: "case D: ... return 0;" per forecast pattern compiled without a model
+    @@FORECAST_SET@@default:
+        (void)m;
+        (void)f;
+        return -1;
+    }
+}
+#endif
 
 void @@PREFIX@@_config_default(@@PREFIX@@_config *cfg)
 {

@@ -169,8 +169,27 @@ typedef struct @@PREFIX@@_forecast_info {
     uint64_t hash;
     int tables, exact;
     int within;   /* forecast within K events; 0: interval */
+    /* hosted, compiled without tables: the symbol automaton (next[q *
+       nsym + s], -1: s cannot occur in q; final[q]), else 0 and NULL */
+    uint32_t nstates;
+    const int32_t *next;
+    const uint8_t *final;
+    /* the clause (docs/language.md 3.6): the decision, then the learner */
+    double theta;
+    uint32_t horizon, max_spread, k;
+    double pmin, alpha, gamma, r;
 } @@PREFIX@@_forecast_info;
 int32_t @@PREFIX@@_forecast_patterns(const @@PREFIX@@_forecast_info **out);
+
+#ifndef SREMRT_FREESTANDING
+struct sremrt_fc_flat;
+/* Hosted: forecast tables learned at run time (a program's --train-first,
+ * sremrt_fc_flatten of the forecasting core's table) for forecast pattern
+ * decl, compiled without --model; f must outlive m. Each key's context
+ * starts afresh. 0, or -1 when decl is no such pattern or f has other
+ * sizes. */
+int @@PREFIX@@_forecast_set_tables(@@PREFIX@@_matcher *m, int32_t decl, const struct sremrt_fc_flat *f);
+#endif
 
 /* Gives back the memory init and push took from the allocator. */
 void @@PREFIX@@_free(@@PREFIX@@_matcher *m);

@@ -538,6 +538,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"NDECLS", ndecls},
         {"FORECAST_INFO", g->fc_info.text ? g->fc_info.text : ""},
         {"NFORECASTS", nfc},
+        {"FORECAST_SET", g->fc_set.text ? g->fc_set.text : ""},
         /* conditions */
         {"FREESTANDING", yes(o->freestanding)},
         {"HAS_TS", yes(g->schema->ts_attr >= 0)},
@@ -577,6 +578,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
         return false;
     cg_bufs_open(g.sec, CG_NSECTIONS);
     cg_buf_open(&g.fc_info);
+    cg_buf_open(&g.fc_set);
     int i = 0, j = 0, ndecls = 0;
     bool ok = true;
     int nnodes = 0;
@@ -663,6 +665,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
         emit_batched(&g);
     cg_buf_close(&g.many_fast);
     cg_buf_close(&g.fc_info);
+    cg_buf_close(&g.fc_set);
     if (o->runtime_bytes)
         *o->runtime_bytes = g.rt_bytes;
     if (ok && diag->nerrors == 0)
@@ -671,6 +674,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
         ok = false;
     cg_bufs_free(g.sec, CG_NSECTIONS);
     cg_bufs_free(&g.fc_info, 1);
+    cg_bufs_free(&g.fc_set, 1);
     return ok;
 }
 

@@ -36,15 +36,16 @@ static void emit_record_fn(Cg *g)
     const char *P = g->P;
     fprintf(out, "/* One entry of a forecast pool: interval from..to (within: 1..k),\n"
                  " * the probability in units of 1e-4, within: positive. */\n"
-                 "typedef struct %s_fc_entry {\n    uint16_t from, to, prob;\n    uint8_t within, positive;\n"
+                 "typedef struct %s_fc_entry {\n    uint16_t from, to, prob;\n    uint8_t positive;\n"
                  "} %s_fc_entry;\n\n",
             P, P);
     fprintf(out, "/* Emits the forecast record f of declaration decl for the event just pushed. */\n"
                  "static void %s_fc_record(%s_matcher *m, int32_t decl, const char *name, const %s_event *e,\n"
-                 "        const sremrt_attr *key_attr, int64_t key, const %s_fc_entry *f)\n{\n"
+                 "        const sremrt_attr *key_attr, int64_t key, int within, uint32_t from, uint32_t to,\n"
+                 "        uint32_t prob, int positive)\n{\n"
                  "    char key_text[128];\n    sremrt_record r;\n    memset(&r, 0, sizeof r);\n"
                  "    r.kind = SREMRT_FORECAST;\n    r.name = name;\n    r.decl = decl;\n    r.index = m->index;\n",
-            P, P, P, P);
+            P, P, P);
     int ts = g->schema->ts_attr;
     if (ts >= 0) {
         fputs("    r.has_ts = 1;\n    r.ts = (int64_t)e->", out);
@@ -55,13 +56,13 @@ static void emit_record_fn(Cg *g)
     }
     fprintf(out, "    if (key_attr) {\n        sremrt_key_format(key_text, sizeof key_text, key_attr, key);\n"
                  "        r.key = key_text;\n    }\n"
-                 "    r.fc_within = f->within;\n    r.fc_from = f->from;\n    r.fc_to = f->to;\n"
-                 "    r.fc_prob = f->prob;\n    r.fc_positive = f->positive;\n"
+                 "    r.fc_within = within;\n    r.fc_from = (int32_t)from;\n    r.fc_to = (int32_t)to;\n"
+                 "    r.fc_prob = (int32_t)prob;\n    r.fc_positive = positive;\n"
                  "    m->cfg.record(m->cfg.user, &r);\n}\n\n");
 }
 
 /* Pattern i's tables: ctx_next, index and pool, as static const data. */
-static void emit_tables(Cg *g, int i, const FcTables *t, bool within)
+static void emit_tables(Cg *g, int i, const FcTables *t)
 {
     FILE *out = g->code.f;
     const char *P = g->P;
@@ -76,9 +77,40 @@ static void emit_tables(Cg *g, int i, const FcTables *t, bool within)
     fprintf(out, "/* the distinct forecasts */\nstatic const %s_fc_entry %s_p%d_fc_pool[%" PRIu32 "] = {", P, P, i,
             t->npool ? t->npool : 1);
     for (uint32_t k = 0; k < t->npool; k++)
-        fprintf(out, "%s\n    {%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %d, %d}", k ? "," : "", t->pool[k].from,
-                t->pool[k].to, t->pool[k].prob, within, t->pool[k].positive);
-    fputs(t->npool ? "\n};\n\n" : "{0, 0, 0, 0, 0}};\n\n", out);
+        fprintf(out, "%s\n    {%u, %u, %u, %u}", k ? "," : "", (unsigned)t->pool[k].from, (unsigned)t->pool[k].to,
+                (unsigned)t->pool[k].prob, (unsigned)t->pool[k].positive);
+    fputs(t->npool ? "\n};\n\n" : "{0, 0, 0, 0}};\n\n", out);
+}
+
+/* Hosted, without a model: the symbol automaton and the clause, as data a
+ * program learns tables from at run time (PROG --train-first). */
+static void emit_automaton(Cg *g, int i, const FcSymbols *sy)
+{
+    FILE *out = g->code.f;
+    size_t n = (size_t)sy->a.nstates * sy->a.nsym;
+    fprintf(out, "/* the symbol automaton: [state * symbols + symbol], -1: the symbol cannot occur */\n"
+                 "static const int32_t %s_p%d_fc_auto[%zu] = {",
+            g->P, i, n);
+    for (size_t k = 0; k < n; k++)
+        fprintf(out, "%s%s%" PRId32, k ? "," : "", k % 24 == 0 ? "\n    " : "", sy->next[k]);
+    fprintf(out, "\n};\nstatic const uint8_t %s_p%d_fc_final[%" PRIu32 "] = {", g->P, i, sy->a.nstates);
+    for (uint32_t q = 0; q < sy->a.nstates; q++)
+        fprintf(out, "%s%d", q ? "," : "", sy->final[q]);
+    fputs("};\n\n", out);
+}
+
+/* One lookup and its record: the tables' names are T_next, T_index and
+ * T_pool (static arrays, or a run-time sremrt_fc_flat's members). */
+static void put_lookup(FILE *out, const Cg *g, const AstPattern *p, const char *next, const char *index,
+                       const char *pool, uint32_t nsym, const char *ncontexts, const char *indent)
+{
+    fprintf(out, "%ss->fctx = %s[(size_t)s->fctx * %" PRIu32 " + s->fsym];\n", indent, next, nsym);
+    fprintf(out, "%suint32_t f = %s[(size_t)s->state * %s + s->fctx];\n", indent, index, ncontexts);
+    fprintf(out, "%sif (f && (f != s->flast || m->cfg.forecast_every) && m->cfg.record)\n"
+                 "%s    %s_fc_record(m, %d, \"%s\", e, key_attr, key, %d, %s[f - 1].from, %s[f - 1].to,\n"
+                 "%s        %s[f - 1].prob, %s[f - 1].positive);\n%ss->flast = f;\n",
+            indent, indent, g->P, g->decl, p->name, p->forecast.kind == FORECAST_WITHIN, pool, pool, indent, pool,
+            pool, indent);
 }
 
 void cg_emit_forecast(Cg *g, int i, const Plan *plan)
@@ -87,11 +119,19 @@ void cg_emit_forecast(Cg *g, int i, const Plan *plan)
     const FcTables *t = plan->fc_tables;
     FILE *out = g->code.f;
     const char *P = g->P;
-    if (t && !g->fc_any)   /* without tables no record is made */
+    bool learn = !t && !g->o->freestanding;   /* tables may come at run time */
+    if ((t || learn) && !g->fc_any)   /* else no record is made */
         emit_record_fn(g);
-    if (t) {
-        g->fc_any = true;
-        emit_tables(g, i, t, p->forecast.kind == FORECAST_WITHIN);
+    g->fc_any |= t || learn;
+    if (t)
+        emit_tables(g, i, t);
+    if (learn) {
+        emit_automaton(g, i, plan->fc_symbols);
+        cg_line(&g->sec[CG_FIELDS], 0, "const struct sremrt_fc_flat *p%d_fc;   /* run-time forecast tables, or NULL */",
+                i);
+        fprintf(g->fc_set.f, "case %d:\n        if (f->nsym != %" PRIu32 " || f->nstates != %" PRIu32 ")\n"
+                             "            return -1;\n        m->p%d_fc = f;\n        return 0;\n    ",
+                g->decl, plan->fc_symbols->a.nsym, plan->fc_symbols->a.nstates, i);
     }
     fprintf(out,
             "/* Pattern %s after its step: the symbol to a trainer, then one context step and\n"
@@ -100,23 +140,33 @@ void cg_emit_forecast(Cg *g, int i, const Plan *plan)
             "        const sremrt_attr *key_attr, int64_t key)\n{\n",
             p->name, P, i, P, P, i, P);
     fprintf(out, "    if (m->cfg.symbol)\n        m->cfg.symbol(m->cfg.user, %d, slot, s->fsym);\n", g->decl);
-    if (!t) {   /* no model: symbols only */
-        fputs("    (void)e;\n    (void)key_attr;\n    (void)key;\n}\n\n", out);
-    } else {
-        fprintf(out, "    s->fctx = %s_p%d_fc_next[(size_t)s->fctx * %" PRIu32 " + s->fsym];\n", P, i, t->nsym);
-        fprintf(out, "    uint32_t f = %s_p%d_fc_index[(size_t)s->state * %" PRIu32 " + s->fctx];\n", P, i,
-                t->ncontexts);
-        fprintf(out, "    if (f && (f != s->flast || m->cfg.forecast_every) && m->cfg.record)\n"
-                     "        %s_fc_record(m, %d, \"",
-                P, g->decl);
-        fputs(p->name, out);
-        fprintf(out, "\", e, key_attr, key, &%s_p%d_fc_pool[f - 1]);\n    s->flast = f;\n}\n\n", P, i);
+    char next[CG_NAME_MAX + 16], index[CG_NAME_MAX + 16], pool[CG_NAME_MAX + 16], nc[32];
+    if (t) {
+        snprintf(next, sizeof next, "%s_p%d_fc_next", P, i);
+        snprintf(index, sizeof index, "%s_p%d_fc_index", P, i);
+        snprintf(pool, sizeof pool, "%s_p%d_fc_pool", P, i);
+        snprintf(nc, sizeof nc, "%" PRIu32, t->ncontexts);
+        put_lookup(out, g, p, next, index, pool, t->nsym, nc, "    ");
+    } else if (learn) {
+        fprintf(out, "    const struct sremrt_fc_flat *t = m->p%d_fc;\n    if (t) {\n", i);
+        put_lookup(out, g, p, "t->ctx_next", "t->index", "t->pool", plan->fc_symbols->a.nsym, "t->ncontexts",
+                   "        ");
+        fputs("    }\n", out);
+    } else {   /* no model: symbols only */
+        fputs("    (void)e;\n    (void)key_attr;\n    (void)key;\n", out);
     }
-    /* the trainer's and the program's view: sremc train, PROG's --model checks */
-    fprintf(g->fc_info.f, "{%d, \"", g->decl);
-    fputs(p->name, g->fc_info.f);
-    fprintf(g->fc_info.f, "\", %" PRIu32 ", %d, UINT64_C(0x%016" PRIx64 "), %d, %d, %d},\n    ",
-            plan->fc_symbols->a.nsym, p->forecast.order, plan->fc_symbols->hash, t != NULL, t && t->exact,
-            p->forecast.kind == FORECAST_WITHIN);
+    fputs("}\n\n", out);
+    /* the trainer's and the program's view: sremc train, --train-first */
+    const AstForecast *f = &p->forecast;
+    fprintf(g->fc_info.f, "{%d, \"%s\", %" PRIu32 ", %d, UINT64_C(0x%016" PRIx64 "), %d, %d, %d,\n        ", g->decl,
+            p->name, plan->fc_symbols->a.nsym, f->order, plan->fc_symbols->hash, t != NULL, t && t->exact,
+            f->kind == FORECAST_WITHIN);
+    if (learn)
+        fprintf(g->fc_info.f, "%" PRIu32 ", %s_p%d_fc_auto, %s_p%d_fc_final, ", plan->fc_symbols->a.nstates, P, i, P,
+                i);
+    else
+        fputs("0, NULL, NULL, ", g->fc_info.f);
+    fprintf(g->fc_info.f, "%.17g, %d, %d, %d, %.17g, %.17g, %.17g, %.17g},\n    ", f->theta, f->horizon,
+            f->max_spread >= 0 ? f->max_spread : f->horizon, f->within, f->pmin, f->alpha, f->gamma, f->r);
     g->fc_count++;
 }

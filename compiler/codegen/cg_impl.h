@@ -103,6 +103,7 @@ typedef struct Cg {
     bool             fc_any;
     int              fc_count;
     Buf              fc_info;
+    Buf              fc_set;     /* PREFIX_forecast_set_tables's cases (hosted, no model) */
 } Cg;
 
 /* A register-free tdfa whose events fall into few classes runs from tables

@@ -11,7 +11,9 @@
 #     interval (thinned to one forecast per key per horizon, about
 #     independent), and the learned precision must be within 0.03 of the
 #     reference's;
-#  3. a stale model (another pattern) is refused, naming the pattern.
+#  3. a stale model (another pattern) is refused, naming the pattern;
+#  4. PROG --train-first N (compiled without a model) forecasts only after
+#     event N, and as well as the model learned on the same N events.
 set -u
 SREMC=$1
 W=build/forecast-test
@@ -58,5 +60,34 @@ if "$SREMC" build "$W/changed.srem" --model "$W/learn.model" -o "$W/stale" 2>"$W
 elif ! grep -q "pattern 'breakdown' was trained on another automaton" "$W/stale.log"; then
     bad "the stale model's error does not name the pattern"; cat "$W/stale.log"
 fi
+# 4. learning at run time
+head -50001 "$W/test.csv" > "$W/first.csv"
+"$SREMC" train samples/machine.srem "$W/first.csv" -o "$W/first.model" || bad "train first"
+"$SREMC" build samples/machine.srem --model "$W/first.model" -o "$W/first" 2>/dev/null || bad "build first"
+"$SREMC" build samples/machine.srem -o "$W/nomodel" 2>/dev/null || bad "build without a model"
+"$W/first" --format jsonl --forecast-stats "$W/test.csv" > "$W/first.jsonl" || bad "run first"
+"$W/nomodel" --format jsonl --train-first 50000 --forecast-stats "$W/test.csv" > "$W/tf.jsonl" || bad "run --train-first"
+python3 - "$W" <<'PY' || fail=$((fail + 1))
+import json, sys
+w = sys.argv[1]
+def records(path):
+    return [json.loads(l) for l in open(path)]
+tf, first = records(f"{w}/tf.jsonl"), records(f"{w}/first.jsonl")
+early = [r for r in tf if r["kind"] == "forecast" and r["index"] <= 50000]
+def mean_prob(rs, lo):
+    """the interval records after event lo: their mean probability and number"""
+    ps = [r["prob"] for r in rs if r["kind"] == "forecast" and r["name"] == "breakdown" and r["index"] > lo]
+    return (sum(ps) / len(ps) if ps else 0.0), len(ps)
+a, na = mean_prob(tf, 50000)
+b, nb = mean_prob(first, 50000)
+print(f"forecast: --train-first 50000: {na} interval records after it, mean probability {a:.4f}; "
+      f"the model of the same events compiled in: {nb}, {b:.4f}")
+ok = not early and abs(a - b) <= 0.03 and na > 0
+if early:
+    print(f"forecast: FAIL --train-first gave {len(early)} forecasts while learning")
+if abs(a - b) > 0.03 or na == 0:
+    print("forecast: FAIL --train-first forecasts differ from those of the model of the same events")
+sys.exit(0 if ok else 1)
+PY
 [ "$fail" -eq 0 ] && echo "forecast: end to end passed"
 [ "$fail" -eq 0 ]
