@@ -253,6 +253,7 @@ bench: bin/sremc lib/libsremrt.a  ## the benchmark workloads, beside floors and 
 	-@sh scripts/deps.sh bench   # Hyperscan, gnuplot; without them those rows say so
 	BENCH_INTERP_OBJS="$(filter build/obj/%,$(LIB_OBJ))" sh bench/run.sh bin/sremc lib/libsremrt.a
 	sh bench/episodes.sh lib/libsremrt.a
+	sh bench/fc_core.sh lib/libsremrt.a
 	sh bench/explore.sh bin/sremc lib/libsremrt.a
 	sh bench/runs.sh bin/sremc lib/libsremrt.a
 	sh bench/forecast.sh bin/sremc lib/libsremrt.a
@@ -261,6 +262,12 @@ bench: bin/sremc lib/libsremrt.a  ## the benchmark workloads, beside floors and 
 # Everything, at full size (BENCH_FULL=1): 3 processes x 5 repetitions,
 # more windows, longer streams and budgets; about an hour (bench/run.sh:
 # 45 minutes).
+# The forecasting core alone (bench/fc_core.sh): training speed, learner,
+# context automaton and table costs; a part of `make bench` too.
+.PHONY: bench-fc
+bench-fc: lib/libsremrt.a  ## forecasting core: training events/s, learn and table times (seconds)
+	sh bench/fc_core.sh lib/libsremrt.a
+
 .PHONY: bench-full
 bench-full:  ## the benchmarks at full size (about an hour)
 	BENCH_FULL=1 $(MAKE) --no-print-directory bench

@@ -84,14 +84,53 @@ int sremrt_fcm_put(sremrt_fcm *m, uint32_t parent, uint32_t sym, uint32_t child)
 
 /* ---- counts ---------------------------------------------------------------- */
 
+/* Children of small alphabets go into dense blocks of nsym node ids (0:
+ * none, as the root is nobody's child), which keeps the hot part of the
+ * tree small and each step one load; the map holds the rest. */
+#define DENSE_MAX_NSYM 64
+#define DENSE_MAX_CELLS (1u << 24)   /* 64 MB of blocks at most */
+#define NO_BLOCK UINT32_MAX
+
 struct sremrt_fc_counts {
     uint32_t nsym, order;
     uint32_t n, cap;       /* nodes, node 0 the empty word */
     uint64_t *count;
     uint32_t *parent;
     uint16_t *sym;
+    uint32_t *block;       /* block[node]: its children's first cell in dense, or NO_BLOCK */
+    uint32_t *dense;
+    uint32_t ncells, cells_cap;
     sremrt_fcm kids;
 };
+
+/* The child of node under s, or -1. */
+static inline int64_t child(const sremrt_fc_counts *c, uint32_t node, uint32_t s)
+{
+    uint32_t b = c->block[node];
+    if (b != NO_BLOCK)
+        return c->dense[b + s] ? (int64_t)c->dense[b + s] : -1;
+    return sremrt_fcm_get(&c->kids, node, s);
+}
+
+/* A block for a new node that may have children, when the alphabet is
+ * small and the budget allows; else its children go to the map. */
+static void give_block(sremrt_fc_counts *c, uint32_t node)
+{
+    c->block[node] = NO_BLOCK;
+    if (c->nsym > DENSE_MAX_NSYM || c->ncells + c->nsym > DENSE_MAX_CELLS)
+        return;
+    if (c->ncells + c->nsym > c->cells_cap) {
+        uint32_t cap = c->cells_cap ? c->cells_cap * 2 : 64 * c->nsym;
+        uint32_t *d = realloc(c->dense, (size_t)cap * sizeof *d);
+        if (!d)
+            return;
+        c->dense = d;
+        c->cells_cap = cap;
+    }
+    memset(c->dense + c->ncells, 0, c->nsym * sizeof *c->dense);
+    c->block[node] = c->ncells;
+    c->ncells += c->nsym;
+}
 
 /* Room for `more` new nodes, so that an add either counts all or nothing. */
 static int reserve_nodes(sremrt_fc_counts *c, uint32_t more)
@@ -105,26 +144,29 @@ static int reserve_nodes(sremrt_fc_counts *c, uint32_t more)
     if (c->cap > UINT32_MAX / 2)
         return -1;
     cap = c->cap * 2 > c->n + more ? c->cap * 2 : c->n + more;
-    if (!(p = realloc(c->count, (size_t)cap * sizeof *c->count)))
+    if (SREMRT_FC_RESIZE(c->count, cap, p) || SREMRT_FC_RESIZE(c->parent, cap, p)
+        || SREMRT_FC_RESIZE(c->sym, cap, p) || SREMRT_FC_RESIZE(c->block, cap, p))
         return -1;
-    c->count = p;
-    if (!(p = realloc(c->parent, (size_t)cap * sizeof *c->parent)))
-        return -1;
-    c->parent = p;
-    if (!(p = realloc(c->sym, (size_t)cap * sizeof *c->sym)))
-        return -1;
-    c->sym = p;
     c->cap = cap;
     return 0;
 }
 
-static uint32_t new_node(sremrt_fc_counts *c, uint32_t parent, uint16_t s)
+/* A new child of parent at depth (its word's length): into the parent's
+ * block or the map; a block of its own when it may have children. */
+static uint32_t new_node(sremrt_fc_counts *c, uint32_t parent, uint16_t s, uint32_t depth)
 {
     uint32_t id = c->n++;
     c->count[id] = 0;
     c->parent[id] = parent;
     c->sym[id] = s;
-    sremrt_fcm_put(&c->kids, parent, s, id);   /* cannot fail: reserved */
+    if (c->block[parent] != NO_BLOCK)
+        c->dense[c->block[parent] + s] = id;
+    else
+        sremrt_fcm_put(&c->kids, parent, s, id);   /* cannot fail: reserved */
+    if (depth <= c->order)
+        give_block(c, id);
+    else
+        c->block[id] = NO_BLOCK;
     return id;
 }
 
@@ -145,6 +187,7 @@ sremrt_fc_counts *sremrt_fc_counts_new(uint32_t nsym, uint32_t order)
     c->count[0] = 0;
     c->parent[0] = 0;
     c->sym[0] = 0;
+    give_block(c, 0);
     return c;
 }
 
@@ -155,6 +198,8 @@ void sremrt_fc_counts_free(sremrt_fc_counts *c)
     free(c->count);
     free(c->parent);
     free(c->sym);
+    free(c->block);
+    free(c->dense);
     sremrt_fcm_free(&c->kids);
     free(c);
 }
@@ -167,12 +212,14 @@ int sremrt_fc_counts_add(sremrt_fc_counts *c, const uint16_t *recent, uint32_t l
     for (i = 0; i < len; i++)
         if (recent[i] >= c->nsym)
             return -1;
-    if (reserve_nodes(c, len) != 0)
+    /* the common case needs no growth: test that here, without a call */
+    if ((c->n + len > c->cap || (uint64_t)(c->kids.n + len) * 2 > (uint64_t)c->kids.mask + 1)
+        && reserve_nodes(c, len) != 0)
         return -1;
     c->count[0]++;
     for (i = 0; i < len; i++) {
-        int64_t k = sremrt_fcm_get(&c->kids, node, recent[i]);
-        node = k >= 0 ? (uint32_t)k : new_node(c, node, recent[i]);
+        int64_t k = child(c, node, recent[i]);
+        node = k >= 0 ? (uint32_t)k : new_node(c, node, recent[i], i + 1);
         c->count[node]++;
     }
     return 0;
@@ -187,7 +234,7 @@ static int64_t find_word(const sremrt_fc_counts *c, const uint16_t *word, uint32
     int64_t node = 0;
     uint32_t i;
     for (i = 0; i < len && node >= 0; i++)
-        node = word[i] < c->nsym ? sremrt_fcm_get(&c->kids, (uint32_t)node, word[i]) : -1;
+        node = word[i] < c->nsym ? child(c, (uint32_t)node, word[i]) : -1;
     return node;
 }
 
@@ -228,7 +275,7 @@ int sremrt_fc_counts_write(const sremrt_fc_counts *c, FILE *out)
     while (depth >= 0) {
         int64_t k = -1;
         while (next[depth] < c->nsym && k < 0)
-            k = sremrt_fcm_get(&c->kids, stack[depth], next[depth]++);
+            k = child(c, stack[depth], next[depth]++);
         if (k < 0) {
             depth--;
             continue;
@@ -311,7 +358,7 @@ static int read_word(sremrt_fc_counts *c, const char *p, unsigned line, char *er
         return say(err, errlen, line, "word given twice"), -1;
     if (reserve_nodes(c, 1) != 0)
         return say(err, errlen, line, "out of memory"), -1;
-    node = new_node(c, (uint32_t)parent, word[len - 1]);
+    node = new_node(c, (uint32_t)parent, word[len - 1], len);
     c->count[node] = count;
     return 0;
 }

@@ -32,19 +32,10 @@ static int reserve(tree *x, uint32_t more)
     if (x->n + more <= x->cap)
         return 0;
     cap = x->cap * 2 > x->n + more ? x->cap * 2 : x->n + more;
-    if (!(p = realloc(x->parent, cap * sizeof *x->parent)))
+    if (SREMRT_FC_RESIZE(x->parent, cap, p) || SREMRT_FC_RESIZE(x->sym, cap, p)
+        || SREMRT_FC_RESIZE(x->depth, cap, p) || SREMRT_FC_RESIZE(x->inner, cap, p)
+        || SREMRT_FC_RESIZE(x->pst, cap, p))
         return -1;
-    x->parent = p;
-    if (!(p = realloc(x->sym, cap * sizeof *x->sym)))
-        return -1;
-    x->sym = p;
-    if (!(p = realloc(x->depth, cap))) return -1;
-    x->depth = p;
-    if (!(p = realloc(x->inner, cap))) return -1;
-    x->inner = p;
-    if (!(p = realloc(x->pst, cap * sizeof *x->pst)))
-        return -1;
-    x->pst = p;
     x->cap = cap;
     return 0;
 }

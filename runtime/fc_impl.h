@@ -6,6 +6,7 @@
 #define SREMRT_FC_IMPL_H
 
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "sremrt/forecast.h"
 
@@ -40,6 +41,11 @@ static inline int64_t sremrt_fcm_get(const sremrt_fcm *m, uint32_t parent, uint3
         i = (i + 1) & m->mask;
     }
 }
+
+/* Resizes the array ptr to cap elements through tmp (a void * lvalue):
+ * 0, or -1 with ptr unchanged. For the trees' parallel arrays. */
+#define SREMRT_FC_RESIZE(ptr, cap, tmp) \
+    (((tmp) = realloc((ptr), (size_t)(cap) * sizeof *(ptr))) != NULL ? ((ptr) = (tmp), 0) : -1)
 
 /* Validates learner parameters against an alphabet; 0, or -1 with err set. */
 int sremrt_fc_params_check(const sremrt_fc_params *p, uint32_t nsym, char *err, size_t errlen);

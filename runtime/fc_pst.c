@@ -66,15 +66,9 @@ static int reserve(sremrt_fc_pst *t)
     if (t->n < t->cap)
         return 0;
     cap = t->cap ? t->cap * 2 : 16;
-    if (!(p = realloc(t->parent, cap * sizeof *t->parent)))
+    if (SREMRT_FC_RESIZE(t->parent, cap, p) || SREMRT_FC_RESIZE(t->sym, cap, p)
+        || SREMRT_FC_RESIZE(t->depth, cap, p))
         return -1;
-    t->parent = p;
-    if (!(p = realloc(t->sym, cap * sizeof *t->sym)))
-        return -1;
-    t->sym = p;
-    if (!(p = realloc(t->depth, cap * sizeof *t->depth)))
-        return -1;
-    t->depth = p;
     t->cap = cap;
     return 0;
 }

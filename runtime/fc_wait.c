@@ -252,17 +252,28 @@ static int fill(sremrt_fc_table *t, const uint32_t *pairs, uint32_t npairs, cons
     return 0;
 }
 
+/* The ranges of forecast.h: 0 < theta <= 1, horizon 1..4096, k 1..horizon. */
+static int spec_ok(const sremrt_fc_spec *sp)
+{
+    return sp->theta > 0 && sp->theta <= 1 && sp->horizon >= 1 && sp->horizon <= 4096
+           && (sp->kind == SREMRT_FC_INTERVAL || (sp->kind == SREMRT_FC_WITHIN && sp->k >= 1 && sp->k <= sp->horizon));
+}
+
 sremrt_fc_table *sremrt_fc_table_build(const sremrt_fc_automaton *a, const sremrt_fc_ctx *x,
                                        const sremrt_fc_spec *spec)
 {
     size_t all;
     uint32_t *pairs, *slot, npairs;
     sremrt_fc_table *t;
+    sremrt_fc_spec sp;
     product m;
     double *wt = NULL;
     int ok = 0;
-    if (!shapes_ok(a, x, spec->horizon))
+    if (!spec_ok(spec) || !shapes_ok(a, x, spec->horizon))
         return NULL;
+    sp = *spec;
+    if (sp.kind == SREMRT_FC_WITHIN)   /* only the first k steps matter */
+        sp.horizon = sp.k;
     all = (size_t)a->nstates * x->ncontexts;
     pairs = malloc(all * sizeof *pairs);
     slot = malloc(all * sizeof *slot);
@@ -272,9 +283,9 @@ sremrt_fc_table *sremrt_fc_table_build(const sremrt_fc_automaton *a, const sremr
         t->ncontexts = x->ncontexts;
         npairs = reach(a, x, pairs, slot);
         if (product_build(&m, a, x, pairs, npairs, slot) == 0) {
-            wt = backward(&m, spec->horizon);
+            wt = backward(&m, sp.horizon);
             product_free(&m);
-            ok = wt && fill(t, pairs, npairs, wt, spec) == 0;
+            ok = wt && fill(t, pairs, npairs, wt, &sp) == 0;
         }
     }
     free(wt);

@@ -45,6 +45,41 @@ static uint64_t get(const sremrt_fc_counts *c, const char *word, const char *alp
     return sremrt_fc_counts_get(c, w, (uint32_t)n);
 }
 
+
+/* Counts equal a naive count of every word's occurrences, for an alphabet
+ * kept in dense blocks and one kept in the map. */
+static void test_counts_naive(void)
+{
+    static const uint32_t alphabets[] = {3, 100};
+    uint64_t seed = 0x5eed000a;
+    size_t k;
+    for (k = 0; k < 2; k++) {
+        uint32_t nsym = alphabets[k], len;
+        uint16_t seq[3000];
+        size_t n = 3000, i, j;
+        sremrt_fc_counts *c;
+        for (i = 0; i < n; i++)   /* skewed, so that long words repeat */
+            seq[i] = (uint16_t)(fc_rand(&seed) % (fc_rand(&seed) % 4 ? 3 : nsym));
+        c = fc_count_seq(seq, n, nsym, 2, 1);
+        for (i = 0; i < 400; i++) {
+            uint16_t w[3];
+            uint64_t want = 0;
+            size_t at = fc_rand(&seed) % n, p;
+            len = 1 + (uint32_t)(fc_rand(&seed) % 3);
+            for (j = 0; j < len; j++)   /* a word that occurs, or a random one */
+                w[j] = i % 2 && at >= j ? seq[at - j] : (uint16_t)(fc_rand(&seed) % nsym);
+            for (p = len - 1; p < n; p++) {
+                int match = 1;
+                for (j = 0; j < len && match; j++)
+                    match = seq[p - j] == w[j];
+                want += match;
+            }
+            CU_ASSERT_EQUAL(sremrt_fc_counts_get(c, w, len), want);
+        }
+        sremrt_fc_counts_free(c);
+    }
+}
+
 /* Wayeb's CST test: pairs of "aaabaabaaa", newest first. */
 static void test_cst_pairs(void)
 {
@@ -270,13 +305,205 @@ static void test_params(void)
     sremrt_fc_counts_free(c);
 }
 
+
+/* Smoothed distributions sum to 1 and none is below gamma. */
+static void check_invariants(const sremrt_fc_pst *t, double gamma)
+{
+    uint32_t node, s, nsym = sremrt_fc_pst_nsym(t);
+    for (node = 0; node < sremrt_fc_pst_nodes(t); node++) {
+        double sum = 0;
+        for (s = 0; s < nsym; s++) {
+            double p = sremrt_fc_pst_prob(t, node, (uint16_t)s);
+            CU_ASSERT(p >= gamma * (1 - 1e-12));
+            sum += p;
+        }
+        CU_ASSERT_DOUBLE_EQUAL(sum, 1.0, 1e-12);
+        if (node > 0)   /* a node's label extends its parent's by one older symbol */
+            CU_ASSERT_EQUAL(sremrt_fc_pst_depth(t, node),
+                            sremrt_fc_pst_depth(t, (uint32_t)sremrt_fc_pst_parent(t, node)) + 1);
+    }
+}
+
+/* A variable-order source over {a, b, c}: P(.|"ba") and P(.|"cca") (text
+ * order: a is the newest), else P(.|empty). Returns the source's context
+ * (0 empty, 1 "ba", 2 "cca") for a history given newest first, or -1 when
+ * the label is too short to tell. */
+static const double vo_dist[3][3] = {{.4, .3, .3}, {.9, .05, .05}, {.05, .05, .9}};
+
+static int vo_context(const uint16_t *h, uint32_t len)
+{
+    if (len == 0 || h[0] != 0)
+        return 0;
+    if (len < 2)
+        return -1;
+    if (h[1] == 1)
+        return 1;
+    if (h[1] != 2)
+        return 0;
+    if (len < 3)
+        return -1;
+    return h[2] == 2 ? 2 : 0;
+}
+
+static uint16_t *vo_stream(uint64_t *seed, size_t n)
+{
+    uint16_t *seq = malloc(n * sizeof *seq), h[3];
+    size_t i, j;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(seq);
+    for (i = 0; i < n; i++) {
+        uint32_t len = i < 3 ? (uint32_t)i : 3;
+        int ctx;
+        for (j = 0; j < len; j++)
+            h[j] = seq[i - 1 - j];
+        ctx = vo_context(h, len);
+        seq[i] = fc_draw(seed, vo_dist[ctx < 0 ? 0 : ctx], 3);
+    }
+    return seq;
+}
+
+/* The learned tree holds the true contexts, with probabilities within 3
+ * standard errors (plus the smoothing's shift); every node whose label
+ * tells the source's context within 4. */
+static void test_variable_order_source(void)
+{
+    uint64_t seed = 0x5eed0004;
+    size_t n = 400000;
+    uint16_t *seq = vo_stream(&seed, n);
+    sremrt_fc_counts *c = fc_count_seq(seq, n, 3, 4, 1);
+    sremrt_fc_params p = params(4, 0.001, 0, 0.001, 1.05);
+    sremrt_fc_pst *t = sremrt_fc_pst_learn(c, &p, NULL, 0);
+    uint32_t node, s, told = 0;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    check_invariants(t, p.gamma);
+    CU_ASSERT(node_of(t, "ab", "abc") > 0);    /* "ba" */
+    CU_ASSERT(node_of(t, "acc", "abc") > 0);   /* "cca" */
+    for (node = 0; node < sremrt_fc_pst_nodes(t); node++) {
+        uint16_t lab[SREMRT_FC_MAX_ORDER + 1];
+        uint32_t d = sremrt_fc_pst_depth(t, node), i, m = node;
+        uint64_t total = 0;
+        int ctx, is_true;
+        for (i = d; i > 0; i--, m = (uint32_t)sremrt_fc_pst_parent(t, m))
+            lab[i] = sremrt_fc_pst_symbol(t, m);
+        ctx = vo_context(lab + 1, d);
+        if (ctx < 0 || node == 0)
+            continue;
+        told++;
+        is_true = (ctx == 1 && d == 2) || (ctx == 2 && d == 3);
+        for (s = 0; s < 3; s++) {
+            lab[0] = (uint16_t)s;
+            total += sremrt_fc_counts_get(c, lab, d + 1);
+        }
+        for (s = 0; s < 3; s++) {
+            double want = vo_dist[ctx][s], got = sremrt_fc_pst_prob(t, node, (uint16_t)s);
+            double se = sqrt(want * (1 - want) / (double)total);
+            double bound = (is_true ? 3 : 4) * se + 3 * p.gamma;
+            if (fabs(got - want) > bound)
+                fprintf(stderr, "\nsource node %u (depth %u, context %d) symbol %u: %g, true %g, bound %g\n",
+                        node, d, ctx, s, got, want, bound);
+            CU_ASSERT(fabs(got - want) <= bound);
+        }
+    }
+    CU_ASSERT(told >= 2);
+    sremrt_fc_pst_free(t);
+    sremrt_fc_counts_free(c);
+    free(seq);
+}
+
+/* A full order-2 source: all 9 depth-2 contexts are found. */
+static void test_full_order_two(void)
+{
+    static const double dist[9][3] = {
+        {.7, .2, .1}, {.1, .7, .2}, {.2, .1, .7}, {.1, .2, .7}, {.7, .1, .2},
+        {.2, .7, .1}, {.5, .4, .1}, {.1, .5, .4}, {.4, .1, .5},
+    };
+    uint64_t seed = 0x5eed0005;
+    size_t n = 200000, i;
+    uint16_t *seq = malloc(n * sizeof *seq);
+    sremrt_fc_counts *c;
+    sremrt_fc_params p = params(3, 0.001, 0, 0.001, 1.05);
+    sremrt_fc_pst *t;
+    uint32_t a, b;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(seq);
+    seq[0] = 0;
+    seq[1] = 1;
+    for (i = 2; i < n; i++)   /* newest first: seq[i-1], then seq[i-2] */
+        seq[i] = fc_draw(&seed, dist[seq[i - 1] * 3 + seq[i - 2]], 3);
+    c = fc_count_seq(seq, n, 3, 3, 1);
+    t = sremrt_fc_pst_learn(c, &p, NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    check_invariants(t, p.gamma);
+    for (a = 0; a < 3; a++)
+        for (b = 0; b < 3; b++) {
+            int32_t m = sremrt_fc_pst_child(t, 0, (uint16_t)a);
+            CU_ASSERT_FATAL(m > 0);
+            m = sremrt_fc_pst_child(t, (uint32_t)m, (uint16_t)b);
+            CU_ASSERT_FATAL(m > 0);
+            CU_ASSERT(fabs(sremrt_fc_pst_prob(t, (uint32_t)m, 0) - dist[a * 3 + b][0]) < 0.02);
+        }
+    sremrt_fc_pst_free(t);
+    sremrt_fc_counts_free(c);
+    free(seq);
+}
+
+/* An i.i.d. stream: ideally the root alone. The false-positive rate (nodes
+ * beyond the root over the contexts the learner examined, those with
+ * P^ >= pmin) is printed and bounded loosely. */
+static void test_iid_source(void)
+{
+    static const double dist[3] = {.5, .3, .2};
+    static const size_t sizes[] = {10000, 100000, 1000000};
+    uint64_t seed = 0x5eed0006;
+    size_t k, i;
+    for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t n = sizes[k];
+        uint16_t *seq = malloc(n * sizeof *seq), w[4];
+        sremrt_fc_counts *c;
+        sremrt_fc_params p = params(3, 0.001, 0, 0.001, 1.05);
+        sremrt_fc_pst *t;
+        uint32_t examined = 0, x, len, shallow = 0;
+        double rate;
+        CU_ASSERT_PTR_NOT_NULL_FATAL(seq);
+        for (i = 0; i < n; i++)
+            seq[i] = fc_draw(&seed, dist, 3);
+        c = fc_count_seq(seq, n, 3, 3, 1);
+        t = sremrt_fc_pst_learn(c, &p, NULL, 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        check_invariants(t, p.gamma);
+        for (len = 1; len <= 3; len++)   /* every word of 1..3 symbols */
+            for (x = 0; x < 27; x++) {
+                w[0] = x % 3;
+                w[1] = x / 3 % 3;
+                w[2] = x / 9;
+                if (x >= (len == 1 ? 3u : len == 2 ? 9u : 27u))
+                    continue;
+                examined += (double)sremrt_fc_counts_get(c, w, len) / (double)(n - len + 1) >= p.pmin;
+            }
+        for (x = 1; x < sremrt_fc_pst_nodes(t); x++)
+            shallow += sremrt_fc_pst_depth(t, x) == 1;
+        rate = (double)(sremrt_fc_pst_nodes(t) - 1) / examined;
+        printf("\n  i.i.d. source, %zu symbols, order 3, r 1.05: %u nodes beyond the root of %u contexts "
+               "examined (false-positive rate %.3f)", n, sremrt_fc_pst_nodes(t) - 1, examined, rate);
+        if (n >= 1000000) {   /* counts enough to see no difference */
+            CU_ASSERT_EQUAL(shallow, 0);
+            CU_ASSERT(rate <= 0.1);
+        }
+        sremrt_fc_pst_free(t);
+        sremrt_fc_counts_free(c);
+        free(seq);
+    }
+}
+
 void add_fc_learn_tests(void)
 {
     CU_pSuite s = CU_add_suite("forecast: counts and pst", NULL, NULL);
     CU_add_test(s, "cst of aaabaabaaa", test_cst_pairs);
     CU_add_test(s, "counts limits", test_counts_add_limits);
+    CU_add_test(s, "counts against a naive count", test_counts_naive);
     CU_add_test(s, "counts text round trip", test_counts_round_trip);
     CU_add_test(s, "counts malformed", test_counts_malformed);
     CU_add_test(s, "abracadabra (Begleiter et al. Fig. 5)", test_abracadabra);
     CU_add_test(s, "parameters", test_params);
+    CU_add_test(s, "variable-order source", test_variable_order_source);
+    CU_add_test(s, "full order-2 source", test_full_order_two);
+    CU_add_test(s, "i.i.d. source", test_iid_source);
 }

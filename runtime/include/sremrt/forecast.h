@@ -169,6 +169,9 @@ typedef struct sremrt_fc_table {
     sremrt_fc_forecast *pool;
 } sremrt_fc_table;
 
+/* NULL when out of memory, when the spec is out of the ranges above, or
+ * when the automaton and the contexts disagree on nsym. It holds
+ * reachable pairs x horizon doubles while it works (x k for within). */
 sremrt_fc_table *sremrt_fc_table_build(const sremrt_fc_automaton *a, const sremrt_fc_ctx *x,
                                        const sremrt_fc_spec *spec);
 void sremrt_fc_table_free(sremrt_fc_table *t);
