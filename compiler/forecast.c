@@ -64,13 +64,14 @@ bool forecast_check_plans(Plan **plans, int n, const StrategyOpts *o, Diag *diag
         char win[96];
         sra_window_text(p, win, sizeof win);
         diag_error(diag, p->forecast.loc,
-                   "pattern '%s' (%s) cannot be forecast: it has no deterministic automaton within "
-                   "the budget (%s), and forecasts need the transition each event takes",
+                   "pattern '%s' (%s) cannot be forecast: it is matched without a deterministic "
+                   "automaton (%s), and forecasts need the transition each event takes",
                    p->name, win, plan->reason);
-        diag_note(diag, p->loc,
-                  "make the count window smaller, raise --max-states (now %d) or --max-code-kb, or "
-                  "drop the registers a time window keeps",
-                  o->max_states);
+        if (p->nregs > 0 && p->hdr.window.kind != WIN_EVENTS)
+            diag_note(diag, p->loc, "a count window ('within N events') gives a pattern with registers one");
+        else
+            diag_note(diag, p->loc, "a smaller count window, or a larger --max-states (now %d) or --max-code-kb, "
+                      "lets it fit", o->max_states);
         plans[i] = NULL;
         ok = false;
     }
