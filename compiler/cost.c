@@ -269,6 +269,10 @@ static void over_error(Plan *plan, const Cost *c, const StrategyOpts *o, Diag *d
                c->strategy == STRATEGY_RUNS ? "" : layout_name(c->layout), (c->c_bytes + 1023) / 1024,
                c->states, c->minterms, c->table_bytes, (c->weight + 1023) / 1024, o->max_code_kb,
                c->strategy == STRATEGY_RUNS ? "--strategy auto" : "--layout nodes, --strategy runs");
+    if (plan->pattern->forecast.present)
+        diag_note(diag, plan->pattern->forecast.loc,
+                  "a forecast pattern takes the tree layout, whose step knows its transition "
+                  "(docs/forecasting.md): a smaller window or a larger --max-code-kb");
 }
 
 /* C of the run-set engine, which a file with any runs pattern has once:
