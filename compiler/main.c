@@ -982,8 +982,8 @@ static int run_emit(const Options *opts, bool build)
  * generated matcher is the symbolizer, at its own speed. */
 static int run_train(const Options *opts)
 {
-    if (opts->nextra != 1)
-        return usage_error("%s", "train needs FILE.srem, one EVENTS file and -o FILE.model");
+    if (opts->nextra < 1)
+        return usage_error("%s", "train needs FILE.srem, an EVENTS file and -o FILE.model");
     if (!opts->output)
         return usage_error("%s", "train needs -o FILE.model");
     if (opts->input && strcmp(opts->input, "csv") != 0 && strcmp(opts->input, "bin") != 0)
@@ -999,7 +999,9 @@ static int run_train(const Options *opts)
     Options b = *opts;
     b.command = "build";
     b.output = prog;
-    b.nextra = 0;
+    b.nextra = opts->nextra - 1;   /* the code of extern predicates, as for build */
+    for (int i = 0; i < b.nextra; i++)
+        b.extra[i] = opts->extra[i + 1];
     b.training = true;
     int rc = run_emit(&b, true);
     if (rc == 0) {
@@ -1063,10 +1065,12 @@ int main(int argc, char **argv)
         const char *x = opts.extra[i], *dot = strrchr(base_name(x), '.');
         if (is_train && i == 0)
             continue;   /* the training stream */
-        if (!is_build)
+        if (!is_build && !is_train)
             return usage_error("unexpected operand '%s'", x);
         if (!dot || (strcmp(dot, ".c") && strcmp(dot, ".o") && strcmp(dot, ".a") && strcmp(dot, ".so")))
-            return usage_error("build: '%s' is not a C source, object or library (.c, .o, .a, .so)", x);
+            return usage_error(is_train ? "train: '%s' is not a C source, object or library (.c, .o, .a, .so)"
+                                        : "build: '%s' is not a C source, object or library (.c, .o, .a, .so)",
+                               x);
     }
     if ((rc = check_option_commands(&opts)) != 0)
         return rc;
