@@ -638,6 +638,8 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
                  * compile at -O2 threaded) */
                 g.threaded = ndecls == 1 && !p->partition_attr && !p->explore.present && !plan->fc_symbols &&
                              plan->min->nstates <= CG_THREADED_MAX_STATES;
+                if (plan->fc_tables)   /* the step reads them */
+                    cg_emit_forecast_tables(&g, i, plan);
                 cg_emit_dsra(&g, i, plan);
             }
             if (plan->strategy == STRATEGY_TDFA)

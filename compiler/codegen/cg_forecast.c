@@ -61,7 +61,9 @@ static void emit_record_fn(Cg *g)
                  "    m->cfg.record(m->cfg.user, &r);\n}\n\n");
 }
 
-/* Pattern i's tables: ctx_next, index and pool, as static const data. */
+/* Pattern i's tables: ctx_next (transposed: [symbol * contexts +
+ * context], so that a transition block, whose symbol is a constant, reads
+ * its column at a constant offset), index and pool, as static const data. */
 static void emit_tables(Cg *g, int i, const FcTables *t)
 {
     FILE *out = g->code.f;
@@ -70,8 +72,12 @@ static void emit_tables(Cg *g, int i, const FcTables *t)
     fprintf(out, "/* Forecast tables: %" PRIu32 " contexts (%s), %" PRIu32 " symbols, %" PRIu32
                  " states, %" PRIu32 " distinct forecasts; %ld bytes. */\n",
             t->ncontexts, t->exact ? "exact" : "node mode, approximate", t->nsym, t->nstates, t->npool, t->bytes);
-    put_array(out, P, i, "fc_next", "the context after each symbol: [context * symbols + symbol]", t->ctx_next, nn,
-              max_of(t->ctx_next, nn));
+    uint32_t *tr = arena_alloc(g->arena, nn * sizeof *tr + 1);
+    for (uint32_t c = 0; c < t->ncontexts; c++)
+        for (uint32_t s = 0; s < t->nsym; s++)
+            tr[(size_t)s * t->ncontexts + c] = t->ctx_next[(size_t)c * t->nsym + s];
+    put_array(out, P, i, "fc_next", "the context after each symbol: [symbol * contexts + context]", tr, nn,
+              max_of(tr, nn));
     put_array(out, P, i, "fc_index", "the forecast of (state, context): [state * contexts + context], 1 + pool entry",
               t->index, ni, max_of(t->index, ni));
     fprintf(out, "/* the distinct forecasts */\nstatic const %s_fc_entry %s_p%d_fc_pool[%" PRIu32 "] = {", P, P, i,
@@ -99,18 +105,37 @@ static void emit_automaton(Cg *g, int i, const FcSymbols *sy)
     fputs("};\n\n", out);
 }
 
-/* One lookup and its record: the tables' names are T_next, T_index and
- * T_pool (static arrays, or a run-time sremrt_fc_flat's members). */
-static void put_lookup(FILE *out, const Cg *g, const AstPattern *p, const char *next, const char *index,
-                       const char *pool, uint32_t nsym, const char *ncontexts, const char *indent)
+/* The record of forecast `cur` (1 + an entry of pool; 0: none) when it
+ * changed, or every time. */
+static void put_record(FILE *out, const Cg *g, const AstPattern *p, const char *cur, const char *pool,
+                       const char *indent)
 {
-    fprintf(out, "%ss->fctx = %s[(size_t)s->fctx * %" PRIu32 " + s->fsym];\n", indent, next, nsym);
-    fprintf(out, "%suint32_t f = %s[(size_t)s->state * %s + s->fctx];\n", indent, index, ncontexts);
+    fprintf(out, "%suint32_t f = %s;\n", indent, cur);
     fprintf(out, "%sif (f && (f != s->flast || m->cfg.forecast_every) && m->cfg.record)\n"
                  "%s    %s_fc_record(m, %d, \"%s\", e, key_attr, key, %d, %s[f - 1].from, %s[f - 1].to,\n"
                  "%s        %s[f - 1].prob, %s[f - 1].positive);\n%ss->flast = f;\n",
             indent, indent, g->P, g->decl, p->name, p->forecast.kind == FORECAST_WITHIN, pool, pool, indent, pool,
             pool, indent);
+}
+
+void cg_emit_forecast_tables(Cg *g, int i, const Plan *plan)
+{
+    if (!g->fc_any)
+        emit_record_fn(g);
+    g->fc_any = true;
+    emit_tables(g, i, plan->fc_tables);
+}
+
+void cg_put_forecast_step(Cg *g, int i, const Plan *plan, int sym, int to, const char *indent)
+{
+    const FcTables *t = plan->fc_tables;
+    if (!t)
+        return;
+    FILE *out = g->code.f;
+    fprintf(out, "%ss->fctx = %s_p%d_fc_next[%" PRIu32 " + s->fctx];\n", indent, g->P, i,
+            (uint32_t)sym * t->ncontexts);
+    fprintf(out, "%ss->fcur = %s_p%d_fc_index[%" PRIu32 " + s->fctx];\n", indent, g->P, i,
+            (uint32_t)to * t->ncontexts);
 }
 
 void cg_emit_forecast(Cg *g, int i, const Plan *plan)
@@ -120,11 +145,9 @@ void cg_emit_forecast(Cg *g, int i, const Plan *plan)
     FILE *out = g->code.f;
     const char *P = g->P;
     bool learn = !t && !g->o->freestanding;   /* tables may come at run time */
-    if ((t || learn) && !g->fc_any)   /* else no record is made */
+    if (learn && !g->fc_any)   /* with tables: cg_emit_forecast_tables */
         emit_record_fn(g);
-    g->fc_any |= t || learn;
-    if (t)
-        emit_tables(g, i, t);
+    g->fc_any |= learn;
     if (learn) {
         emit_automaton(g, i, plan->fc_symbols);
         cg_line(&g->sec[CG_FIELDS], 0, "const struct sremrt_fc_flat *p%d_fc;   /* run-time forecast tables, or NULL */",
@@ -134,23 +157,22 @@ void cg_emit_forecast(Cg *g, int i, const Plan *plan)
                 g->decl, plan->fc_symbols->a.nsym, plan->fc_symbols->a.nstates, i);
     }
     fprintf(out,
-            "/* Pattern %s after its step: the symbol to a trainer, then one context step and\n"
-            " * one lookup; a record when the forecast changed (or every time). */\n"
+            "/* Pattern %s after its step, which moved the context and looked the forecast up:\n"
+            " * the symbol to a trainer; a record when the forecast changed (or every time). */\n"
             "static inline void %s_p%d_forecast(%s_matcher *m, %s_p%d_st *s, const %s_event *e, int32_t slot,\n"
             "        const sremrt_attr *key_attr, int64_t key)\n{\n",
             p->name, P, i, P, P, i, P);
     fprintf(out, "    if (m->cfg.symbol)\n        m->cfg.symbol(m->cfg.user, %d, slot, s->fsym);\n", g->decl);
-    char next[CG_NAME_MAX + 16], index[CG_NAME_MAX + 16], pool[CG_NAME_MAX + 16], nc[32];
-    if (t) {
-        snprintf(next, sizeof next, "%s_p%d_fc_next", P, i);
-        snprintf(index, sizeof index, "%s_p%d_fc_index", P, i);
+    char pool[CG_NAME_MAX + 16];
+    if (t) {   /* the step moved the context and looked the forecast up */
         snprintf(pool, sizeof pool, "%s_p%d_fc_pool", P, i);
-        snprintf(nc, sizeof nc, "%" PRIu32, t->ncontexts);
-        put_lookup(out, g, p, next, index, pool, t->nsym, nc, "    ");
+        put_record(out, g, p, "s->fcur", pool, "    ");
     } else if (learn) {
         fprintf(out, "    const struct sremrt_fc_flat *t = m->p%d_fc;\n    if (t) {\n", i);
-        put_lookup(out, g, p, "t->ctx_next", "t->index", "t->pool", plan->fc_symbols->a.nsym, "t->ncontexts",
-                   "        ");
+        /* run-time tables (--train-first): not transposed, steps here */
+        fprintf(out, "        s->fctx = t->ctx_next[(size_t)s->fctx * %" PRIu32 " + s->fsym];\n",
+                plan->fc_symbols->a.nsym);
+        put_record(out, g, p, "t->index[(size_t)s->state * t->ncontexts + s->fctx]", "t->pool", "        ");
         fputs("    }\n", out);
     } else {   /* no model: symbols only */
         fputs("    (void)e;\n    (void)key_attr;\n    (void)key;\n", out);

@@ -186,8 +186,13 @@ void cg_emit_runs(Cg *g, int i, const Plan *plan);
 
 /* cg_nodes.c */
 void cg_emit_nodes(Cg *g, int i, const Plan *plan);
-/* A forecast pattern's tables and its PREFIX_pI_forecast, after its step. */
+/* A forecast pattern's tables (before its step, which steps the context
+ * in each transition) and its PREFIX_pI_forecast (after). */
+void cg_emit_forecast_tables(Cg *g, int i, const Plan *plan);
 void cg_emit_forecast(Cg *g, int i, const Plan *plan);
+/* In a transition block of forecast pattern i with tables: the context
+ * after symbol sym and the forecast of state `to` with it (s->fcur). */
+void cg_put_forecast_step(Cg *g, int i, const Plan *plan, int sym, int to, const char *indent);
 
 /* cg_table.c */
 void cg_put_table(FILE *out, const char *type, const char *name, long n,
