@@ -115,6 +115,7 @@ static void test_symbols_detect(void)
                         c, cases[c], (unsigned long long)seed);
             CU_ASSERT(ok);
         }
+        diag_free(&fx.diag);   /* what planning added after fx_run flushed */
         fx_done(&fx);
     }
 }
@@ -140,6 +141,7 @@ static void test_plans(void)
     CU_ASSERT(plans[2] == NULL);
     CU_ASSERT(fx.diag.nwarnings >= 1);
     CU_ASSERT(fx.diag.nerrors >= 1);
+    diag_free(&fx.diag);
     fx_done(&fx);
 }
 
