@@ -66,6 +66,8 @@ static key_state *key_at(sremrt_fc_score *s, uint32_t key)
     if (key >= s->nkeys) {
         uint32_t n = s->nkeys ? s->nkeys : 16;
         key_state *k;
+        if (key == UINT32_MAX)   /* no room for a slot count past it */
+            return NULL;
         while (n <= key)
             n = n > UINT32_MAX / 2 ? UINT32_MAX : n * 2;
         if (!(k = realloc(s->keys, (size_t)n * sizeof *k)))

@@ -274,6 +274,7 @@ static void test_long_quiet(void)
     CU_ASSERT_EQUAL(r.unscored, 5);
     CU_ASSERT_EQUAL(r.hits, 0);
     CU_ASSERT_DOUBLE_EQUAL(r.precision, 0, 0);
+    CU_ASSERT_EQUAL(sremrt_fc_score_event(s, UINT32_MAX, 0, &f), -1);   /* no such slot */
     sremrt_fc_score_free(s);
 }
 
