@@ -24,7 +24,7 @@ SAN_LIB_OBJ  = $(call obj,san,$(COMPILER_SRC) $(GEN_SRC)) lib/libsremrt.a
 
 vpath %.c compiler compiler/codegen build tests/unit tests/diff tests/fuzz tests/gen tests/canon bench
 
-.PHONY: all deps demo check check-long check-gen check-firmware check-unit check-golden check-samples check-dot check-build check-san check-clang \
+.PHONY: all deps demo check check-long check-gen check-firmware check-forecast check-unit check-golden check-samples check-dot check-build check-san check-clang \
         golden-update compile-bench bench fuzz clean
 .DELETE_ON_ERROR:
 
@@ -136,7 +136,7 @@ demo: deps  ## build sremc, build a matcher from a sample and run it
 	@sh scripts/demo.sh
 
 check: deps  ## run every test (about 4 minutes on 2 idle cores)
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install check-embed samples-long check-firmware check-cost check-canon
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install check-embed samples-long check-firmware check-cost check-canon check-forecast
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests  ## unit suites of the compiler
@@ -205,6 +205,12 @@ check-fault-long: bin/sremc lib/libsremrt.a  ## check-fault with 10^8 events thr
 check-firmware: bin/sremc lib/libsremrt.a  ## freestanding builds for the host and a Cortex-M4
 	sh tests/check_firmware.sh bin/sremc
 
+# Forecasting end to end (tests/forecast/run.sh): trained models, calibration
+# of the interval forecasts on a held-out stream against an independent
+# rescoring, a learned model against a reference, a stale model refused.
+check-forecast: bin/sremc lib/libsremrt.a  ## forecasts end to end: calibration, learned vs reference, stale models
+	sh tests/forecast/run.sh bin/sremc
+
 # The differential tests (unit suites and generated code against the
 # reference interpreter) with LONG_SCALE times the random cases of `make
 # check` (SREMC_DIFF_SCALE); not part of check. Scale 20 is estimated at
@@ -260,6 +266,7 @@ bench: bin/sremc lib/libsremrt.a  ## the benchmark workloads, beside floors and 
 	sh bench/fc_core.sh lib/libsremrt.a
 	sh bench/explore.sh bin/sremc lib/libsremrt.a
 	sh bench/runs.sh bin/sremc lib/libsremrt.a
+	sh bench/forecast.sh bin/sremc lib/libsremrt.a
 	sh bench/report.sh
 
 # CSV ingest: MB/s and events/s of a trivial-pattern program on the sensor
@@ -328,19 +335,21 @@ fuzz: deps build/fuzz_frontend build/fuzz_compiler build/fuzz_csv  ## libFuzzer 
 # --stats, and its records compared with its oracle.
 SAMPLE_TELECOM_ARGS  = --cells 12 --days 2 --alarms-per-day 1200
 SAMPLE_BUILDING_ARGS = --hours 24
+SAMPLE_MACHINE_ARGS  = --events 2000 --seed 1
+TRAIN_MACHINE_ARGS   = --events 200000 --seed 2
 LONG_TELECOM_ARGS   ?=
 LONG_BUILDING_ARGS  ?=
 SL = build/samples-long
 
 .PHONY: samples-long
 
-build/telecom_gen build/building_gen: build/%: samples/%.c | build
+build/telecom_gen build/building_gen build/machine_gen: build/%: samples/%.c | build
 	$(CC) $(RT_WARN) $(CFLAGS) -o $@ $<
 
 build/telecom_oracle build/building_oracle: build/%: tests/samples/%.c | build
 	$(CC) $(RT_WARN) $(CFLAGS) -o $@ $<
 
-SL_TOOLS = build/telecom_gen build/building_gen build/telecom_oracle build/building_oracle
+SL_TOOLS = build/telecom_gen build/building_gen build/telecom_oracle build/building_oracle build/machine_gen
 
 samples-long: bin/sremc lib/libsremrt.a $(SL_TOOLS)  ## sample streams regenerated and checked against oracles
 	rm -rf $(SL) && mkdir -p $(SL)
@@ -348,6 +357,10 @@ samples-long: bin/sremc lib/libsremrt.a $(SL_TOOLS)  ## sample streams regenerat
 	bin/sremc build samples/building.srem -o $(SL)/building
 	./build/telecom_gen $(SAMPLE_TELECOM_ARGS) | cmp - samples/telecom.csv
 	./build/building_gen $(SAMPLE_BUILDING_ARGS) | cmp - samples/building.csv
+	./build/machine_gen $(SAMPLE_MACHINE_ARGS) | cmp - samples/machine.csv
+	./build/machine_gen $(TRAIN_MACHINE_ARGS) > $(SL)/machine-train.csv
+	bin/sremc train samples/machine.srem $(SL)/machine-train.csv -o $(SL)/machine.model
+	cmp $(SL)/machine.model samples/machine.model
 	$(SL)/telecom --format jsonl samples/telecom.csv > $(SL)/telecom-small.jsonl
 	./build/telecom_oracle samples/telecom.csv $(SL)/telecom-small.jsonl
 	$(SL)/building --format jsonl samples/building.csv > $(SL)/building-small.jsonl

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "@@HEADER@@"
+#include "sremrt/fc_model.h"
 #include "sremrt/sremrt.h"
 #include "sremrt/state.h"
 #if defined(__unix__) || defined(__APPLE__)
@@ -29,7 +30,8 @@
 enum {
     OPT_FORMAT, OPT_INPUT, OPT_EVENTS, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
     OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
-    OPT_CONVERT_BIN, OPT_THREADS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESTORE, NOPT
+    OPT_CONVERT_BIN, OPT_THREADS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESTORE, OPT_FORECAST_EMIT,
+    OPT_FORECAST_STATS, OPT_TRAIN_FIRST, OPT_FC_TRAIN, NOPT
 };
 static const struct option_spec {
     const char *name, *arg, *help;
@@ -64,12 +66,21 @@ static const struct option_spec {
                              "and left out", 0},
     {"--threads", "N", "match on N threads (default 1), the keys of partitioned declarations\n"
                        "spread over them; the same records as on one; the rest runs on the\n"
-                       "first; --max-keys, --max-memory, --checkpoint or --restore: one thread", 256},
+                       "first; --max-keys, --max-memory, --checkpoint, --restore,\n"
+                       "--forecast-stats, --train-first: one thread", 256},
     {"--checkpoint", "FILE", "save the matcher's state to FILE (atomically: FILE.tmp, then renamed)\n"
                              "at the end of input, and every N records with --checkpoint-every", 0},
     {"--checkpoint-every", "N", "with --checkpoint: also every N input records", 2147483647L},
     {"--restore", "FILE", "start from the checkpoint in FILE: its first k input records (k\n"
                           "saved in it) are skipped, the rest matched as if never stopped", 0},
+    {"--forecast-emit", "changes|every", "forecast patterns: a forecast record when the key's forecast\n"
+                                         "changes (default), or after every event", 0},
+    {"--forecast-stats", NULL, "forecast patterns: score every event's forecast against the key's\n"
+                               "next detection and end with a forecast_summary record each", 0},
+    {"--train-first", "N", "forecast patterns compiled without --model: learn on the first N\n"
+                           "events, then forecast with the tables learned", 1L << 62},
+    {"--fc-train", "MODEL", "instead of matching, count the symbols of the forecast patterns and\n"
+                            "write the model to MODEL (what 'sremc train' runs)", 0},
 };
 
 static void usage(FILE *out, const char *prog)
@@ -109,12 +120,19 @@ static void usage(FILE *out, const char *prog)
 
 /* Where records go: error records (overflows) to standard error, the
  * rest to standard output, whose first write error is kept. */
+struct fctrain;
+struct fcscore;
+
 typedef struct output {
     sremrt_format format;
     int events;   /* --events: match records carry their events */
     int failed;   /* a write to standard output failed */
     int err;      /* its errno */
+    struct fctrain *train;   /* --fc-train */
+    struct fcscore *stats;     /* --forecast-stats */
 } output;
+
+static int fcscore_record(output *o, const sremrt_record *r);
 
 /* Flushes standard output, keeping the errno of its first failure (a
  * later flush of a stream already in error says nothing more). */
@@ -147,6 +165,8 @@ static void write_record(void *user, const sremrt_record *r)
         return;
     }
     sremrt_record copy;
+    if (o->stats && fcscore_record(o, r))
+        return;   /* a forecast that did not change, or a match it scored */
     r = visible(o, r, &copy);
     errno = 0;
     if (sremrt_record_write(stdout, o->format, r) != 0 && !o->failed) {
@@ -738,6 +758,330 @@ static int load_checkpoint(const char *prog, const char *path, @@PREFIX@@_matche
     return bad_read || err ? -1 : 0;
 }
 
+/* --fc-train: per forecast pattern, its counts and, per substream (slot),
+ * its last symbols newest first; the matcher hands each event's symbol. */
+typedef struct fctrain_ring {
+    uint16_t recent[SREMRT_FC_MAX_ORDER + 1];
+    uint32_t len;
+} fctrain_ring;
+
+typedef struct fctrain {
+    const @@PREFIX@@_forecast_info *info;
+    int32_t n;
+    sremrt_fc_counts **counts;   /* [n] */
+    fctrain_ring **rings;             /* [n][cap[p]] */
+    int32_t *cap;
+    int failed;                  /* out of memory */
+} fctrain;
+
+static void fctrain_symbol(fctrain *t, int32_t decl, int32_t slot, uint32_t symbol)
+{
+    int32_t p = 0;
+    while (p < t->n && t->info[p].decl != decl)
+        p++;
+    if (p == t->n || slot < 0)
+        return;
+    if (slot >= t->cap[p]) {   /* a new key: the rings double */
+        int32_t cap = t->cap[p] ? t->cap[p] : 8;
+        while (cap <= slot)
+            cap *= 2;
+        fctrain_ring *r = realloc(t->rings[p], (size_t)cap * sizeof *r);
+        if (!r) {
+            t->failed = 1;
+            return;
+        }
+        memset(r + t->cap[p], 0, (size_t)(cap - t->cap[p]) * sizeof *r);
+        t->rings[p] = r;
+        t->cap[p] = cap;
+    }
+    fctrain_ring *r = &t->rings[p][slot];
+    uint32_t keep = t->info[p].order + 1;
+    memmove(r->recent + 1, r->recent, (keep - 1) * sizeof r->recent[0]);
+    r->recent[0] = (uint16_t)symbol;
+    if (r->len < keep)
+        r->len++;
+    if (sremrt_fc_counts_add(t->counts[p], r->recent, r->len) != 0)
+        t->failed = 1;
+}
+
+static int fctrain_setup(fctrain *t)
+{
+    memset(t, 0, sizeof *t);
+    t->n = @@PREFIX@@_forecast_patterns(&t->info);
+    t->counts = calloc((size_t)t->n + 1, sizeof *t->counts);
+    t->rings = calloc((size_t)t->n + 1, sizeof *t->rings);
+    t->cap = calloc((size_t)t->n + 1, sizeof *t->cap);
+    if (!t->counts || !t->rings || !t->cap)
+        return -1;
+    for (int32_t p = 0; p < t->n; p++)
+        if (!(t->counts[p] = sremrt_fc_counts_new(t->info[p].nsym, t->info[p].order)))
+            return -1;
+    return 0;
+}
+
+/* The model file: 0, or -1 (reported) when it cannot be written. */
+static int fctrain_write(const fctrain *t, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    int rc = f && !t->failed ? sremrt_fc_model_begin(f) : -1;
+    for (int32_t p = 0; p < t->n && rc == 0; p++)
+        rc = sremrt_fc_model_pattern(f, t->info[p].name, t->info[p].hash, t->counts[p]);
+    if (rc == 0)
+        rc = sremrt_fc_model_end(f);
+    if (f && fclose(f) != 0)
+        rc = -1;
+    if (rc != 0)
+        fprintf(stderr, "%s: %s\n", path, t->failed ? "out of memory while counting" : strerror(errno));
+    return rc;
+}
+
+/* --train-first: the tables of every pattern compiled without them, from
+ * the counts so far (the forecasting core, as sremc does it at compile
+ * time), handed to the matcher; flats[p] keeps them. The number of
+ * patterns that got tables, or -1 (reported) on an error. */
+static int fctrain_tables(fctrain *t, @@PREFIX@@_matcher *m, sremrt_fc_flat **flats, const char *prog)
+{
+    int done = 0;
+    for (int32_t p = 0; p < t->n; p++) {
+        const @@PREFIX@@_forecast_info *f = &t->info[p];
+        if (f->tables || !f->next)
+            continue;
+        sremrt_fc_params pp;
+        sremrt_fc_params_default(&pp);
+        pp.order = f->order;
+        pp.pmin = f->pmin;
+        pp.alpha = f->alpha;
+        pp.gamma = f->gamma;
+        pp.r = f->r;
+        sremrt_fc_spec spec;
+        memset(&spec, 0, sizeof spec);
+        spec.kind = f->within ? SREMRT_FC_WITHIN : SREMRT_FC_INTERVAL;
+        spec.theta = f->theta;
+        spec.horizon = f->horizon;
+        spec.max_spread = f->max_spread;
+        spec.k = f->k;
+        sremrt_fc_automaton a = {f->nstates, f->nsym, 0, f->next, f->final};
+        char err[256] = "out of memory";
+        sremrt_fc_pst *pst = sremrt_fc_pst_learn(t->counts[p], &pp, err, sizeof err);
+        sremrt_fc_ctx *x = pst ? sremrt_fc_ctx_build(pst, 4096) : NULL;
+        sremrt_fc_table *tb = x ? sremrt_fc_table_build(&a, x, &spec) : NULL;
+        flats[p] = tb ? sremrt_fc_flatten(x, tb) : NULL;
+        sremrt_fc_table_free(tb);
+        sremrt_fc_ctx_free(x);
+        sremrt_fc_pst_free(pst);
+        if (!flats[p] || @@PREFIX@@_forecast_set_tables(m, f->decl, flats[p]) != 0) {
+            fprintf(stderr, "%s: --train-first: pattern %s: %s\n", prog, f->name, err);
+            return -1;
+        }
+        done++;
+    }
+    return done;
+}
+
+static void fctrain_release(fctrain *t)
+{
+    for (int32_t p = 0; p < t->n; p++) {
+        if (t->counts)
+            sremrt_fc_counts_free(t->counts[p]);
+        if (t->rings)
+            free(t->rings[p]);
+    }
+    free(t->counts);
+    free(t->rings);
+    free(t->cap);
+}
+
+/* --forecast-stats: the matcher gives a forecast after every event (it is
+ * told "every"); per forecast pattern and key the event waits, between its
+ * symbol and the end of the push, for its forecast record, then goes to
+ * the core's scorer (sremrt_fc_score_event). Records are printed as
+ * --forecast-emit asks. */
+typedef struct fcscore_key {
+    int pending;              /* an event waits for its forecast */
+    int detected;
+    sremrt_fc_forecast f;     /* its forecast; none when no record came */
+    sremrt_fc_forecast last;  /* the last one printed (changes) */
+} fcscore_key;
+
+typedef struct fcscore {
+    const @@PREFIX@@_forecast_info *info;
+    int32_t n;
+    int every;                /* --forecast-emit every */
+    int64_t index;            /* the event being pushed */
+    sremrt_fc_score **score;  /* [n] */
+    int64_t *match_index;     /* [n] the index of its last match record */
+    fcscore_key **keys;            /* [n][cap[p]] */
+    int32_t *cap;
+    int32_t *cur;             /* [n] the slot of the event being pushed, -1 */
+    int failed;
+} fcscore;
+
+static int32_t fc_find_pattern(const @@PREFIX@@_forecast_info *info, int32_t n, int32_t decl)
+{
+    int32_t p = 0;
+    while (p < n && info[p].decl != decl)
+        p++;
+    return p < n ? p : -1;
+}
+
+/* The slot's entry, the table doubled when the key is new (NULL: no memory). */
+static fcscore_key *fcscore_keystate(fcscore *s, int32_t p, int32_t slot)
+{
+    if (slot >= s->cap[p]) {
+        int32_t cap = s->cap[p] ? s->cap[p] : 8;
+        while (cap <= slot)
+            cap *= 2;
+        fcscore_key *k = realloc(s->keys[p], (size_t)cap * sizeof *k);
+        if (!k)
+            return NULL;
+        memset(k + s->cap[p], 0, (size_t)(cap - s->cap[p]) * sizeof *k);
+        for (int32_t j = s->cap[p]; j < cap; j++)
+            k[j].last.none = 1;
+        s->keys[p] = k;
+        s->cap[p] = cap;
+    }
+    return &s->keys[p][slot];
+}
+
+static void fcscore_symbol(fcscore *s, int32_t decl, int32_t slot)
+{
+    int32_t p = fc_find_pattern(s->info, s->n, decl);
+    fcscore_key *k = p >= 0 && slot >= 0 ? fcscore_keystate(s, p, slot) : NULL;
+    if (!k) {
+        s->failed = 1;
+        return;
+    }
+    s->cur[p] = slot;
+    k->pending = 1;
+    k->detected = s->match_index[p] == s->index;
+    memset(&k->f, 0, sizeof k->f);
+    k->f.none = 1;
+}
+
+static int fc_same_forecast(const sremrt_fc_forecast *a, const sremrt_fc_forecast *b)
+{
+    return a->none == b->none && (a->none || (a->from == b->from && a->to == b->to && a->prob == b->prob &&
+                                              a->positive == b->positive));
+}
+
+/* A record on its way out: 1 to leave it unprinted (a forecast that did
+ * not change, under --forecast-emit changes). */
+static int fcscore_record(output *o, const sremrt_record *r)
+{
+    fcscore *s = o->stats;
+    int32_t p = r->kind == SREMRT_MATCH || r->kind == SREMRT_FORECAST ? fc_find_pattern(s->info, s->n, r->decl) : -1;
+    if (p < 0)
+        return 0;
+    if (r->kind == SREMRT_MATCH) {
+        s->match_index[p] = r->index;
+        return 0;
+    }
+    if (s->cur[p] < 0)
+        return 0;
+    fcscore_key *k = &s->keys[p][s->cur[p]];
+    k->f.none = 0;
+    k->f.from = r->fc_within ? 1 : (uint32_t)r->fc_from;
+    k->f.to = (uint32_t)r->fc_to;
+    k->f.prob = r->fc_prob / 10000.0;
+    k->f.positive = r->fc_positive;
+    int same = fc_same_forecast(&k->f, &k->last);
+    k->last = k->f;
+    return same && !s->every;
+}
+
+/* After each push: the events of the push to the scorers. */
+static void fcscore_flush(fcscore *s)
+{
+    for (int32_t p = 0; p < s->n; p++) {
+        if (s->cur[p] < 0)
+            continue;
+        fcscore_key *k = &s->keys[p][s->cur[p]];
+        if (k->f.none)
+            k->last = k->f;   /* none: the next forecast is a change */
+        if (k->pending && sremrt_fc_score_event(s->score[p], (uint32_t)s->cur[p], k->detected, &k->f) != 0)
+            s->failed = 1;
+        k->pending = 0;
+        s->cur[p] = -1;
+    }
+}
+
+static int fcscore_setup(fcscore *s, int every)
+{
+    memset(s, 0, sizeof *s);
+    s->every = every;
+    s->n = @@PREFIX@@_forecast_patterns(&s->info);
+    s->score = calloc((size_t)s->n + 1, sizeof *s->score);
+    s->match_index = calloc((size_t)s->n + 1, sizeof *s->match_index);
+    s->keys = calloc((size_t)s->n + 1, sizeof *s->keys);
+    s->cap = calloc((size_t)s->n + 1, sizeof *s->cap);
+    s->cur = calloc((size_t)s->n + 1, sizeof *s->cur);
+    if (!s->score || !s->match_index || !s->keys || !s->cap || !s->cur)
+        return -1;
+    for (int32_t p = 0; p < s->n; p++) {
+        s->cur[p] = -1;
+        if (!(s->score[p] = sremrt_fc_score_new(s->info[p].within ? SREMRT_FC_WITHIN : SREMRT_FC_INTERVAL)))
+            return -1;
+    }
+    return 0;
+}
+
+/* One "forecast_summary" record per forecast pattern, on standard output;
+ * flats: the tables --train-first learned, or NULL. */
+static void fcscore_print(const fcscore *s, sremrt_format format, sremrt_fc_flat *const *flats)
+{
+    for (int32_t p = 0; p < s->n; p++) {
+        sremrt_fc_summary u;
+        sremrt_fc_score_summary(s->score[p], &u);
+        int json = format == SREMRT_JSONL;
+        const char *q = json ? "\"" : "", *sep = json ? ",\"" : " ", *eq = json ? "\":" : "=";
+        if (json)
+            printf("{\"kind\":\"forecast_summary\",\"name\":\"%s\"", s->info[p].name);
+        else
+            printf("forecast_summary %s", s->info[p].name);
+        printf("%stype%s%s%s%s", sep, eq, q, s->info[p].within ? "within" : "interval", q);
+        printf("%sevents%s%llu%sforecasts%s%llu%sscored%s%llu%sunscored%s%llu%sdetections%s%llu", sep, eq,
+               (unsigned long long)u.events, sep, eq, (unsigned long long)u.forecasts, sep, eq,
+               (unsigned long long)u.scored, sep, eq, (unsigned long long)u.unscored, sep, eq,
+               (unsigned long long)u.detections);
+        if (s->info[p].within)
+            printf("%stp%s%llu%sfp%s%llu%stn%s%llu%sfn%s%llu%sprecision%s%.4g%srecall%s%.4g%sf1%s%.4g%smcc%s%.4g",
+                   sep, eq, (unsigned long long)u.tp, sep, eq, (unsigned long long)u.fp, sep, eq,
+                   (unsigned long long)u.tn, sep, eq, (unsigned long long)u.fn, sep, eq, u.precision, sep, eq,
+                   u.recall, sep, eq, u.f1, sep, eq, u.mcc);
+        else
+            printf("%shits%s%llu%sprecision%s%.4g%smean_spread%s%.4g%smean_distance%s%.4g%sunpredicted%s%.4g",
+                   sep, eq, (unsigned long long)u.hits, sep, eq, u.precision, sep, eq, u.mean_spread, sep, eq,
+                   u.mean_distance, sep, eq, u.unpredicted_ratio);
+        int exact = s->info[p].exact || (flats && flats[p] && flats[p]->exact);
+        printf("%sexact%s%s%s\n", sep, eq, exact ? "true" : "false", json ? "}" : "");
+    }
+}
+
+static void fcscore_release(fcscore *s)
+{
+    for (int32_t p = 0; p < s->n; p++) {
+        if (s->score)
+            sremrt_fc_score_free(s->score[p]);
+        if (s->keys)
+            free(s->keys[p]);
+    }
+    free(s->score);
+    free(s->match_index);
+    free(s->keys);
+    free(s->cap);
+    free(s->cur);
+}
+
+/* The matcher's symbol callback: to the trainer or the scorer. */
+static void fc_on_symbol(void *user, int32_t decl, int32_t slot, uint32_t symbol)
+{
+    output *o = (output *)user;
+    if (o->train)
+        fctrain_symbol(o->train, decl, slot, symbol);
+    if (o->stats)
+        fcscore_symbol(o->stats, decl, slot);
+}
+
 static int bad_usage(const char *prog, const char *fmt, const char *what)
 {
     fprintf(stderr, "%s: ", prog);
@@ -755,7 +1099,9 @@ int main(int argc, char **argv)
     const char *path = NULL;
     long num[NOPT] = {0};   /* numeric options given */
     int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
-    const char *trie_dot = NULL, *convert = NULL, *checkpoint = NULL, *restore = NULL;
+    const char *trie_dot = NULL, *convert = NULL, *checkpoint = NULL, *restore = NULL, *fc_model = NULL;
+    long train_first = 0;
+    int fc_every = 0, fc_score = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int k = 0;
@@ -797,6 +1143,7 @@ int main(int argc, char **argv)
         case OPT_STATS:
             stats = 1;
             break;
+        case OPT_TRAIN_FIRST:
         case OPT_MAX_KEYS:
         case OPT_MAX_RUNS:
         case OPT_CHECKPOINT_EVERY:
@@ -812,6 +1159,8 @@ int main(int argc, char **argv)
                 return bad_usage(prog, "%s", msg);
             }
             num[k] = n;
+            if (k == OPT_TRAIN_FIRST)
+                train_first = n;
             break;
         }
         case OPT_MAX_MEMORY:
@@ -836,6 +1185,17 @@ int main(int argc, char **argv)
             break;
         case OPT_RESTORE:
             restore = v;
+            break;
+        case OPT_FORECAST_EMIT:
+            if (strcmp(v, "changes") != 0 && strcmp(v, "every") != 0)
+                return bad_usage(prog, "--forecast-emit is changes or every, not '%s'", v);
+            fc_every = strcmp(v, "every") == 0;
+            break;
+        case OPT_FC_TRAIN:
+            fc_model = v;
+            break;
+        case OPT_FORECAST_STATS:
+            fc_score = 1;
             break;
         case OPT_HELP:
             usage(stdout, prog);
@@ -869,7 +1229,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    output out = {format, events, 0, 0};
+    output out = {format, events, 0, 0, NULL, NULL};
     worker lead = {.out = &out};   /* its pool, with --threads: records merged, else written at once */
     pool shards;
     sremrt_alloc hook = sremrt_alloc_malloc();
@@ -888,6 +1248,36 @@ int main(int argc, char **argv)
     cfg.occmap_cap = (int32_t)num[OPT_OCCMAP_CAP];
     cfg.explore_algo = algo;
     cfg.explore_cap = num[OPT_EXPLORE_CAP];
+    cfg.forecast_every = fc_every;
+    fctrain trainer;
+    fcscore scorer;
+    sremrt_fc_flat **flats = NULL;   /* --train-first: the tables learned */
+    if (train_first && !fc_model) {   /* counting first, forecasting after */
+        if (fctrain_setup(&trainer) != 0 || !(flats = calloc((size_t)trainer.n + 1, sizeof *flats))) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            return 2;
+        }
+        out.train = &trainer;
+        cfg.symbol = fc_on_symbol;
+    }
+    if (fc_model) {   /* training: symbols counted, no records */
+        if (fctrain_setup(&trainer) != 0) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            return 2;
+        }
+        cfg.record = NULL;
+        out.train = &trainer;
+        cfg.symbol = fc_on_symbol;
+    }
+    if (fc_score && !fc_model) {   /* every event's forecast scored, printed as asked */
+        if (fcscore_setup(&scorer, fc_every) != 0) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            return 2;
+        }
+        out.stats = &scorer;
+        cfg.symbol = fc_on_symbol;
+        cfg.forecast_every = 1;
+    }
     @@PREFIX@@_matcher *m = malloc(@@PREFIX@@_matcher_size());
     if (!m || @@PREFIX@@_init(m, &cfg) != 0) {
         fprintf(stderr, "%s: cannot set up the matcher (out of memory or runtime ABI mismatch)\n", argv[0]);
@@ -895,9 +1285,12 @@ int main(int argc, char **argv)
     }
     long threads = num[OPT_THREADS] ? num[OPT_THREADS] : 1;
     lead.m = m;
-    if (threads > 1 && (cfg.max_keys > 0 || max_memory > 0 || checkpoint || restore || @@PREFIX@@_set_shard(m, 0, (int32_t)threads) != 0 ||
+    if (threads > 1 && (cfg.max_keys > 0 || max_memory > 0 || checkpoint || restore || fc_model || fc_score ||
+                        train_first || @@PREFIX@@_set_shard(m, 0, (int32_t)threads) != 0 ||
                         pool_start(&shards, (int)threads, &cfg, m, &lead) != 0)) {
-        @@PREFIX@@_set_shard(m, 0, 1);   /* limits counted over all keys, one state to checkpoint, or nothing to spread: one thread */
+        /* limits counted over all keys, one state to checkpoint, the forecast
+           trainer and scorer (one thread's callbacks), or nothing to spread */
+        @@PREFIX@@_set_shard(m, 0, 1);
         threads = 1;
     }
     if (threads > 1)
@@ -944,7 +1337,20 @@ int main(int argc, char **argv)
             break;
         if (rc != SREMRT_READ_FATAL && ++records <= skip)
             continue;   /* --restore: the checkpoint has it (and its error record was written) */
-        if (rc != SREMRT_READ_EVENT || @@PREFIX@@_push(m, &e) != 0) {
+        int rejected = 1;
+        if (rc == SREMRT_READ_EVENT) {
+            if (out.stats)
+                scorer.index = (int64_t)@@PREFIX@@_stats(m)->events + 1;
+            rejected = @@PREFIX@@_push(m, &e) != 0;
+            if (out.stats)
+                fcscore_flush(&scorer);
+            if (flats && out.train && (long)@@PREFIX@@_stats(m)->events == train_first) {
+                out.train = NULL;   /* learned: the tables from here on */
+                if (fctrain_tables(&trainer, m, flats, prog) < 0)
+                    status = 3;
+            }
+        }
+        if (rejected) {
             flush_out(&out);
             if (rc == SREMRT_READ_EVENT) {
                 sremrt_write_error(stderr, format, line, @@PREFIX@@_error(m));
@@ -1002,10 +1408,27 @@ int main(int argc, char **argv)
         sremrt_stats_print(stderr, &st, sremrt_clock_seconds() - start);
     if (status == 0)
         status = sremrt_stats_exit_status(&st);
+    if (fc_model) {
+        if (fctrain_write(&trainer, fc_model) != 0)
+            status = 2;
+        fctrain_release(&trainer);
+    }
+    if (out.stats) {
+        fcscore_print(&scorer, format, flats);
+        if (scorer.failed)
+            fprintf(stderr, "%s: out of memory while scoring forecasts\n", prog);
+        fcscore_release(&scorer);
+    }
     if (!bin)
         sremrt_csv_close(&csv);
     @@PREFIX@@_free(m);
     free(m);
+    if (flats) {
+        for (int32_t p = 0; p < trainer.n; p++)
+            sremrt_fc_flat_free(flats[p]);
+        free(flats);
+        fctrain_release(&trainer);
+    }
     if (in != stdin)
         fclose(in);
     return check_output(prog, &out) == 0 ? status : 3;

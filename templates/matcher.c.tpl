@@ -36,6 +36,7 @@
 
 #include "sremrt/abi.h"
 #include "sremrt/state.h"
+#include "sremrt/fc_model.h"
 @@IF HAS_CANON@@
 #include "sremrt/canon.h"
 @@END HAS_CANON@@
@@ -50,7 +51,7 @@
 @@END USES_KEYS@@
 #include "sremrt/tsorder.h"
 
-SREMRT_ABI_REQUIRE(@@PREFIX@@, 5);
+SREMRT_ABI_REQUIRE(@@PREFIX@@, 6);
 
 /* ======== schema descriptor =============================================== */
 
@@ -140,6 +141,30 @@ static inline int @@PREFIX@@_same_event(const @@PREFIX@@_event *a, const @@PREFI
 static const char *const @@PREFIX@@_decl_names[] = {@@DECL_NAMES@@};
 
 size_t @@PREFIX@@_matcher_size(void) { return sizeof(struct @@PREFIX@@_matcher); }
+
+@@# FORECAST_INFO: one entry per forecast pattern, each ending in ",\n    "
+static const @@PREFIX@@_forecast_info @@PREFIX@@_forecast_table[] = {
+    @@FORECAST_INFO@@{-1, "", 0, 0, 0, 0, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0}   /* never an empty array */
+};
+
+int32_t @@PREFIX@@_forecast_patterns(const @@PREFIX@@_forecast_info **out)
+{
+    *out = @@PREFIX@@_forecast_table;
+    return @@NFORECASTS@@;
+}
+
+#ifndef SREMRT_FREESTANDING
+int @@PREFIX@@_forecast_set_tables(@@PREFIX@@_matcher *m, int32_t decl, const struct sremrt_fc_flat *f)
+{
+    switch (decl) {
+@@# FORECAST_SET: "case D: ... return 0;" per forecast pattern compiled without a model
+    @@FORECAST_SET@@default:
+        (void)m;
+        (void)f;
+        return -1;
+    }
+}
+#endif
 
 void @@PREFIX@@_config_default(@@PREFIX@@_config *cfg)
 {
@@ -318,12 +343,14 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
         if (cfg->occmap_cap > 0)
             m->cfg.occmap_cap = cfg->occmap_cap;
         m->cfg.explore_algo = cfg->explore_algo;
+        m->cfg.forecast_every = cfg->forecast_every;
+        m->cfg.symbol = cfg->symbol;
         if (cfg->explore_cap > 0)
             m->cfg.explore_cap = cfg->explore_cap;
     }
     sremrt_stats_init(&m->stats);
     sremrt_tsorder_init(&m->order);
-    if (sremrt_abi_check(5) != 0)
+    if (sremrt_abi_check(6) != 0)
         return -1;
 @@# INIT_CODE: each declaration's allocations and runtime set-up, in order
     @@INIT_CODE@@

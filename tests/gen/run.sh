@@ -10,7 +10,8 @@
 #     order, ### STATUS ###) built with `sremc build` under every strategy
 #     that applies;
 #  2b. samples/NAME.srem with NAME.csv and NAME.expected (and extern code
-#     in NAME_*.c) under every strategy that applies, the program (its main
+#     in NAME_*.c, a forecast model in NAME.model, the program's options in
+#     NAME.args) under every strategy that applies, the program (its main
 #     and the extern code included) built warning-free;
 #  3. the differential test (build/diff_codegen) against the interpreter:
 #     GEN_DIFF_PATTERNS (default 1000) random patterns, times
@@ -83,20 +84,23 @@ done
 for e in samples/*.expected; do
     n=$(basename "$e" .expected)
     ext=$(ls samples/"${n}"_*.c 2>/dev/null | grep -v "_gen\.c$")   # NAME_gen.c: a stream generator
+    model=""; [ -f "samples/$n.model" ] && model="--model samples/$n.model"   # forecast tables
+    args=""; [ -f "samples/$n.args" ] && args=$(cat "samples/$n.args")       # the program's options
     ran=""
     for s in auto tdfa dsra runs; do
         p=$W/sample_$n.$s
         budget=""; [ $s = auto ] || budget="--max-code-kb 1000000"
         # shellcheck disable=SC2086
         if ! CFLAGS="-O0 -Wall -Wextra -pedantic -Werror" \
-                "$SREMC" build --strategy $s $budget "samples/$n.srem" $ext -o "$p" 2>"$p.log"; then
+                "$SREMC" build --strategy $s $budget $model "samples/$n.srem" $ext -o "$p" 2>"$p.log"; then
             # a strategy that does not apply is skipped; $CC failing never is
             if [ $s = auto ] || grep -q 'compiling the generated program' "$p.log"; then
                 echo "gen: FAIL build --strategy $s samples/$n.srem $ext"; cat "$p.log"; fail=$((fail+1))
             fi
             continue
         fi
-        "$p" "samples/$n.csv" > "$p.out" 2>"$p.err"
+        # shellcheck disable=SC2086
+        "$p" $args "samples/$n.csv" > "$p.out" 2>"$p.err"
         st=$?
         if ! diff -u "$e" "$p.out" >"$p.diff" || { [ $st != 0 ] && [ $st != 3 ]; }; then
             echo "gen: FAIL sample $n, strategy $s (exit $st)"; sed 's/^/    /' "$p.diff" "$p.err"
