@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sremrt/isotime.h"
 #include "sremrt/sink.h"
 
 enum { REC_OK, REC_EOF, REC_BAD };
@@ -451,9 +452,10 @@ static int int_value(sremrt_csv *r, const sremrt_attr *a, const char *text, void
         value_msg(r, a, text, "is out of the int64 range");
         return -1;
     }
+    if (rc != 0 && a->type == SREMRT_TIMESTAMP)   /* not an integer: an ISO-8601 time? */
+        rc = sremrt_parse_iso8601(text, strlen(text), r->schema->ts_unit_ns, &v);
     if (rc != 0) {
-        value_msg(r, a, text, a->type == SREMRT_INT ? "is not an int"
-                                                    : "is not a timestamp (an integer)");
+        value_msg(r, a, text, a->type == SREMRT_INT ? "is not an int" : sremrt_time_error(rc));
         return -1;
     }
     sremrt_attr_set_int(a, event, v);

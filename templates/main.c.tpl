@@ -17,7 +17,7 @@
 enum {
     OPT_FORMAT, OPT_INPUT, OPT_EVENTS, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
     OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
-    OPT_CONVERT_BIN, NOPT
+    OPT_CONVERT_BIN, OPT_MAX_DELAY, NOPT
 };
 static const struct option_spec {
     const char *name, *arg, *help;
@@ -50,6 +50,9 @@ static const struct option_spec {
     {"--convert-bin", "OUT", "instead of matching, write the events to OUT (- for standard output)\n"
                              "as the binary records of --input bin; rejected lines are reported\n"
                              "and left out", 0},
+    {"--max-delay", "D", "accept events up to D late (D in the timestamp's unit, or with a\n"
+                         "unit: 2s, 500ms): held back and fed to the patterns in timestamp\n"
+                         "order once an event more than D later arrives", 0},
 };
 
 static void usage(FILE *out, const char *prog)
@@ -208,6 +211,35 @@ static int convert_bin(const char *out_path, FILE *in, int bin, sremrt_format fo
     return status;
 }
 
+/* Pushes one event: 0, or 1 with its error record (the input line) written. */
+static int push_one(@@PREFIX@@_matcher *m, output *out, const @@PREFIX@@_event *e, int64_t line)
+{
+    if (@@PREFIX@@_push(m, e) == 0)
+        return 0;
+    flush_out(out);
+    sremrt_write_error(stderr, out->format, line, @@PREFIX@@_error(m));
+    return 1;
+}
+
+/* --max-delay: offers e (NULL at the end) to the reorder buffer and pushes
+ * what it releases; a late event goes to the matcher at once, which
+ * rejects it as out of order. Returns the events rejected. */
+static int push_delayed(@@PREFIX@@_matcher *m, output *out, sremrt_reorder *ro,
+                        const @@PREFIX@@_event *e, int64_t line)
+{
+    @@PREFIX@@_event d;
+    int64_t dline;
+    int bad = 0, rc = SREMRT_REORDER_HELD;
+    while (e && (rc = sremrt_reorder_add(ro, e, line)) == SREMRT_REORDER_FULL)
+        if (sremrt_reorder_next(ro, &d, &dline))   /* no memory: the earliest goes early */
+            bad += push_one(m, out, &d, dline);
+    if (e && rc == SREMRT_REORDER_LATE)
+        bad += push_one(m, out, e, line);
+    while (sremrt_reorder_next(ro, &d, &dline))
+        bad += push_one(m, out, &d, dline);
+    return bad;
+}
+
 static int bad_usage(const char *prog, const char *fmt, const char *what)
 {
     fprintf(stderr, "%s: ", prog);
@@ -225,7 +257,8 @@ int main(int argc, char **argv)
     const char *path = NULL;
     long num[NOPT] = {0};   /* numeric options given */
     int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
-    const char *trie_dot = NULL, *convert = NULL;
+    const char *trie_dot = NULL, *convert = NULL, *delay = NULL;
+    int64_t max_delay = -1;   /* --max-delay in timestamp units; -1: none */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int k = 0;
@@ -299,6 +332,15 @@ int main(int argc, char **argv)
         case OPT_CONVERT_BIN:
             convert = v;
             break;
+        case OPT_MAX_DELAY:
+            if (@@PREFIX@@_schema.ts_attr < 0)
+                return bad_usage(prog, "--max-delay needs a timestamp attribute, and schema %s has none",
+                                 @@PREFIX@@_schema.name);
+            if (sremrt_parse_duration(v, @@PREFIX@@_schema.ts_unit_ns, &max_delay) != 0)
+                return bad_usage(prog, "--max-delay needs a count of timestamp units or a whole "
+                                       "duration of them (2s, 500ms; units ns us ms s min h d), not '%s'", v);
+            delay = v;
+            break;
         case OPT_HELP:
             usage(stdout, prog);
             return 0;
@@ -313,6 +355,8 @@ int main(int argc, char **argv)
         perror(path);
         return 2;
     }
+    if (convert && delay)
+        return bad_usage(prog, "%s", "--max-delay does not apply to --convert-bin");
     if (convert) {
         int rc = convert_bin(convert, in, bin, format, strict);
         if (in != stdin)
@@ -351,6 +395,9 @@ int main(int argc, char **argv)
     }
     sremrt_csv csv;
     sremrt_bin br;
+    sremrt_reorder ro;   /* --max-delay */
+    if (delay)
+        sremrt_reorder_init(&ro, &@@PREFIX@@_schema, max_delay, &hook);
     uint64_t bad = 0;   /* malformed lines: the matcher counts the rest */
     double start = sremrt_clock_seconds();
     if (bin) {
@@ -373,10 +420,8 @@ int main(int argc, char **argv)
         if (rc == SREMRT_READ_END)
             break;
         if (rc == SREMRT_READ_EVENT) {
-            if (@@PREFIX@@_push(m, &e) == 0)
+            if ((delay ? push_delayed(m, &out, &ro, &e, line) : push_one(m, &out, &e, line)) == 0)
                 continue;
-            flush_out(&out);
-            sremrt_write_error(stderr, format, line, @@PREFIX@@_error(m));
         } else {
             flush_out(&out);
             sremrt_write_error(stderr, format, line,
@@ -391,6 +436,17 @@ int main(int argc, char **argv)
             status = 3;
             break;
         }
+    }
+    if (delay) {   /* end of input: the events held are due */
+        sremrt_reorder_end(&ro);
+        push_delayed(m, &out, &ro, NULL, 0);   /* --strict too: they were accepted */
+        if (ro.early) {
+            flush_out(&out);
+            fprintf(stderr, "%s: --max-delay: out of memory, %llu events fed before their delay\n",
+                    prog, (unsigned long long)ro.early);
+            status = 3;
+        }
+        sremrt_reorder_free(&ro);
     }
     @@PREFIX@@_finish(m);
     flush_out(&out);   /* records before the report on a shared terminal */

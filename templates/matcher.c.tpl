@@ -46,7 +46,7 @@
 @@END USES_KEYS@@
 #include "sremrt/tsorder.h"
 
-SREMRT_ABI_REQUIRE(@@PREFIX@@, 5);
+SREMRT_ABI_REQUIRE(@@PREFIX@@, 6);
 
 /* ======== schema descriptor =============================================== */
 
@@ -316,7 +316,7 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
     }
     sremrt_stats_init(&m->stats);
     sremrt_tsorder_init(&m->order);
-    if (sremrt_abi_check(5) != 0)
+    if (sremrt_abi_check(6) != 0)
         return -1;
 @@# INIT_CODE: each declaration's allocations and runtime set-up, in order
     @@INIT_CODE@@
