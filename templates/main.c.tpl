@@ -31,7 +31,7 @@ enum {
     OPT_FORMAT, OPT_INPUT, OPT_EVENTS, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
     OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
     OPT_CONVERT_BIN, OPT_THREADS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESTORE, OPT_FORECAST_EMIT,
-    OPT_FORECAST_STATS, OPT_TRAIN_FIRST, OPT_FC_TRAIN, NOPT
+    OPT_FORECAST_STATS, OPT_TRAIN_FIRST, OPT_FC_TRAIN, OPT_MAX_DELAY, NOPT
 };
 static const struct option_spec {
     const char *name, *arg, *help;
@@ -67,7 +67,7 @@ static const struct option_spec {
     {"--threads", "N", "match on N threads (default 1), the keys of partitioned declarations\n"
                        "spread over them; the same records as on one; the rest runs on the\n"
                        "first; --max-keys, --max-memory, --checkpoint, --restore,\n"
-                       "--forecast-stats, --train-first: one thread", 256},
+                       "--forecast-stats, --train-first, --max-delay: one thread", 256},
     {"--checkpoint", "FILE", "save the matcher's state to FILE (atomically: FILE.tmp, then renamed)\n"
                              "at the end of input, and every N records with --checkpoint-every", 0},
     {"--checkpoint-every", "N", "with --checkpoint: also every N input records", 2147483647L},
@@ -81,6 +81,9 @@ static const struct option_spec {
                            "events, then forecast with the tables learned", 1L << 62},
     {"--fc-train", "MODEL", "instead of matching, count the symbols of the forecast patterns and\n"
                             "write the model to MODEL (what 'sremc train' runs)", 0},
+    {"--max-delay", "D", "accept events up to D late (D in the timestamp's unit, or with a\n"
+                         "unit: 2s, 500ms): held back and fed to the patterns in timestamp\n"
+                         "order once an event more than D later arrives", 0},
 };
 
 static void usage(FILE *out, const char *prog)
@@ -1082,6 +1085,40 @@ static void fc_on_symbol(void *user, int32_t decl, int32_t slot, uint32_t symbol
         fcscore_symbol(o->stats, decl, slot);
 }
 
+/* Pushes one event: 0, or 1 with its error record (the input line) written. */
+static int push_one(@@PREFIX@@_matcher *m, output *out, const @@PREFIX@@_event *e, int64_t line)
+{
+    if (out->stats)   /* --forecast-stats: the event's forecast waits for the end of its push */
+        out->stats->index = (int64_t)@@PREFIX@@_stats(m)->events + 1;
+    int rejected = @@PREFIX@@_push(m, e) != 0;
+    if (out->stats)
+        fcscore_flush(out->stats);
+    if (!rejected)
+        return 0;
+    flush_out(out);
+    sremrt_write_error(stderr, out->format, line, @@PREFIX@@_error(m));
+    return 1;
+}
+
+/* --max-delay: offers e (NULL at the end) to the reorder buffer and pushes
+ * what it releases; a late event goes to the matcher at once, which
+ * rejects it as out of order. Returns the events rejected. */
+static int push_delayed(@@PREFIX@@_matcher *m, output *out, sremrt_reorder *ro,
+                        const @@PREFIX@@_event *e, int64_t line)
+{
+    @@PREFIX@@_event d;
+    int64_t dline;
+    int bad = 0, rc = SREMRT_REORDER_HELD;
+    while (e && (rc = sremrt_reorder_add(ro, e, line)) == SREMRT_REORDER_FULL)
+        if (sremrt_reorder_next(ro, &d, &dline))   /* no memory: the earliest goes early */
+            bad += push_one(m, out, &d, dline);
+    if (e && rc == SREMRT_REORDER_LATE)
+        bad += push_one(m, out, e, line);
+    while (sremrt_reorder_next(ro, &d, &dline))
+        bad += push_one(m, out, &d, dline);
+    return bad;
+}
+
 static int bad_usage(const char *prog, const char *fmt, const char *what)
 {
     fprintf(stderr, "%s: ", prog);
@@ -1100,6 +1137,8 @@ int main(int argc, char **argv)
     long num[NOPT] = {0};   /* numeric options given */
     int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
     const char *trie_dot = NULL, *convert = NULL, *checkpoint = NULL, *restore = NULL, *fc_model = NULL;
+    const char *delay = NULL;
+    int64_t max_delay = -1;   /* --max-delay in timestamp units; -1: none */
     long train_first = 0;
     int fc_every = 0, fc_score = 0;
     for (int i = 1; i < argc; i++) {
@@ -1197,6 +1236,15 @@ int main(int argc, char **argv)
         case OPT_FORECAST_STATS:
             fc_score = 1;
             break;
+        case OPT_MAX_DELAY:
+            if (@@PREFIX@@_schema.ts_attr < 0)
+                return bad_usage(prog, "--max-delay needs a timestamp attribute, and schema %s has none",
+                                 @@PREFIX@@_schema.name);
+            if (sremrt_parse_duration(v, @@PREFIX@@_schema.ts_unit_ns, &max_delay) != 0)
+                return bad_usage(prog, "--max-delay needs a count of timestamp units or a whole "
+                                       "duration of them (2s, 500ms; units ns us ms s min h d), not '%s'", v);
+            delay = v;
+            break;
         case OPT_HELP:
             usage(stdout, prog);
             return 0;
@@ -1208,6 +1256,9 @@ int main(int argc, char **argv)
     }
     if (num[OPT_CHECKPOINT_EVERY] && !checkpoint)
         return bad_usage(prog, "%s needs --checkpoint FILE", "--checkpoint-every");
+    if (delay && (checkpoint || restore))   /* a checkpoint does not hold the events held back */
+        return bad_usage(prog, "%s holds events a checkpoint does not save: no --checkpoint or --restore with it",
+                         "--max-delay");
     if (convert && (checkpoint || restore))
         return bad_usage(prog, "%s matches nothing: no --checkpoint or --restore with it", "--convert-bin");
     FILE *in = stdin;
@@ -1215,6 +1266,8 @@ int main(int argc, char **argv)
         perror(path);
         return 2;
     }
+    if (convert && delay)
+        return bad_usage(prog, "%s", "--max-delay does not apply to --convert-bin");
     if (convert) {
         int rc = convert_bin(convert, in, bin, format, strict);
         if (in != stdin)
@@ -1286,10 +1339,11 @@ int main(int argc, char **argv)
     long threads = num[OPT_THREADS] ? num[OPT_THREADS] : 1;
     lead.m = m;
     if (threads > 1 && (cfg.max_keys > 0 || max_memory > 0 || checkpoint || restore || fc_model || fc_score ||
-                        train_first || @@PREFIX@@_set_shard(m, 0, (int32_t)threads) != 0 ||
+                        train_first || delay || @@PREFIX@@_set_shard(m, 0, (int32_t)threads) != 0 ||
                         pool_start(&shards, (int)threads, &cfg, m, &lead) != 0)) {
         /* limits counted over all keys, one state to checkpoint, the forecast
-           trainer and scorer (one thread's callbacks), or nothing to spread */
+           trainer and scorer (one thread's callbacks), the reorder buffer
+           (one reader's), or nothing to spread */
         @@PREFIX@@_set_shard(m, 0, 1);
         threads = 1;
     }
@@ -1297,6 +1351,9 @@ int main(int argc, char **argv)
         stdio_unlocked(in);
     sremrt_csv csv;
     sremrt_bin br;
+    sremrt_reorder ro;   /* --max-delay */
+    if (delay)
+        sremrt_reorder_init(&ro, &@@PREFIX@@_schema, max_delay, &hook);
     uint64_t bad = 0;   /* malformed lines: the matcher counts the rest */
     uint64_t records = 0, skip = 0;   /* input records read; --restore: the first skip of them were */
     if (restore && load_checkpoint(prog, restore, m, &skip, &bad) != 0) {
@@ -1319,6 +1376,8 @@ int main(int argc, char **argv)
             lead.pool = NULL;
             pool_free(&shards);
         }
+        if (delay)
+            sremrt_reorder_free(&ro);
         @@PREFIX@@_free(m);   /* the reader freed its own buffers */
         free(m);
         if (in != stdin)
@@ -1339,34 +1398,25 @@ int main(int argc, char **argv)
             continue;   /* --restore: the checkpoint has it (and its error record was written) */
         int rejected = 1;
         if (rc == SREMRT_READ_EVENT) {
-            if (out.stats)
-                scorer.index = (int64_t)@@PREFIX@@_stats(m)->events + 1;
-            rejected = @@PREFIX@@_push(m, &e) != 0;
-            if (out.stats)
-                fcscore_flush(&scorer);
-            if (flats && out.train && (long)@@PREFIX@@_stats(m)->events == train_first) {
+            rejected = delay ? push_delayed(m, &out, &ro, &e, line) : push_one(m, &out, &e, line);
+            if (flats && out.train && (long)@@PREFIX@@_stats(m)->events >= train_first) {
                 out.train = NULL;   /* learned: the tables from here on */
                 if (fctrain_tables(&trainer, m, flats, prog) < 0)
                     status = 3;
             }
-        }
-        if (rejected) {
+        } else {
             flush_out(&out);
-            if (rc == SREMRT_READ_EVENT) {
-                sremrt_write_error(stderr, format, line, @@PREFIX@@_error(m));
-            } else {
-                sremrt_write_error(stderr, format, line,
-                                   bin ? sremrt_bin_message(&br) : sremrt_csv_message(&csv));
-                bad++;
-                if (rc == SREMRT_READ_FATAL) {
-                    status = 3;
-                    break;
-                }
-            }
-            if (strict) {
+            sremrt_write_error(stderr, format, line,
+                               bin ? sremrt_bin_message(&br) : sremrt_csv_message(&csv));
+            bad++;
+            if (rc == SREMRT_READ_FATAL) {
                 status = 3;
                 break;
             }
+        }
+        if (rejected && strict) {
+            status = 3;
+            break;
         }
         if (num[OPT_CHECKPOINT_EVERY] && records % (uint64_t)num[OPT_CHECKPOINT_EVERY] == 0) {
             flush_out(&out);   /* the records before it are out when it is */
@@ -1385,6 +1435,17 @@ int main(int argc, char **argv)
         flush_out(&out);
         if (save_checkpoint(prog, checkpoint, m, records, bad) != 0)
             status = 3;
+    }
+    if (delay) {   /* end of input: the events held are due */
+        sremrt_reorder_end(&ro);
+        push_delayed(m, &out, &ro, NULL, 0);   /* --strict too: they were accepted */
+        if (ro.early) {
+            flush_out(&out);
+            fprintf(stderr, "%s: --max-delay: out of memory, %llu events fed before their delay\n",
+                    prog, (unsigned long long)ro.early);
+            status = 3;
+        }
+        sremrt_reorder_free(&ro);
     }
     @@PREFIX@@_finish(m);   /* once: after run_sharded, nothing */
     flush_out(&out);   /* records before the report on a shared terminal */

@@ -51,7 +51,7 @@
 @@END USES_KEYS@@
 #include "sremrt/tsorder.h"
 
-SREMRT_ABI_REQUIRE(@@PREFIX@@, 6);
+SREMRT_ABI_REQUIRE(@@PREFIX@@, 7);
 
 /* ======== schema descriptor =============================================== */
 
@@ -350,7 +350,7 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
     }
     sremrt_stats_init(&m->stats);
     sremrt_tsorder_init(&m->order);
-    if (sremrt_abi_check(6) != 0)
+    if (sremrt_abi_check(7) != 0)
         return -1;
 @@# INIT_CODE: each declaration's allocations and runtime set-up, in order
     @@INIT_CODE@@

@@ -378,7 +378,9 @@ static void emit_schema(Cg *g, Buf *fields, Buf *desc, Buf *same)
     cg_begin(desc, 0);
     fprintf(desc->f, "const sremrt_schema %s_schema = {", P);
     cg_put_c_string(desc->f, s->name);
-    fprintf(desc->f, ", %d, %s_attrs, %d, sizeof(%s_event)};", s->nattrs, P, s->ts_attr, P);
+    /* the timestamp's unit in ns: what ISO-8601 times and --max-delay convert to */
+    fprintf(desc->f, ", %d, %s_attrs, %d, sizeof(%s_event), INT64_C(%lld)};", s->nattrs, P, s->ts_attr, P,
+            s->ts_attr >= 0 ? (long long)ast_unit_ns(s->attrs[s->ts_attr].unit_name ? s->attrs[s->ts_attr].unit_name : "s") : 0LL);
     cg_end(desc);
 }
 

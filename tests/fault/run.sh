@@ -197,9 +197,9 @@ t types 3 fire <<'EOF'
 {"kind":"error","line":7,"message":"attribute id: \"-9223372036854775809\" is out of the int64 range"}
 {"kind":"error","line":8,"message":"attribute ok: \"maybe\" is not a bool (true, false, 1 or 0)"}
 {"kind":"error","line":10,"message":"attribute ok: \"2\" is not a bool (true, false, 1 or 0)"}
-{"kind":"error","line":11,"message":"attribute time: \"5.5\" is not a timestamp (an integer)"}
-{"kind":"error","line":12,"message":"attribute time: \"1e3\" is not a timestamp (an integer)"}
-{"kind":"error","line":13,"message":"attribute time: \"0x10\" is not a timestamp (an integer)"}
+{"kind":"error","line":11,"message":"attribute time: \"5.5\" is not a timestamp (an integer or an ISO-8601 time)"}
+{"kind":"error","line":12,"message":"attribute time: \"1e3\" is not a timestamp (an integer or an ISO-8601 time)"}
+{"kind":"error","line":13,"message":"attribute time: \"0x10\" is not a timestamp (an integer or an ISO-8601 time)"}
 {"kind":"error","line":14,"message":"attribute type: \"X\" is not a value of its enum"}
 {"kind":"error","line":15,"message":"attribute type: \"t\" is not a value of its enum"}
 {"kind":"match","name":"fire","index":3,"ts":1011,"start":2,"bind":{"x":2}}

@@ -17,7 +17,9 @@
 #     GEN_DIFF_PATTERNS (default 1000) random patterns, times
 #     SREMC_DIFF_SCALE, batched into programs built with -O0;
 #  4. episodes and explore clauses against oracles (build/diff_decl);
-#  5. --threads N against the plain run (tests/gen/threads.sh).
+#  5. --threads N against the plain run (tests/gen/threads.sh);
+#  6. checkpoints restored against the whole run (build/diff_state);
+#  7. --max-delay against the release order of its definition (late.py).
 set -u
 SREMC=${1:-bin/sremc}
 DIFF=${2:-build/diff_codegen}
@@ -187,6 +189,24 @@ STATE=${4:-build/diff_state}
 mkdir -p "$W/state"
 if ! "$STATE" "$SREMC" "$W/state" "${GEN_DIFF_STATE_PROGRAMS:-8}"; then
     fail=$((fail+1))
+    fail=$((fail+1))
+fi
+
+# 7. --max-delay (tests/gen/late.py): random shuffled streams, some
+#    timestamps in ISO-8601, against the release order of its definition;
+#    a schema without a timestamp refuses the option (exit status 2).
+if "$SREMC" build tests/gen/late.srem -o "$W/late" 2>"$W/late.log" &&
+   python3 tests/gen/late.py "$W/late" "$W" "${LATE_SEED:-19}"; then
+    pass=$((pass+1))
+else
+    echo "gen: FAIL --max-delay against its oracle"; cat "$W/late.log"; fail=$((fail+1))
+fi
+"$W/partition.auto" --max-delay 1s /dev/null 2>"$W/late_nots.err"
+st=$?
+if [ -x "$W/partition.auto" ] && [ $st = 2 ] && grep -q 'max-delay needs a timestamp' "$W/late_nots.err"; then
+    pass=$((pass+1))
+else
+    echo "gen: FAIL --max-delay on a schema without a timestamp (exit $st)"; fail=$((fail+1))
 fi
 
 echo "gen: $pass passed, $fail failed"

@@ -52,5 +52,6 @@ void add_canon_tests(void);
 void add_num_tests(void);
 void add_csv_gen_tests(void);
 void add_state_tests(void);
+void add_time_tests(void);
 
 #endif
