@@ -346,9 +346,9 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 RT_HEADERS = $(wildcard runtime/include/sremrt/*.h)
 # What a --freestanding build compiles (docs/FIRMWARE.md): the runtime but
-# its host parts (host.c: malloc and stdio; csv.c, bin.c: the readers of
+# its host parts (host.c: malloc and stdio; csv.c, jsonl.c, bin.c: the readers of
 # generated programs), with the internal headers they include.
-RT_FW_SRC  = $(filter-out runtime/host.c runtime/csv.c runtime/bin.c,$(RT_SRC)) $(wildcard runtime/*_impl.h)
+RT_FW_SRC  = $(filter-out runtime/host.c runtime/csv.c runtime/jsonl.c runtime/bin.c,$(RT_SRC)) $(wildcard runtime/*_impl.h)
 
 .PHONY: install check-install
 

@@ -1,8 +1,17 @@
 /* bin.c: a stream of raw event structs -> events, with truncated records
- * and out-of-range enum/bool values turned into error records. */
+ * and out-of-range enum/bool values turned into error records; one at a
+ * time (sremrt_bin) or in runs of records in place (sremrt_bin_blocks). */
+#define _POSIX_C_SOURCE 200809L   /* fileno, ftello, mmap */
 #include "sremrt/bin.h"
 
 #include <string.h>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define BIN_MMAP 1
+#endif
 
 #include "sremrt/sink.h"
 
@@ -87,4 +96,151 @@ int64_t sremrt_bin_line(const sremrt_bin *r)
 const char *sremrt_bin_message(const sremrt_bin *r)
 {
     return r->msg;
+}
+
+/* ---- runs of records in place -------------------------------------------------- */
+
+#define RUN_BYTES 65536   /* a run: checked, then pushed while still in cache */
+
+/* How many of the n records at p, a prefix, hold enum indices and bools in
+ * range: one pass per checked attribute, without a call per record. */
+static size_t valid_prefix(const sremrt_schema *s, const unsigned char *p, size_t n)
+{
+    size_t ok = n, i, size = s->event_size;
+    int k;
+    for (k = 0; k < s->nattrs; k++) {
+        const sremrt_attr *a = &s->attrs[k];
+        const unsigned char *f = p + a->offset;
+        if (a->type == SREMRT_ENUM) {
+            for (i = 0; i < ok; i++) {
+                int32_t v;
+                memcpy(&v, f + i * size, sizeof v);
+                if ((uint32_t)v >= (uint32_t)a->nvalues)
+                    break;
+            }
+            ok = i;
+        } else if (a->type == SREMRT_BOOL) {
+            for (i = 0; i < ok && f[i * size] <= 1; i++)
+                continue;
+            ok = i;
+        }
+    }
+    return ok;
+}
+
+/* Maps a regular file from its current offset: 0, or -1 to read it instead. */
+static int map_input(sremrt_bin_blocks *r)
+{
+#ifdef BIN_MMAP
+    struct stat st;
+    off_t at;
+    void *p;
+    int fd = fileno(r->rec.in);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (at = ftello(r->rec.in)) < 0 ||
+        at % 16 != 0 || st.st_size <= at || (uintmax_t)st.st_size > (uintmax_t)SIZE_MAX)
+        return -1;   /* 16: any record alignment */
+    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED)
+        return -1;
+    posix_madvise(p, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
+    r->map = (const unsigned char *)p;
+    r->map_bytes = (size_t)st.st_size;
+    r->data = r->map;
+    r->pos = (size_t)at;
+    r->end = r->map_bytes;
+    return 0;
+#else
+    (void)r;
+    return -1;
+#endif
+}
+
+int sremrt_bin_blocks_open(sremrt_bin_blocks *r, const sremrt_schema *s, FILE *in,
+                           const sremrt_alloc *a)
+{
+    memset(r, 0, sizeof *r);
+    sremrt_bin_open(&r->rec, s, in);
+    r->run = RUN_BYTES / s->event_size ? RUN_BYTES / s->event_size : 1;
+    if (map_input(r) == 0)
+        return 0;
+    r->buf = (unsigned char *)sremrt_alloc_get(a, r->run * s->event_size, 16);
+    if (!r->buf) {
+        strcpy(r->rec.msg, "binary reader: out of memory for its buffer");
+        return SREMRT_READ_FATAL;
+    }
+    r->alloc = *a;
+    r->data = r->buf;
+    return 0;
+}
+
+/* Read buffer: keeps the partial record, fills the rest; 0 or FATAL. */
+static int fill(sremrt_bin_blocks *r)
+{
+    size_t cap = r->run * r->rec.schema->event_size;
+    memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+    r->end -= r->pos;
+    r->pos = 0;
+    r->end += fread(r->buf + r->end, 1, cap - r->end, r->rec.in);
+    if (r->end < cap) {
+        if (ferror(r->rec.in)) {
+            strcpy(r->rec.msg, "read error");
+            return SREMRT_READ_FATAL;
+        }
+        r->eof = 1;
+    }
+    return 0;
+}
+
+int sremrt_bin_blocks_next(sremrt_bin_blocks *r, const void **events, size_t *n)
+{
+    size_t size = r->rec.schema->event_size, k;
+    const unsigned char *p;
+    if (r->rec.done)
+        return SREMRT_READ_END;
+    if (!r->map && !r->eof && r->end - r->pos < r->run * size && fill(r) != 0)
+        return SREMRT_READ_FATAL;
+    r->first = r->rec.record + 1;
+    if (r->end - r->pos < size) {
+        r->rec.done = 1;
+        if (r->end == r->pos)
+            return SREMRT_READ_END;
+        r->rec.record++;
+        return truncated(&r->rec, r->end - r->pos);
+    }
+    p = r->data + r->pos;
+    k = (r->end - r->pos) / size;
+    if (k > r->run)
+        k = r->run;
+    if ((k = valid_prefix(r->rec.schema, p, k)) == 0) {   /* the first is bad: say why */
+        r->rec.record++;
+        r->pos += size;
+        return check_values(&r->rec, p);
+    }
+    *events = p;
+    *n = k;
+    r->rec.record += (int64_t)k;
+    r->pos += k * size;
+    return SREMRT_READ_EVENT;
+}
+
+int64_t sremrt_bin_blocks_line(const sremrt_bin_blocks *r)
+{
+    return r->first;
+}
+
+const char *sremrt_bin_blocks_message(const sremrt_bin_blocks *r)
+{
+    return r->rec.msg;
+}
+
+void sremrt_bin_blocks_close(sremrt_bin_blocks *r)
+{
+#ifdef BIN_MMAP
+    if (r->map)
+        munmap((void *)(uintptr_t)r->map, r->map_bytes);
+#endif
+    if (r->buf && r->alloc.alloc)
+        sremrt_alloc_free(&r->alloc, r->buf, r->run * r->rec.schema->event_size);
+    r->map = NULL;
+    r->buf = NULL;
 }

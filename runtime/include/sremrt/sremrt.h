@@ -9,6 +9,7 @@
 #include "csv.h"
 #include "episode.h"
 #include "explore.h"
+#include "jsonl.h"
 #include "keymap.h"
 #include "occmap.h"
 #include "out.h"
