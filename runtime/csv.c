@@ -1,11 +1,33 @@
 /* csv.c: CSV text (RFC 4180 quoting, docs/language.md section 6 rules) -> events
- * in the generated struct, one record at a time through a bounded buffer. */
+ * in the generated struct. Input comes in blocks; a record is split in place
+ * by bit masks of its structural bytes (SIMD where the target has it), and
+ * any record the masks cannot settle (a '""' quote, a quoted line break, a
+ * lone '\r', a NUL, the end of input without a line break, an overlong line)
+ * is read again byte by byte into a bounded buffer, the rules' reference. */
+#if !defined(_POSIX_C_SOURCE) && (defined(__unix__) || defined(__APPLE__))
+#define _POSIX_C_SOURCE 200809L
+#endif
 #include "sremrt/csv.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(_POSIX_VERSION) || defined(_POSIX_C_SOURCE)
+#include <sys/stat.h>
+#include <unistd.h>
+#define CSV_POSIX 1
+#endif
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define CSV_SSE2 1
+#elif defined(__ARM_NEON) && defined(__aarch64__)
+#include <arm_neon.h>
+#define CSV_NEON 1
+#endif
+
+#include "sremrt/num.h"
 #include "sremrt/sink.h"
 
 enum { REC_OK, REC_EOF, REC_BAD };
@@ -22,10 +44,20 @@ static void config_or_default(const sremrt_csv_config *cfg, size_t *line_cap, in
     *max_columns = cfg && cfg->max_columns > 0 ? cfg->max_columns : SREMRT_CSV_MAX_COLUMNS;
 }
 
-/* Layout: field offsets, column map, record buffer; slack aligns the first. */
+/* The input block: twice the longest record, within [2 chunks, BLOCK]; a
+ * small reader (a caller buffer) reads more often, never wrongly. */
+static size_t block_bytes(size_t line_cap)
+{
+    size_t b = line_cap < SREMRT_CSV_BLOCK / 2 ? 2 * line_cap : SREMRT_CSV_BLOCK;
+    return b < 2 * SREMRT_CSV_SLACK ? 2 * SREMRT_CSV_SLACK : b;
+}
+
+/* Layout: field offsets and lengths, column map, record buffer, input block
+ * and its slack; slack before them aligns the first. */
 static size_t layout_bytes(size_t line_cap, int max_columns)
 {
-    return (size_t)max_columns * (sizeof(size_t) + sizeof(int)) + line_cap + 1;
+    return (size_t)max_columns * (2 * sizeof(size_t) + sizeof(int)) + line_cap + 1 +
+           block_bytes(line_cap) + SREMRT_CSV_SLACK;
 }
 
 size_t sremrt_csv_bytes(const sremrt_csv_config *cfg)
@@ -47,9 +79,15 @@ static int place(sremrt_csv *r, const sremrt_csv_config *cfg, void *mem, size_t 
         return -1;
     p = (unsigned char *)mem + pad;
     r->field = (size_t *)(void *)p;
-    r->column_attr = (int *)(void *)(p + (size_t)max_columns * sizeof(size_t));
-    r->buf = (char *)(p + (size_t)max_columns * (sizeof(size_t) + sizeof(int)));
+    r->field_len = r->field + max_columns;
+    r->column_attr = (int *)(void *)(r->field_len + max_columns);
+    r->buf = (char *)(r->column_attr + max_columns);
     r->cap = line_cap + 1;
+    r->blk = r->buf + r->cap;
+    r->blk_cap = block_bytes(line_cap);
+    /* defined bytes past the input: the masks read whole chunks */
+    memset(r->blk, 0, r->blk_cap + SREMRT_CSV_SLACK);
+    r->rec = r->buf;
     r->max_columns = max_columns;
     r->mem = mem;
     r->bytes = bytes;
@@ -91,19 +129,83 @@ static void note_bad(sremrt_csv *r, const char *why)
         r->bad = why;
 }
 
-/* ---- bytes ------------------------------------------------------------------- */
+/* ---- input blocks ------------------------------------------------------------ */
+
+#define NO_CHUNK ((size_t)-1)
+
+/* Up to n bytes into p: 0 at the end of input or on a read error. A
+ * descriptor returns what has arrived, so a pipe's lines are not held back. */
+static size_t read_some(sremrt_csv *r, char *p, size_t n)
+{
+#ifdef CSV_POSIX
+    if (r->fd >= 0) {
+        for (;;) {
+            ssize_t got = read(r->fd, p, n);
+            if (got >= 0)
+                return (size_t)got;
+            if (errno != EINTR) {
+                r->read_error = 1;
+                return 0;
+            }
+        }
+    }
+#endif
+    return fread(p, 1, n, r->in);
+}
+
+/* Drops the bytes before `keep`, moving the rest to the front, and reads
+ * more after them: the bytes added, 0 at the end of input, on an error or
+ * when the block is full. */
+static size_t read_more(sremrt_csv *r, size_t keep)
+{
+    size_t got;
+    if (keep > 0) {
+        memmove(r->blk, r->blk + keep, r->end - keep);
+        r->end -= keep;
+        r->pos -= keep;
+    }
+    r->chunk = NO_CHUNK;
+    if (r->eof || r->end == r->blk_cap)
+        return 0;
+    got = read_some(r, r->blk + r->end, r->blk_cap - r->end);
+    if (got == 0)
+        r->eof = 1;
+    r->end += got;
+    return got;
+}
+
+static int read_failed(const sremrt_csv *r)
+{
+    return r->read_error || ferror(r->in);
+}
+
+/* Reads the descriptor of a pipe or terminal itself (no stdio buffering
+ * between the lines and the matcher); a regular file, or a FILE without a
+ * descriptor, through fread. */
+static int direct_fd(FILE *in)
+{
+#ifdef CSV_POSIX
+    struct stat st;
+    int fd = fileno(in);
+    if (fd >= 0 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode))
+        return fd;
+#else
+    (void)in;
+#endif
+    return -1;
+}
+
+/* ---- bytes, one at a time (the careful path) ---------------------------------- */
 
 static int next_char(sremrt_csv *r)
 {
     int c;
     if (r->npending)
         c = r->pending[--r->npending];
-    else if (r->eof)
+    else if (r->pos == r->end && read_more(r, r->pos) == 0)
         return EOF;
-    else if ((c = getc(r->in)) == EOF) {
-        r->eof = 1;
-        return EOF;
-    }
+    else
+        c = (unsigned char)r->blk[r->pos++];
     if (c == '\n')
         r->next_line++;
     return c;
@@ -162,6 +264,213 @@ static void skip_bom(sremrt_csv *r)
     unread(r, c3);
     unread(r, c2);
     unread(r, c1);
+}
+
+/* ---- records by masks (the fast path) --------------------------------------------- */
+
+enum { FAST_OK, FAST_SLOW, FAST_MORE };
+
+#define CHUNK 64   /* bytes one mask covers */
+
+#if defined(CSV_SSE2)
+/* Bit i set when p[i] is ',' '\n' '"' '\r' or NUL, for 64 bytes. */
+static uint64_t stop_bits(const char *p)
+{
+    const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n');
+    const __m128i quote = _mm_set1_epi8('"'), cr = _mm_set1_epi8('\r'), nul = _mm_setzero_si128();
+    uint64_t m = 0;
+    int k;
+    for (k = 0; k < CHUNK / 16; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+        __m128i a = _mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, nl));
+        __m128i b = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, cr));
+        a = _mm_or_si128(a, _mm_or_si128(b, _mm_cmpeq_epi8(v, nul)));
+        m |= (uint64_t)(uint16_t)_mm_movemask_epi8(a) << (16 * k);
+    }
+    return m;
+}
+#elif defined(CSV_NEON)
+static uint8x16_t stop_bytes(const char *p)
+{
+    uint8x16_t v = vld1q_u8((const uint8_t *)(const void *)p);
+    uint8x16_t a = vorrq_u8(vceqq_u8(v, vdupq_n_u8(',')), vceqq_u8(v, vdupq_n_u8('\n')));
+    uint8x16_t b = vorrq_u8(vceqq_u8(v, vdupq_n_u8('"')), vceqq_u8(v, vdupq_n_u8('\r')));
+    return vorrq_u8(a, vorrq_u8(b, vceqq_u8(v, vdupq_n_u8(0))));
+}
+
+/* Bit i set when p[i] is ',' '\n' '"' '\r' or NUL, for 64 bytes: each
+ * byte's match weighted by its bit, then summed pairwise down to 8 bytes. */
+static uint64_t stop_bits(const char *p)
+{
+    static const uint8_t weight[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    uint8x16_t w = vld1q_u8(weight);
+    uint8x16_t a = vandq_u8(stop_bytes(p), w), b = vandq_u8(stop_bytes(p + 16), w);
+    uint8x16_t c = vandq_u8(stop_bytes(p + 32), w), d = vandq_u8(stop_bytes(p + 48), w);
+    uint8x16_t s = vpaddq_u8(vpaddq_u8(a, b), vpaddq_u8(c, d));
+    s = vpaddq_u8(s, s);
+    return vgetq_lane_u64(vreinterpretq_u64_u8(s), 0);
+}
+#else
+/* Bit i set when p[i] is ',' '\n' '"' '\r' or NUL, for 64 bytes. */
+static uint64_t stop_bits(const char *p)
+{
+    uint64_t m = 0;
+    int i;
+    for (i = CHUNK - 1; i >= 0; i--) {
+        char c = p[i];
+        m = m << 1 | (uint64_t)(c == ',' || c == '\n' || c == '"' || c == '\r' || c == '\0');
+    }
+    return m;
+}
+#endif
+
+static int lowest_bit(uint64_t m)
+{
+#if defined(__GNUC__)
+    return __builtin_ctzll(m);
+#else
+    int n = 0;
+    while (!(m & 1)) {
+        m >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+/* The masks of the CHUNK bytes at blk + at; bytes past the input cleared
+ * (the slack after the block keeps the loads inside the buffer). */
+static void load_chunk(sremrt_csv *r, size_t at)
+{
+    uint64_t m = stop_bits(r->blk + at);
+    size_t valid = r->end - at;
+    if (valid < CHUNK)
+        m &= ((uint64_t)1 << valid) - 1;
+    r->chunk = at;
+    r->stop = m;
+}
+
+/* Offset of the first structural byte at or after `at`, or r->end. */
+static size_t next_stop(sremrt_csv *r, size_t at)
+{
+    while (at < r->end) {
+        uint64_t m;
+        if (r->chunk == NO_CHUNK || at < r->chunk || at >= r->chunk + CHUNK)
+            load_chunk(r, at);
+        m = r->stop & ~(((uint64_t)1 << (at - r->chunk)) - 1);
+        if (m)
+            return r->chunk + (size_t)lowest_bit(m);
+        at = r->chunk + CHUNK;
+    }
+    return r->end;
+}
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* A quoted field whose opening quote is at q: its text is [q + 1, close),
+ * and *sep gets the ',' or '\n' after the closing quote and blanks. Quoted
+ * line breaks, '\r', NUL and '""' are left to the careful path. */
+static int quoted_field(sremrt_csv *r, size_t q, size_t *close, size_t *sep)
+{
+    const char *b = r->blk;
+    size_t i = q + 1, j;
+    for (;;) {
+        i = next_stop(r, i);
+        if (i == r->end)
+            return FAST_MORE;
+        if (b[i] == '"')
+            break;
+        if (b[i] != ',')
+            return FAST_SLOW;
+        i++;
+    }
+    *close = i;
+    for (j = i + 1; j < r->end && is_blank(b[j]); j++)
+        continue;
+    if (j + 1 >= r->end)
+        return FAST_MORE;                  /* the byte after it decides */
+    if (b[j] == '\r' && b[j + 1] == '\n')
+        j++;
+    if (b[j] != ',' && b[j] != '\n')
+        return FAST_SLOW;                  /* '""', or a byte after the quote */
+    *sep = j;
+    return FAST_OK;
+}
+
+/* Splits the line at r->pos into fields in place: FAST_OK (fields NUL-
+ * terminated in the block, pos after the line), FAST_SLOW (a byte the
+ * careful path must see; nothing consumed) or FAST_MORE (no line break in
+ * the block yet). */
+static int split_line(sremrt_csv *r)
+{
+    char *b = r->blk;
+    size_t fs = r->pos, total = 0, p, start, stop;
+    int nf = 0, quoted = 0, i;
+    char c;
+    do {
+        p = next_stop(r, fs);
+        if (p == r->end)
+            return FAST_MORE;
+        for (start = fs; start < p && is_blank(b[start]); start++)
+            continue;
+        c = b[p];
+        if (c == '"') {
+            int rc;
+            if (start != p)
+                return FAST_SLOW;          /* a quote inside unquoted data */
+            rc = quoted_field(r, p, &stop, &p);
+            if (rc != FAST_OK)
+                return rc;
+            start++;
+            quoted = 1;
+            total += stop - start + 1;
+        } else {
+            if (c == '\r') {
+                if (p + 1 == r->end)
+                    return FAST_MORE;
+                if (b[p + 1] != '\n')
+                    return FAST_SLOW;      /* a '\r' inside a field */
+            } else if (c == '\0') {
+                return FAST_SLOW;
+            }
+            total += p - start + 1;        /* as the careful path counts, blanks included */
+            for (stop = p; stop > start && is_blank(b[stop - 1]); stop--)
+                continue;
+            p += c == '\r';
+        }
+        if (nf < r->max_columns) {
+            r->field[nf] = start;
+            r->field_len[nf] = stop - start;
+        }
+        nf++;
+        fs = p + 1;
+    } while (b[p] == ',');
+    if (total > r->cap)
+        return FAST_SLOW;                  /* overlong: the careful path reports it */
+    for (i = 0; i < nf && i < r->max_columns; i++)
+        b[r->field[i] + r->field_len[i]] = '\0';
+    r->rec = b;
+    r->nfields = nf;
+    r->quoted = quoted;
+    r->pos = fs;
+    r->next_line++;
+    return FAST_OK;
+}
+
+/* One line by the masks, reading more input as needed: FAST_OK or
+ * FAST_SLOW (the careful path takes the line; also at the end of input). */
+static int fast_record(sremrt_csv *r)
+{
+    for (;;) {
+        int rc = split_line(r);
+        if (rc != FAST_MORE)
+            return rc;
+        if (read_more(r, r->pos) == 0)
+            return FAST_SLOW;              /* a line longer than the block, or the last one */
+    }
 }
 
 /* ---- records ----------------------------------------------------------------- */
@@ -243,8 +552,10 @@ static int read_field(sremrt_csv *r)
         r->err_c = c;
         return BROKEN;
     }
-    if (r->nfields < r->max_columns)
+    if (r->nfields < r->max_columns) {
         r->field[r->nfields] = start;
+        r->field_len[r->nfields] = r->len - 1 - start;
+    }
     r->nfields++;
     return c;
 }
@@ -259,39 +570,53 @@ static void skip_line(sremrt_csv *r)
 
 static int is_blank_record(const sremrt_csv *r)
 {
-    return r->nfields == 1 && !r->quoted && !r->bad && r->buf[0] == '\0';
+    return r->nfields == 1 && !r->quoted && !r->bad && r->field_len[0] == 0;
 }
 
-/* One record into buf/field, blank lines skipped: REC_OK, REC_EOF or
+/* One record byte by byte into buf: what read_record does when the masks
+ * cannot settle it. */
+static int careful_record(sremrt_csv *r)
+{
+    int c;
+    r->rec = r->buf;
+    r->len = 0;
+    r->nfields = 0;
+    r->quoted = 0;
+    c = next_char(r);
+    if (c == EOF)
+        return REC_EOF;
+    unread(r, c);
+    do
+        c = read_field(r);
+    while (c == ',');
+    if (c == BROKEN) {
+        skip_line(r);
+        return REC_BAD;
+    }
+    return r->bad ? REC_BAD : REC_OK;
+}
+
+/* One record into rec/field, blank lines skipped: REC_OK, REC_EOF or
  * REC_BAD (reason in r->bad, rest of the line already skipped). */
 static int read_record(sremrt_csv *r)
 {
-    int c;
+    int rc;
     for (;;) {
         r->line = r->next_line;
-        r->len = 0;
-        r->nfields = 0;
-        r->quoted = 0;
         r->bad = NULL;
-        c = next_char(r);
-        if (c == EOF)
-            return REC_EOF;
-        unread(r, c);
-        do
-            c = read_field(r);
-        while (c == ',');
-        if (c == BROKEN) {
-            skip_line(r);
-            return REC_BAD;
+        if (r->npending || fast_record(r) != FAST_OK) {
+            rc = careful_record(r);
+            if (rc != REC_OK)
+                return rc;
         }
         if (!is_blank_record(r))
-            return r->bad ? REC_BAD : REC_OK;
+            return REC_OK;
     }
 }
 
 static const char *field_text(const sremrt_csv *r, int i)
 {
-    return r->buf + r->field[i];
+    return r->rec + r->field[i];
 }
 
 /* ---- header ------------------------------------------------------------------ */
@@ -308,7 +633,7 @@ static int map_columns(sremrt_csv *r)
     int i, a;
     for (i = 0; i < r->ncols; i++) {
         const char *name = field_text(r, i);
-        a = sremrt_schema_find(s, name, strlen(name));
+        a = sremrt_schema_find(s, name, r->field_len[i]);
         r->column_attr[i] = a;
         if (a >= 0) {
             int j;
@@ -332,7 +657,7 @@ static int read_header(sremrt_csv *r)
     skip_bom(r);
     rc = read_record(r);
     if (rc == REC_EOF)
-        return ferror(r->in) ? fatal(r, "read error", NULL, NULL)
+        return read_failed(r) ? fatal(r, "read error", NULL, NULL)
                              : fatal(r, "no CSV header: the input is empty", NULL, NULL);
     if (rc == REC_BAD && r->bad == OVERLONG)
         return fatal(r, "CSV header: line longer than the limit", NULL, NULL);
@@ -349,6 +674,8 @@ static void init_fields(sremrt_csv *r, const sremrt_schema *s, FILE *in)
     memset(r, 0, sizeof *r);
     r->schema = s;
     r->in = in;
+    r->fd = in ? direct_fd(in) : -1;
+    r->chunk = NO_CHUNK;
     r->next_line = 1;
     r->line = 1;
 }
@@ -390,40 +717,6 @@ void sremrt_csv_close(sremrt_csv *r)
 
 /* ---- values ------------------------------------------------------------------ */
 
-/* Decimal int64 with an optional sign: 0, -1 (not a number), -2 (range). */
-static int parse_i64(const char *s, int64_t *out)
-{
-    uint64_t v = 0, limit = (uint64_t)INT64_MAX;
-    int neg = 0;
-    if (*s == '+' || *s == '-') {
-        neg = *s == '-';
-        s++;
-    }
-    if (neg)
-        limit += 1;
-    if (!*s)
-        return -1;
-    for (; *s; s++) {
-        unsigned d = (unsigned)(*s - '0');
-        if (d > 9)
-            return -1;
-        if (v > (limit - d) / 10)
-            return -2;
-        v = v * 10 + d;
-    }
-    *out = neg ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
-    return 0;
-}
-
-static int parse_f64(const char *s, double *out)
-{
-    char *end;
-    if (!*s || isspace((unsigned char)*s))
-        return -1;
-    *out = strtod(s, &end);
-    return *end ? -1 : 0;
-}
-
 static int same_nocase(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++)
@@ -443,11 +736,12 @@ static int parse_bool(const char *s, int64_t *out)
     return 0;
 }
 
-static int int_value(sremrt_csv *r, const sremrt_attr *a, const char *text, void *event)
+static int int_value(sremrt_csv *r, const sremrt_attr *a, const char *text, size_t len,
+                     void *event)
 {
     int64_t v = 0;
-    int rc = parse_i64(text, &v);
-    if (rc == -2) {
+    int rc = sremrt_parse_i64(text, len, &v);
+    if (rc == SREMRT_NUM_RANGE) {
         value_msg(r, a, text, "is out of the int64 range");
         return -1;
     }
@@ -461,7 +755,8 @@ static int int_value(sremrt_csv *r, const sremrt_attr *a, const char *text, void
 }
 
 /* Converts one field into the event; -1 with r->msg set if it does not parse. */
-static int store_value(sremrt_csv *r, const sremrt_attr *a, const char *text, void *event)
+static int store_value(sremrt_csv *r, const sremrt_attr *a, const char *text, size_t len,
+                       void *event)
 {
     int64_t v;
     double f;
@@ -469,9 +764,9 @@ static int store_value(sremrt_csv *r, const sremrt_attr *a, const char *text, vo
     switch (a->type) {
     case SREMRT_INT:
     case SREMRT_TIMESTAMP:
-        return int_value(r, a, text, event);
+        return int_value(r, a, text, len, event);
     case SREMRT_FLOAT:
-        if (parse_f64(text, &f) != 0) {
+        if (sremrt_parse_f64(text, len, &f) != SREMRT_NUM_OK) {
             value_msg(r, a, text, "is not a float");
             return -1;
         }
@@ -485,7 +780,7 @@ static int store_value(sremrt_csv *r, const sremrt_attr *a, const char *text, vo
         sremrt_attr_set_int(a, event, v);
         return 0;
     case SREMRT_ENUM:
-        e = sremrt_enum_find(a, text, strlen(text));
+        e = sremrt_enum_find(a, text, len);
         if (e < 0) {
             value_msg(r, a, text, "is not a value of its enum");
             return -1;
@@ -534,7 +829,7 @@ int sremrt_csv_next(sremrt_csv *r, void *event)
         return SREMRT_READ_END;
     rc = read_record(r);
     if (rc == REC_EOF)
-        return ferror(r->in) ? fatal(r, "read error", NULL, NULL) : SREMRT_READ_END;
+        return read_failed(r) ? fatal(r, "read error", NULL, NULL) : SREMRT_READ_END;
     if (rc == REC_BAD)
         return bad_record(r);
     if (r->nfields != r->ncols)
@@ -542,7 +837,8 @@ int sremrt_csv_next(sremrt_csv *r, void *event)
     memset(event, 0, r->schema->event_size);
     for (i = 0; i < r->ncols; i++) {
         int a = r->column_attr[i];
-        if (a >= 0 && store_value(r, &r->schema->attrs[a], field_text(r, i), event) != 0)
+        if (a >= 0 && store_value(r, &r->schema->attrs[a], field_text(r, i), r->field_len[i],
+                                  event) != 0)
             return SREMRT_READ_BAD;
     }
     r->msg[0] = '\0';

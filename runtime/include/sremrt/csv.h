@@ -1,5 +1,9 @@
 /* csv.h: the CSV event reader of docs/language.md section 6: a header naming
- * attributes, then one event per record, parsed into the generated struct. */
+ * attributes, then one event per record, parsed into the generated struct.
+ * It reads the input in blocks: from a FILE that is not a regular file (a
+ * pipe, a terminal) it reads the descriptor itself, as soon as bytes arrive,
+ * so nothing may have been read from such a FILE through stdio before
+ * sremrt_csv_open. */
 #ifndef SREMRT_CSV_H
 #define SREMRT_CSV_H
 
@@ -17,6 +21,8 @@ extern "C" {
 #define SREMRT_CSV_LINE_CAP    65536   /* default longest record, in bytes */
 #define SREMRT_CSV_MAX_COLUMNS 1024    /* default most header columns */
 #define SREMRT_CSV_MSG_CAP     160     /* room for one error message */
+#define SREMRT_CSV_BLOCK       131072  /* most bytes read at a time (2 x line_cap) */
+#define SREMRT_CSV_SLACK       64      /* after the block: whole 64-byte loads */
 
 /* Capacities; a zero field takes the default. */
 typedef struct sremrt_csv_config {
@@ -27,16 +33,26 @@ typedef struct sremrt_csv_config {
 typedef struct sremrt_csv {
     const sremrt_schema *schema;
     FILE *in;
-    char *buf;             /* the current record's fields, each NUL-terminated */
+    int fd;                /* descriptor read directly (a pipe), or -1: fread */
+    char *blk;             /* input block: blk_cap bytes and SREMRT_CSV_SLACK */
+    size_t blk_cap;
+    size_t pos;            /* next byte to read in blk */
+    size_t end;            /* bytes of input in blk */
+    size_t chunk;          /* blk offset of the 64 bytes the masks describe */
+    uint64_t stop;         /* of those: ',' '\n' '"' '\r' NUL, one bit each */
+    char *buf;             /* a record the careful path copied: its fields */
     size_t cap;            /* buf's size: line_cap + 1 */
     size_t len;            /* bytes used in buf */
-    size_t *field;         /* start of each field in buf (max_columns) */
+    const char *rec;       /* the current record's fields: in buf or blk */
+    size_t *field;         /* start of each field in rec (max_columns) */
+    size_t *field_len;     /* its length (each field is NUL-terminated too) */
     int *column_attr;      /* attribute of each header column; -1: ignored */
     int max_columns;
     int ncols;             /* columns of the header */
     int nfields;           /* fields of the current record */
     int quoted;            /* the current record has a quoted field */
-    int eof;               /* getc has returned EOF */
+    int eof;               /* the input has ended */
+    int read_error;        /* reading the descriptor failed */
     int failed;            /* open failed: next keeps returning FATAL */
     int pending[3];        /* bytes read ahead and given back (a stack) */
     int npending;

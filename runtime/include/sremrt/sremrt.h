@@ -11,6 +11,7 @@
 #include "explore.h"
 #include "jsonl.h"
 #include "keymap.h"
+#include "num.h"
 #include "occmap.h"
 #include "out.h"
 #include "ptrie.h"
