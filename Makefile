@@ -286,7 +286,13 @@ build/fuzz_csv: tests/fuzz/fuzz_csv.c build/fuzz-csv-gen/fcsv.c $(RT_SRC)
 	clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    -Iruntime/include -Ibuild/fuzz-csv-gen -o $@ $^
 
-fuzz: deps build/fuzz_frontend build/fuzz_compiler build/fuzz_csv  ## libFuzzer on the front end, the compiler and the CSV reader
+# fuzz_jsonl: the same driver and matcher behind the JSON Lines reader;
+# seeds are the sample streams as JSON Lines (tests/gen/csv2jsonl.py).
+build/fuzz_jsonl: tests/fuzz/fuzz_csv.c build/fuzz-csv-gen/fcsv.c $(RT_SRC)
+	clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DFUZZ_JSONL \
+	    -Iruntime/include -Ibuild/fuzz-csv-gen -o $@ $^
+
+fuzz: deps build/fuzz_frontend build/fuzz_compiler build/fuzz_csv build/fuzz_jsonl  ## libFuzzer on the front end, the compiler, the CSV and JSONL readers
 	for f in frontend compiler; do \
 	    mkdir -p build/fuzz-corpus-$$f && \
 	    cp tests/golden/*/*.srem samples/*.srem build/fuzz-corpus-$$f/ 2>/dev/null; \
@@ -296,6 +302,12 @@ fuzz: deps build/fuzz_frontend build/fuzz_compiler build/fuzz_csv  ## libFuzzer 
 	mkdir -p build/fuzz-corpus-csv && cp samples/*.csv build/fuzz-corpus-csv/
 	./build/fuzz_csv -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
 	    -artifact_prefix=build/fuzz-csv- build/fuzz-corpus-csv
+	mkdir -p build/fuzz-corpus-jsonl
+	for f in samples/*.csv; do \
+	    python3 tests/gen/csv2jsonl.py $${f%.csv}.srem $$f > build/fuzz-corpus-jsonl/$$(basename $$f .csv).jsonl || exit 1; \
+	done
+	./build/fuzz_jsonl -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
+	    -artifact_prefix=build/fuzz-jsonl- build/fuzz-corpus-jsonl
 
 # ---- sample streams -------------------------------------------------------------
 # Stream generators of two samples (samples/telecom_gen.c: alarms after the ONCE

@@ -3,14 +3,14 @@
  * parsed in place, each line ending in a '\n' the parser stops at. */
 #include "sremrt/jsonl.h"
 
-#include <float.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "sremrt/num.h"
 #include "sremrt/sink.h"
 
 #define SHOWN_MAX 40          /* longest key or value quoted in a message */
 #define NAME_CAP 256          /* longest escaped key or enum value decoded */
+#define PAD 8                 /* bytes after the buffer: 8-digit loads never leave it */
 enum { LINE_BLANK = -1 };     /* parse_line: a line of only white space */
 
 /* ---- memory ---------------------------------------------------------------- */
@@ -21,11 +21,35 @@ static void config_or_default(const sremrt_jsonl_config *cfg, size_t *line_cap, 
     *block = cfg && cfg->block ? cfg->block : SREMRT_JSONL_BLOCK;
 }
 
-/* Layout: seen stamps, key order guesses, then the buffer (a line, a block
- * and the spare byte for the last line's '\n'). */
+/* Layout: seen stamps, key order guesses, then the buffer (a line, a block,
+ * the spare byte for the last line's '\n' and PAD). */
 static size_t layout_bytes(const sremrt_schema *s, size_t line_cap, size_t block)
 {
-    return (size_t)s->nattrs * (sizeof(uint32_t) + sizeof(int)) + line_cap + block + 1;
+    return (size_t)s->nattrs * (sizeof(uint32_t) + sizeof(int)) + line_cap + block + 1 + PAD;
+}
+
+static int plain(const char *name)
+{
+    const unsigned char *c = (const unsigned char *)name;
+    for (; *c; c++)
+        if (*c < 0x20 || *c == '"' || *c == '\\')
+            return 0;
+    return 1;
+}
+
+/* Whether every attribute name and enum value is plain: no byte a JSON
+ * string would escape, so raw bytes equal to it are it (same_string). */
+static int plain_names(const sremrt_schema *s)
+{
+    int i, v;
+    for (i = 0; i < s->nattrs; i++) {
+        if (!plain(s->attrs[i].name))
+            return 0;
+        for (v = 0; v < s->attrs[i].nvalues; v++)
+            if (!plain(s->attrs[i].values[v]))
+                return 0;
+    }
+    return 1;
 }
 
 size_t sremrt_jsonl_bytes(const sremrt_schema *s, const sremrt_jsonl_config *cfg)
@@ -54,6 +78,8 @@ static int place(sremrt_jsonl *r, const sremrt_jsonl_config *cfg, void *mem, siz
         r->seen[i] = 0;
         r->order[i] = i;   /* first guess: keys in schema order */
     }
+    memset(r->buf, 0, r->cap + 1 + PAD);   /* what 8-byte loads see past a line is defined */
+    r->plain = plain_names(r->schema);
     r->mem = mem;
     r->bytes = bytes;
     return 0;
@@ -235,9 +261,46 @@ static const char *value_msg(sremrt_jsonl *r, const sremrt_attr *a, const char *
 
 static const char *ws(const char *p)
 {
-    while (*p == ' ' || *p == '\t' || *p == '\r')
+    while (*p <= ' ' && (*p == ' ' || *p == '\t' || *p == '\r'))   /* mostly one compare */
         p++;
     return p;
+}
+
+/* The string at p (its opening quote) when it is exactly `name` without
+ * escapes: the byte after its closing quote, else NULL. The fast path of
+ * keys and enum values: no scan, no copy. */
+static const char *same_string(const sremrt_jsonl *r, const char *p, const char *name)
+{
+    if (r->plain)   /* a byte equal to a plain name's is plain */
+        for (p++; *name && *name == *p; name++)
+            p++;
+    else   /* a byte JSON would escape or end at: the slow path decides */
+        for (p++; *name && *name == *p && (unsigned char)*p >= 0x20 && *p != '"' && *p != '\\'; name++)
+            p++;
+    return !*name && *p == '"' ? p + 1 : NULL;
+}
+
+/* Whether p[0..8) are 8 decimal digits, and their value (SWAR: one load). */
+static uint64_t load8(const char *p)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    return (uint64_t)u[0] | (uint64_t)u[1] << 8 | (uint64_t)u[2] << 16 | (uint64_t)u[3] << 24 |
+           (uint64_t)u[4] << 32 | (uint64_t)u[5] << 40 | (uint64_t)u[6] << 48 | (uint64_t)u[7] << 56;
+}
+
+static int eight_digits(uint64_t v)
+{
+    return ((v & UINT64_C(0xF0F0F0F0F0F0F0F0)) |
+            (((v + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4)) ==
+           UINT64_C(0x3333333333333333);
+}
+
+static uint64_t eight_value(uint64_t v)
+{
+    v -= UINT64_C(0x3030303030303030);
+    v = v * 10 + (v >> 8);   /* pairs of digits */
+    return (((v & UINT64_C(0x000000FF000000FF)) * (100 + (UINT64_C(1000000) << 32))) +
+            (((v >> 16) & UINT64_C(0x000000FF000000FF)) * (1 + (UINT64_C(10000) << 32)))) >> 32;
 }
 
 static int is_digit(char c)
@@ -325,6 +388,14 @@ static void put_utf8(char *out, size_t *n, unsigned cp)
             out[*n] = (char)b[k];
 }
 
+/* Appends bytes p[0..len) to out[*n], counting what does not fit. */
+static void put_bytes(char *out, size_t *n, const char *p, size_t len)
+{
+    if (*n < NAME_CAP)
+        memcpy(out + *n, p, len < NAME_CAP - *n ? len : NAME_CAP - *n);
+    *n += len;
+}
+
 /* One escape after the backslash at p, decoded into out (NULL: only
  * checked); the byte after it, or NULL. */
 static const char *escape(const char *p, char *out, size_t *n)
@@ -364,27 +435,23 @@ static const char *scan_string(sremrt_jsonl *r, const char *p, char *out, size_t
     const char *start = ++p;
     *escaped = 0;
     for (;;) {
-        unsigned char c = (unsigned char)*p;
-        if (c == '"')
+        const char *q = p;
+        while ((unsigned char)*q >= 0x20 && *q != '"' && *q != '\\')
+            q++;
+        if (*escaped && out)   /* plain bytes after an escape */
+            put_bytes(out, n, p, (size_t)(q - p));
+        p = q;
+        if (*p == '"')
             return p + 1;
-        if (c == '\\') {
-            if (!*escaped && out) {   /* the plain bytes so far */
-                *n = 0;
-                for (; start < p; start++)
-                    put_utf8(out, n, (unsigned char)*start);
-            }
-            *escaped = 1;
-            if (!(p = escape(p + 1, out, n)))
-                return fail(r, "bad escape in a string");
-            continue;
+        if (*p != '\\')
+            return fail(r, *p == '\n' ? "unterminated string" : "control character in a string");
+        if (!*escaped && out) {   /* the plain bytes before the first escape */
+            *n = 0;
+            put_bytes(out, n, start, (size_t)(p - start));
         }
-        if (c < 0x20)
-            return fail(r, c == '\n' ? "unterminated string" : "control character in a string");
-        if (*escaped && out && *n < NAME_CAP)
-            out[(*n)++] = (char)c;
-        else if (*escaped && out)
-            (*n)++;
-        p++;
+        *escaped = 1;
+        if (!(p = escape(p + 1, out, n)))
+            return fail(r, "bad escape in a string");
     }
 }
 
@@ -395,7 +462,7 @@ static const char *string_text(const char *p, const char *end, char *out, size_t
 {
     if (!escaped) {
         *len = (size_t)(end - 1 - (p + 1));
-        return memchr(p + 1, '\0', *len) ? NULL : p + 1;
+        return p + 1;   /* no NUL: scan_string refused control bytes */
     }
     *len = n;
     return n > NAME_CAP || memchr(out, '\0', n) ? NULL : out;
@@ -474,81 +541,6 @@ static const char *skip_value(sremrt_jsonl *r, const char *p)
 
 /* ---- values ------------------------------------------------------------------ */
 
-/* Exactly representable powers of ten: a double of at most 53 bits times
- * or over one of these is correctly rounded (Clinger's fast path). */
-static const double POW10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-                               1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-                               1e20, 1e21, 1e22};
-
-/* The double of the JSON number [p, e), correctly rounded: the fast path
- * when it is exact, else strtod (which reads the same bytes). */
-static double number_value(const char *p, const char *e)
-{
-    const char *q = p;
-    uint64_t m = 0;
-    int nd = 0, e10 = 0, exact = 1, neg = *q == '-', frac = 0;
-    long x = 0;
-    char *end;
-    if (neg)
-        q++;
-    for (; q < e && (is_digit(*q) || *q == '.'); q++) {
-        unsigned d = (unsigned)(*q - '0');
-        if (*q == '.') {
-            frac = 1;
-            continue;
-        }
-        if (nd < 19) {
-            m = m * 10 + d;
-            nd += m != 0;
-            e10 -= frac;
-        } else {
-            e10 += !frac;
-            exact &= d == 0;
-        }
-    }
-    if (q < e) {   /* an exponent: e, sign, digits (capped: far out of range anyway) */
-        int eneg = *++q == '-';
-        if (*q == '+' || *q == '-')
-            q++;
-        for (; q < e; q++)
-            if (x < 100000)
-                x = x * 10 + (*q - '0');
-        e10 += (int)(eneg ? -x : x);
-    }
-    if (m == 0)
-        return neg ? -0.0 : 0.0;
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-    if (exact && m <= (UINT64_C(1) << 53) && e10 >= -22 && e10 <= 22) {
-        double v = (double)m;
-        v = e10 < 0 ? v / POW10[-e10] : v * POW10[e10];
-        return neg ? -v : v;
-    }
-#else
-    (void)exact;
-    (void)POW10;
-#endif
-    return strtod(p, &end);
-}
-
-/* Decimal int64 digits [p, e) with an optional '-': 0, or -1 out of range. */
-static int int_value(const char *p, const char *e, int64_t *out)
-{
-    uint64_t v = 0, limit = (uint64_t)INT64_MAX;
-    int neg = *p == '-';
-    if (neg) {
-        p++;
-        limit += 1;
-    }
-    for (; p < e; p++) {
-        unsigned d = (unsigned)(*p - '0');
-        if (v > (limit - d) / 10)
-            return -1;
-        v = v * 10 + d;
-    }
-    *out = neg ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
-    return 0;
-}
-
 /* A value that is not of the attribute's type: its text in the message. */
 static const char *wrong_type(sremrt_jsonl *r, const sremrt_attr *a, const char *p, const char *what)
 {
@@ -560,17 +552,30 @@ static const char *number_attr(sremrt_jsonl *r, const sremrt_attr *a, const char
 {
     int integral;
     int64_t v;
-    const char *e = *p == '-' || is_digit(*p) ? scan_number(p, &integral) : NULL;
-    if (a->type == SREMRT_FLOAT) {
-        if (!e)
+    double d;
+    const char *e, *q = p + (*p == '-');
+    if (a->type != SREMRT_FLOAT && *q >= '1' && *q <= '9') {   /* up to 18 digits in one pass */
+        uint64_t u = 0, w;
+        for (e = q; e - q <= 10 && eight_digits(w = load8(e)); e += 8)
+            u = u * 100000000 + eight_value(w);
+        for (; is_digit(*e) && e - q < 18; e++)
+            u = u * 10 + (unsigned)(*e - '0');
+        if (!is_digit(*e) && *e != '.' && *e != 'e' && *e != 'E') {
+            sremrt_attr_set_int(a, event, q > p ? -(int64_t)u : (int64_t)u);
+            return e;
+        }
+    }
+    e = *p == '-' || is_digit(*p) ? scan_number(p, &integral) : NULL;
+    if (a->type == SREMRT_FLOAT) {   /* JSON's grammar checked: num.h reads it as strtod would */
+        if (!e || sremrt_parse_f64(p, (size_t)(e - p), &d) != SREMRT_NUM_OK)
             return wrong_type(r, a, p, " is not a float");
-        sremrt_attr_set_float(a, event, number_value(p, e));
+        sremrt_attr_set_float(a, event, d);
         return e;
     }
     if (!e || !integral)
         return wrong_type(r, a, p, a->type == SREMRT_INT ? " is not an int"
                                                          : " is not a timestamp (an integer)");
-    if (int_value(p, e, &v) != 0)
+    if (sremrt_parse_i64(p, (size_t)(e - p), &v) != SREMRT_NUM_OK)
         return value_msg(r, a, p, e, " is out of the int64 range");
     sremrt_attr_set_int(a, event, v);
     return e;
@@ -584,8 +589,14 @@ static const char *enum_attr(sremrt_jsonl *r, const sremrt_attr *a, const char *
     const char *e, *text;
     if (*p != '"')
         return wrong_type(r, a, p, " is not a value of its enum (a string)");
+    for (v = 0; v < a->nvalues; v++)
+        if ((e = same_string(r, p, a->values[v]))) {
+            sremrt_attr_set_int(a, event, v);
+            return e;
+        }
     if (!(e = scan_string(r, p, buf, &n, &escaped)))
         return NULL;
+    v = -1;
     if ((text = string_text(p, e, buf, n, escaped, &len)))
         v = sremrt_enum_find(a, text, len);
     if (v < 0)
@@ -618,14 +629,11 @@ static const char *attr_value(sremrt_jsonl *r, const sremrt_attr *a, const char 
 /* ---- lines into events ------------------------------------------------------- */
 
 /* The attribute named [name, name+len) (no NUL in it), the key at position
- * pos of its line: the key at that position last time is tried first. */
+ * pos of its line; remembered as the guess for that position. */
 static int find_attr(sremrt_jsonl *r, int pos, const char *name, size_t len)
 {
     const sremrt_schema *s = r->schema;
-    int a = pos < s->nattrs ? r->order[pos] : -1;
-    if (a >= 0 && strncmp(s->attrs[a].name, name, len) == 0 && s->attrs[a].name[len] == '\0')
-        return a;
-    a = sremrt_schema_find(s, name, len);
+    int a = sremrt_schema_find(s, name, len);
     if (pos < s->nattrs && a >= 0)
         r->order[pos] = a;
     return a;
@@ -642,10 +650,14 @@ static const char *member(sremrt_jsonl *r, const char *p, int pos, int *found, v
     const char *key = p, *e, *text;
     if (*p != '"')
         return fail(r, "expected a key (a string) in the object");
-    if (!(e = scan_string(r, p, buf, &n, &escaped)))
-        return NULL;
-    if ((text = string_text(key, e, buf, n, escaped, &len)))
-        a = find_attr(r, pos, text, len);
+    if (pos < r->schema->nattrs && (e = same_string(r, p, r->schema->attrs[r->order[pos]].name))) {
+        a = r->order[pos];   /* the key at this position last time */
+    } else {
+        if (!(e = scan_string(r, p, buf, &n, &escaped)))
+            return NULL;
+        if ((text = string_text(key, e, buf, n, escaped, &len)))
+            a = find_attr(r, pos, text, len);
+    }
     p = ws(e);
     if (*p != ':')
         return show(r, "expected ':' after key ", key + 1, e - 1, "");

@@ -70,6 +70,34 @@ for c in tests/gen/cases/*.case; do
     echo "gen: case $n:$ran"
 done
 
+# The other inputs of a sample program $1 (sample $2, its CSV run's
+# output in $1.out and $1.err): the JSON Lines of tests/gen/csv2jsonl.py
+# (an independent converter) give the same records and error records;
+# --convert-bin from CSV and from JSONL write the same bytes; those
+# records, read with --input bin from the file (mapped) and from a pipe
+# (read in blocks), give the same records.
+check_inputs() {
+    q=$1
+    python3 tests/gen/csv2jsonl.py "samples/$2.srem" "samples/$2.csv" > "$q.jsonl"
+    "$q" --input jsonl "$q.jsonl" > "$q.jl.out" 2>"$q.jl.err"
+    "$q" --convert-bin "$q.csv.bin" "samples/$2.csv" 2>/dev/null
+    "$q" --convert-bin "$q.jl.bin" --input jsonl "$q.jsonl" 2>/dev/null
+    "$q" --input bin "$q.csv.bin" > "$q.bin.out" 2>&1
+    cat "$q.csv.bin" | "$q" --input bin > "$q.pipe.out" 2>&1
+    for f in jl.out jl.err bin.out pipe.out; do
+        case $f in *.err) want=$q.err ;; *) want=$q.out ;; esac
+        if ! diff -u "$want" "$q.$f" > "$q.$f.diff"; then
+            echo "gen: FAIL sample $2: $f differs from the CSV run"; sed 's/^/    /' "$q.$f.diff"
+            fail=$((fail+1))
+        else
+            pass=$((pass+1))
+        fi
+    done
+    if ! cmp -s "$q.csv.bin" "$q.jl.bin"; then
+        echo "gen: FAIL sample $2: --convert-bin from JSONL differs from CSV's"; fail=$((fail+1))
+    fi
+}
+
 # 2b. samples with events and expected output: samples/NAME.srem, NAME.csv
 #     and NAME.expected (the text records on stdout), built with the code
 #     of their extern predicates (samples/NAME_*.c, given as build operands)
@@ -99,6 +127,7 @@ for e in samples/*.expected; do
         else
             pass=$((pass+1)); ran="$ran $s"
         fi
+        [ $s = auto ] && check_inputs "$p" "$n"
     done
     echo "gen: sample $n:$ran"
 done

@@ -38,6 +38,7 @@ typedef struct sremrt_jsonl {
     uint32_t stamp;        /* this line's stamp (never 0) */
     int eof;               /* fread has returned short */
     int skipping;          /* dropping the rest of an overlong line */
+    int plain;             /* no name or enum value has a byte JSON escapes */
     int failed;            /* open failed: next keeps returning FATAL */
     int64_t line;          /* line of the last record returned (1-based) */
     int64_t next_line;     /* line the byte at beg belongs to */
