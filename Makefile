@@ -244,8 +244,10 @@ compile-bench: build/compile_bench  ## automaton sizes and compile times by wind
 # matchers, Hyperscan and the reference interpreter (linked from the
 # compiler's objects), every count checked (golden or same-run baseline);
 # then episode counters and explore algorithms beside their baselines
-# (bench/episodes.sh, bench/explore.sh); bench/report.sh merges all into
-# bench/results.json and draws docs/bench-window.svg. One process, 2
+# (bench/episodes.sh, bench/explore.sh), the runs strategy (bench/runs.sh)
+# and the ingest table (bench/ingest.sh: build/bench/ingest.md and .json);
+# bench/report.sh merges the rest into bench/results.json and draws
+# docs/bench-window.svg. One process, 2
 # repetitions (1 for the baselines): 5-8 minutes here. BENCH_CFLAGS
 # compiles the matchers and drivers (run.sh: -O3 -march=native; the
 # others: -O2).
@@ -255,7 +257,15 @@ bench: bin/sremc lib/libsremrt.a  ## the benchmark workloads, beside floors and 
 	sh bench/episodes.sh lib/libsremrt.a
 	sh bench/explore.sh bin/sremc lib/libsremrt.a
 	sh bench/runs.sh bin/sremc lib/libsremrt.a
+	sh bench/ingest.sh bin/sremc lib/libsremrt.a
 	sh bench/report.sh
+
+# The ingest table alone (bench/ingest.sh, last part of `make bench`): CSV,
+# JSONL and bin input of programs beside cat and wc -l; INGEST_QUICK=1 for
+# 3 runs a row instead of 5.
+.PHONY: bench-ingest
+bench-ingest: bin/sremc lib/libsremrt.a  ## CSV, JSONL and bin input speed beside cat and wc -l (1-3 min)
+	sh bench/ingest.sh bin/sremc lib/libsremrt.a
 
 # Everything, at full size (BENCH_FULL=1): 3 processes x 5 repetitions,
 # more windows, longer streams and budgets; about an hour (bench/run.sh:
