@@ -6,7 +6,9 @@
 /* @@PREFIX@@_main.c: the program `sremc build` wraps around @@HEADER@@:
  * events from CSV, JSON Lines or binary input -> records (docs/language.md
  * section 6). */
+#define _POSIX_C_SOURCE 200809L   /* pthreads (--threads) */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +20,7 @@
 enum {
     OPT_FORMAT, OPT_INPUT, OPT_EVENTS, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
     OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
-    OPT_CONVERT_BIN, NOPT
+    OPT_CONVERT_BIN, OPT_THREADS, NOPT
 };
 static const struct option_spec {
     const char *name, *arg, *help;
@@ -51,6 +53,9 @@ static const struct option_spec {
     {"--convert-bin", "OUT", "instead of matching, write the events to OUT (- for standard output)\n"
                              "as the binary records of --input bin; rejected lines are reported\n"
                              "and left out", 0},
+    {"--threads", "N", "match on N threads (default 1), the keys of partitioned declarations\n"
+                       "spread over them; the same records as on one; the rest runs on the\n"
+                       "first; --max-keys or --max-memory: one thread", 256},
 };
 
 static void usage(FILE *out, const char *prog)
@@ -291,6 +296,378 @@ static int convert_bin(const char *out_path, FILE *in, int input, sremrt_format 
     return status;
 }
 
+/* ---- --threads: shards of the partition keys, one matcher per thread ---- */
+
+/* The reader hands the workers batches of this many events (tests build
+ * with -DSREMC_BATCH_EVENTS=5 to cross many batches); NSLOTS batches are
+ * in flight (read, matched, merged). */
+#ifndef SREMC_BATCH_EVENTS
+#define SREMC_BATCH_EVENTS 4096
+#endif
+#define BATCH_EVENTS SREMC_BATCH_EVENTS
+#define NSLOTS 4
+
+/* A growing byte buffer: records as text, each after its rec_head. */
+typedef struct text_buf {
+    char *p;
+    size_t len, cap;
+    int oom;   /* a record did not fit in memory */
+} text_buf;
+
+/* Before each record's text: where it goes in the single-thread order
+ * (major, then minor), its length and its stream. */
+typedef struct rec_head {
+    int64_t major, minor;
+    uint32_t len;
+    uint32_t to_stderr;
+} rec_head;
+
+static void text_put(void *ctx, const char *p, size_t n)
+{
+    text_buf *b = (text_buf *)ctx;
+    if (b->len + n > b->cap && !b->oom) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n)
+            cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q)
+            b->oom = 1;
+        else {
+            b->p = q;
+            b->cap = cap;
+        }
+    }
+    if (!b->oom) {
+        memcpy(b->p + b->len, p, n);
+        b->len += n;
+    }
+}
+
+/* Appends one record, keyed, to b. */
+static void text_record(text_buf *b, sremrt_format format, int64_t major, int64_t minor, const sremrt_record *r)
+{
+    char buf[256];
+    sremrt_sink s;
+    rec_head h = {major, minor, 0, r->kind == SREMRT_ERROR};
+    size_t at = b->len;
+    text_put(b, (const char *)&h, sizeof h);
+    sremrt_sink_init_flush(&s, buf, sizeof buf, text_put, b);
+    sremrt_record_emit(&s, format, r);
+    sremrt_sink_end(&s);
+    if (!b->oom) {
+        h.len = (uint32_t)(b->len - at - sizeof h);
+        memcpy(b->p + at, &h, sizeof h);
+    }
+}
+
+/* One batch of events and, per worker, the records it made of them. */
+typedef struct slot {
+    @@PREFIX@@_event ev[BATCH_EVENTS];
+    size_t n;
+    int pending;     /* workers still on it */
+    text_buf *out;   /* [threads] */
+    text_buf errs;   /* error records of lines after its events (rec_head'ed) */
+} slot;
+
+typedef struct pool pool;
+
+typedef struct worker {
+    pool *pool;      /* NULL: one thread, records written at once */
+    output *out;
+    int id;
+    int finishing;   /* finish: summaries and overflows, keyed by declaration */
+    @@PREFIX@@_matcher *m;
+    text_buf *cur;   /* where its records go now */
+    pthread_t thread;
+} worker;
+
+struct pool {
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    uint64_t published;   /* batches handed out: batch b is in slots[b % NSLOTS] */
+    int quit;
+    int threads;
+    slot *slots;          /* [NSLOTS] */
+    worker **w;           /* [threads]; w[0] the caller's */
+    @@PREFIX@@_matcher **m;   /* [threads]; m[0] the caller's */
+};
+
+/* A worker's record callback: the record as text into its buffer, keyed
+ * by the single-thread order: during push, index then declaration (the
+ * records of one event and declaration all come from one worker); at the
+ * end, declaration then the partition's first event, overflow records
+ * last. */
+static void shard_record(void *user, const sremrt_record *r)
+{
+    worker *w = (worker *)user;
+    sremrt_record copy;
+    if (!w->pool) {
+        write_record(w->out, r);
+        return;
+    }
+    if (r->schema && !w->out->events) {
+        copy = *r;
+        copy.schema = NULL;
+        r = &copy;
+    }
+    if (!w->finishing)
+        text_record(w->cur, w->out->format, r->index, r->decl, r);
+    else if (r->kind == SREMRT_ERROR)
+        text_record(w->cur, w->out->format, INT64_MAX, r->decl, r);
+    else
+        text_record(w->cur, w->out->format, r->decl, r->index, r);
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = (worker *)arg;
+    pool *p = w->pool;
+    for (uint64_t b = 0;; b++) {
+        pthread_mutex_lock(&p->mu);
+        while (p->published <= b && !p->quit)
+            pthread_cond_wait(&p->work, &p->mu);
+        int stop = p->published <= b;
+        pthread_mutex_unlock(&p->mu);
+        if (stop)
+            return NULL;
+        slot *s = &p->slots[b % NSLOTS];
+        w->cur = &s->out[w->id];
+        @@PREFIX@@_push_many(w->m, s->ev, s->n);   /* the reader took out what goes backwards */
+        pthread_mutex_lock(&p->mu);
+        if (--s->pending == 0)
+            pthread_cond_signal(&p->done);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+/* Writes the keyed records of bufs[0..n-1] (each in key order) in key
+ * order, as write_record would have; empties them. */
+static void merge_write(output *o, text_buf *bufs, int n)
+{
+    size_t at[256] = {0};
+    for (;;) {
+        int best = -1;
+        rec_head h, bh = {0, 0, 0, 0};
+        for (int i = 0; i < n; i++) {
+            if (at[i] >= bufs[i].len)
+                continue;
+            memcpy(&h, bufs[i].p + at[i], sizeof h);
+            if (best < 0 || h.major < bh.major || (h.major == bh.major && h.minor < bh.minor)) {
+                best = i;
+                bh = h;
+            }
+        }
+        if (best < 0)
+            break;
+        const char *text = bufs[best].p + at[best] + sizeof bh;
+        at[best] += sizeof bh + bh.len;
+        if (bh.to_stderr) {
+            flush_out(o);   /* the records before it first, on a shared terminal */
+            fwrite(text, 1, bh.len, stderr);
+            continue;
+        }
+        errno = 0;
+        if (fwrite(text, 1, bh.len, stdout) != bh.len && !o->failed) {
+            o->failed = 1;
+            o->err = errno;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (bufs[i].oom && !o->failed) {
+            o->failed = 1;   /* records lost: the run cannot be trusted */
+            o->err = ENOMEM;
+        }
+        bufs[i].len = 0;
+        bufs[i].oom = 0;
+    }
+}
+
+/* Waits for batch b's workers, then writes its records and error records. */
+static void drain(pool *p, output *o, uint64_t b)
+{
+    slot *s = &p->slots[b % NSLOTS];
+    pthread_mutex_lock(&p->mu);
+    while (s->pending > 0)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+    merge_write(o, s->out, p->threads);
+    merge_write(o, &s->errs, 1);
+    s->n = 0;
+}
+
+static void publish(pool *p, slot *s)
+{
+    pthread_mutex_lock(&p->mu);
+    s->pending = p->threads;
+    p->published++;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* The error record of a rejected line, after the events already batched. */
+static void batch_error(slot *s, sremrt_format format, int64_t line, const char *message)
+{
+    sremrt_record r;
+    memset(&r, 0, sizeof r);
+    r.kind = SREMRT_ERROR;
+    r.line = line;
+    r.message = message;
+    text_record(&s->errs, format, 0, 0, &r);
+}
+
+/* The input, read in this thread and matched by p's workers: the events
+ * in batches (a rejected line ends one: its error record comes after the
+ * records of the events before it), each batch's records written in the
+ * single-thread order once every worker is done with it. Returns the
+ * exit status of the input (3: a line rejected under --strict or a fatal
+ * error), *bad the lines rejected. */
+static int shard_read(pool *p, output *o, reader *rd, int strict, uint64_t *bad)
+{
+    sremrt_tsorder order;
+    uint64_t filling = 0, merged = 0;
+    int status = 0, more = 1;
+    sremrt_tsorder_init(&order);
+    while (more && !o->failed) {
+        if (filling - merged == NSLOTS)
+            drain(p, o, merged++);
+        slot *s = &p->slots[filling % NSLOTS];
+        while (s->n < BATCH_EVENTS) {
+            @@PREFIX@@_event *e = &s->ev[s->n];
+            char why[96];   /* as the matcher's error */
+            int rc = reader_next(rd, e);
+            int64_t line = reader_line(rd);
+            if (rc == SREMRT_READ_END) {
+                more = 0;
+                break;
+            }
+            if (rc == SREMRT_READ_EVENT && s->errs.len > 0) {
+                /* the error records stay after this batch's records: the event starts the next */
+                slot *next = &p->slots[(filling + 1) % NSLOTS];
+                publish(p, s);
+                if (++filling - merged == NSLOTS)
+                    drain(p, o, merged++);
+                next->ev[0] = *e;
+                s = next;
+                e = &s->ev[0];
+            }
+            if (rc == SREMRT_READ_EVENT && sremrt_tsorder_event(&order, &@@PREFIX@@_schema, e, why, sizeof why) == 0) {
+                s->n++;
+                continue;
+            }
+            batch_error(s, o->format, line, rc == SREMRT_READ_EVENT ? why : reader_message(rd));
+            ++*bad;
+            if (rc == SREMRT_READ_FATAL || strict) {
+                status = 3;
+                more = 0;
+                break;
+            }
+        }
+        publish(p, s);
+        filling++;
+    }
+    while (merged < filling)
+        drain(p, o, merged++);
+    return status;
+}
+
+/* Stops p's workers (after the batches published) and waits for them. */
+static void stop_workers(pool *p, int started)
+{
+    pthread_mutex_lock(&p->mu);
+    p->quit = 1;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    for (int i = 0; i < started; i++)
+        pthread_join(p->w[i]->thread, NULL);
+}
+
+/* Gives back what run_sharded took (not lead nor its matcher). */
+static void pool_free(pool *p)
+{
+    for (int i = 1; i < p->threads; i++) {
+        if (p->m[i]) {
+            @@PREFIX@@_free(p->m[i]);
+            free(p->m[i]);
+        }
+        free(p->w[i]);
+    }
+    for (int k = 0; p->slots && k < NSLOTS; k++) {
+        for (int i = 0; p->slots[k].out && i < p->threads; i++)
+            free(p->slots[k].out[i].p);
+        free(p->slots[k].out);
+        free(p->slots[k].errs.p);
+    }
+    free(p->slots);
+    free(p->w);
+    free(p->m);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->work);
+    pthread_cond_destroy(&p->done);
+}
+
+/* Sets up threads - 1 more matchers beside m (lead's, its shard 0 set),
+ * each with its thread. 0, or -1 (p freed) when memory or a thread is
+ * refused. */
+static int pool_start(pool *p, int threads, const @@PREFIX@@_config *cfg, @@PREFIX@@_matcher *m, worker *lead)
+{
+    memset(p, 0, sizeof *p);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->work, NULL);
+    pthread_cond_init(&p->done, NULL);
+    p->threads = threads;
+    p->slots = calloc(NSLOTS, sizeof *p->slots);
+    p->w = calloc((size_t)threads, sizeof *p->w);
+    p->m = calloc((size_t)threads, sizeof *p->m);
+    int ok = p->slots && p->w && p->m;
+    for (int k = 0; ok && k < NSLOTS; k++)
+        ok = (p->slots[k].out = calloc((size_t)threads, sizeof *p->slots[k].out)) != NULL;
+    if (ok) {
+        p->w[0] = lead;
+        p->m[0] = m;
+    }
+    for (int i = 1; ok && i < threads; i++) {
+        @@PREFIX@@_config c = *cfg;
+        c.user = p->w[i] = calloc(1, sizeof *p->w[i]);
+        c.alloc = sremrt_alloc_malloc();   /* no --max-memory here: no shared count */
+        p->m[i] = malloc(@@PREFIX@@_matcher_size());
+        ok = p->w[i] && p->m[i] && @@PREFIX@@_init(p->m[i], &c) == 0 &&
+             @@PREFIX@@_set_shard(p->m[i], i, threads) == 0;
+        if (ok)
+            *p->w[i] = (worker){.pool = p, .out = lead->out, .id = i, .m = p->m[i]};
+    }
+    int started = 0;
+    if (ok) {
+        lead->pool = p;
+        for (; started < threads; started++)
+            if (pthread_create(&p->w[started]->thread, NULL, worker_main, p->w[started]) != 0)
+                break;
+    }
+    if (ok && started == threads)
+        return 0;
+    stop_workers(p, started);
+    lead->pool = NULL;
+    pool_free(p);
+    return -1;
+}
+
+/* --threads: the input matched on p's threads, then the end of the run
+ * (finish_shards); its records in the single-thread order. Returns
+ * shard_read's status. */
+static int run_sharded(pool *p, output *o, reader *rd, int strict, uint64_t *bad)
+{
+    int status = shard_read(p, o, rd, strict, bad);
+    stop_workers(p, p->threads);
+    for (int i = 0; i < p->threads; i++) {   /* the batches are written: their buffers are free */
+        p->w[i]->finishing = 1;
+        p->w[i]->cur = &p->slots[0].out[i];
+    }
+    @@PREFIX@@_finish_shards(p->m, p->threads);
+    merge_write(o, p->slots[0].out, p->threads);
+    p->w[0]->pool = NULL;
+    pool_free(p);
+    return status;
+}
+
 static int bad_usage(const char *prog, const char *fmt, const char *what)
 {
     fprintf(stderr, "%s: ", prog);
@@ -354,7 +731,8 @@ int main(int argc, char **argv)
         case OPT_MAX_RUNS:
         case OPT_DISTINCT_BUDGET:
         case OPT_OCCMAP_CAP:
-        case OPT_EXPLORE_CAP: {
+        case OPT_EXPLORE_CAP:
+        case OPT_THREADS: {
             errno = 0;
             long n = strtol(v, &end, 10);
             if (end == v || *end || errno || n < 1 || n > options[k].max) {
@@ -411,13 +789,15 @@ int main(int argc, char **argv)
     }
 
     output out = {format, events, 0, 0};
+    worker lead = {.out = &out};   /* its pool, with --threads: records merged, else written at once */
+    pool shards;
     sremrt_alloc hook = sremrt_alloc_malloc();
     sremrt_alloc_limit limit;   /* --max-memory: the matcher's memory, not the reader's */
     sremrt_alloc_limit_init(&limit, &hook, max_memory);
     @@PREFIX@@_config cfg;
     @@PREFIX@@_config_default(&cfg);
-    cfg.record = write_record;
-    cfg.user = &out;
+    cfg.record = shard_record;
+    cfg.user = &lead;
     cfg.alloc = sremrt_alloc_limit_hook(&limit);
     if (num[OPT_MAX_KEYS])
         cfg.max_keys = (int32_t)num[OPT_MAX_KEYS];
@@ -433,11 +813,23 @@ int main(int argc, char **argv)
         return 2;
     }
     reader rd;
+    long threads = num[OPT_THREADS] ? num[OPT_THREADS] : 1;
+    lead.m = m;
+    if (threads > 1 && (cfg.max_keys > 0 || max_memory > 0 || @@PREFIX@@_set_shard(m, 0, (int32_t)threads) != 0 ||
+                        pool_start(&shards, (int)threads, &cfg, m, &lead) != 0)) {
+        @@PREFIX@@_set_shard(m, 0, 1);   /* limits counted over all keys, or nothing to spread: one thread */
+        threads = 1;
+    }
     uint64_t bad = 0;   /* malformed lines: the matcher counts the rest */
     double start = sremrt_clock_seconds();
-    if (input != INPUT_BIN && reader_open(&rd, input, in) != 0) {
+    if (reader_open(&rd, input, in) != 0) {   /* bin: the sharded run's reader */
         sremrt_write_error(stderr, format, reader_line(&rd), reader_message(&rd));
         flush_out(&out);
+        if (threads > 1) {
+            stop_workers(&shards, (int)threads);
+            lead.pool = NULL;
+            pool_free(&shards);
+        }
         @@PREFIX@@_free(m);   /* the reader freed its own buffers */
         free(m);
         if (in != stdin)
@@ -446,9 +838,11 @@ int main(int argc, char **argv)
             fclose(dot);
         return 3;
     }
-    if (input == INPUT_BIN)
+    if (threads > 1)
+        status = run_sharded(&shards, &out, &rd, strict, &bad);   /* finish included */
+    else if (input == INPUT_BIN)
         status = run_bin(m, in, &out, strict, &bad);
-    while (input != INPUT_BIN && !out.failed) {   /* a write error on the output ends the run */
+    while (threads == 1 && input != INPUT_BIN && !out.failed) {   /* a write error on the output ends the run */
         @@PREFIX@@_event e;
         int rc = reader_next(&rd, &e);
         int64_t line = reader_line(&rd);
@@ -473,7 +867,7 @@ int main(int argc, char **argv)
             break;
         }
     }
-    @@PREFIX@@_finish(m);
+    @@PREFIX@@_finish(m);   /* once: after run_sharded, nothing */
     flush_out(&out);   /* records before the report on a shared terminal */
     if (trie) {
         char buf[4096];
@@ -495,8 +889,7 @@ int main(int argc, char **argv)
         sremrt_stats_print(stderr, &st, sremrt_clock_seconds() - start);
     if (status == 0)
         status = sremrt_stats_exit_status(&st);
-    if (input != INPUT_BIN)
-        reader_close(&rd);
+    reader_close(&rd);
     @@PREFIX@@_free(m);
     free(m);
     if (in != stdin)

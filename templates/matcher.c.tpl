@@ -17,6 +17,7 @@
 @@#   HAS_TS       the schema has a timestamp
 @@#   HAS_EPISODES, HAS_EXPLORE, HAS_KEYMAP
 @@#                an episode, an explore clause, a partitioned declaration
+@@#   SHARDED      hosted, with a declaration set_shard spreads over shards
 @@#   USES_KEYS    something formats or maps partition keys (sremrt/keymap.h)
 @@#   USES_WRAP, USES_DIV, USES_MOD, USES_MAX, USES_SAME_EVENT, USES_MATCH,
 @@#   USES_ABOUT   the generated code calls PREFIX_wrap, ... (so it is defined)
@@ -221,9 +222,11 @@ static void @@PREFIX@@_episode(@@PREFIX@@_matcher *m, const sremrt_episode *c, i
     }
 }
 
-/* End of input: an episode counter's summary record and its overflows. */
+/* End of input: an episode counter's summary record and its overflows;
+ * first: the index of the partition's first event (0: not kept), in
+ * r.index, the order a program merging shards writes summaries in. */
 static void @@PREFIX@@_episode_summary(@@PREFIX@@_matcher *m, const sremrt_episode *c, int32_t decl,
-        const sremrt_attr *key_attr, int64_t key, uint64_t *ovf)
+        const sremrt_attr *key_attr, int64_t key, int64_t first, uint64_t *ovf)
 {
     char key_text[128];
     sremrt_record r;
@@ -234,6 +237,7 @@ static void @@PREFIX@@_episode_summary(@@PREFIX@@_matcher *m, const sremrt_episo
     sremrt_episode_record(c, SREMRT_SUMMARY, @@PREFIX@@_decl_names[decl], &r);
     r.decl = decl;
     r.events = (int64_t)c->events;
+    r.index = first;
     if (key_attr) {
         sremrt_key_format(key_text, sizeof key_text, key_attr, key);
         r.key = key_text;
@@ -322,6 +326,47 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
     @@INIT_CODE@@
     return 0;
 }
+
+@@IF SHARDED@@
+/* Whether this matcher runs partition key `key` (set_shard). */
+static inline int @@PREFIX@@_mine(const @@PREFIX@@_matcher *m, int64_t key)
+{
+    return m->nshards <= 1 || sremrt_key_shard(key, m->nshards) == m->shard;
+}
+
+int @@PREFIX@@_set_shard(@@PREFIX@@_matcher *m, int32_t shard, int32_t nshards)
+{
+    if (nshards < 1 || shard < 0 || shard >= nshards || m->index > 0)
+        return -1;
+    m->shard = shard;
+    m->nshards = nshards;
+    return 0;
+}
+
+void @@PREFIX@@_finish_shards(@@PREFIX@@_matcher *const *ms, int32_t n)
+{
+    for (int32_t i = 1; i < n; i++) {   /* their summaries; their overflows into shard 0's */
+        @@PREFIX@@_finish(ms[i]);
+        for (int d = 0; d < @@NDECLS@@; d++)
+            for (int k = 0; k < SREMRT_OVF_KINDS; k++)
+                ms[0]->ovf[d][k] += ms[i]->ovf[d][k];
+    }
+    @@PREFIX@@_finish(ms[0]);
+}
+@@END SHARDED@@
+@@IF !SHARDED@@
+int @@PREFIX@@_set_shard(@@PREFIX@@_matcher *m, int32_t shard, int32_t nshards)
+{
+    (void)m;   /* no declaration to spread: one shard only */
+    return shard == 0 && nshards == 1 ? 0 : -1;
+}
+
+void @@PREFIX@@_finish_shards(@@PREFIX@@_matcher *const *ms, int32_t n)
+{
+    if (n > 0)
+        @@PREFIX@@_finish(ms[0]);
+}
+@@END !SHARDED@@
 
 /* The timestamp rule (docs/language.md 2): 1 if e goes backwards (counted,
  * and @@PREFIX@@_error says why), else 0 and e's timestamp is the last. */
@@ -415,6 +460,10 @@ static void @@PREFIX@@_overflow_records(@@PREFIX@@_matcher *m)
             m->stats.overflow[k] += m->ovf[d][k];
             any |= m->ovf[d][k];
         }
+@@IF SHARDED@@
+        if (m->shard > 0)   /* finish_shards: shard 0 reports the totals */
+            continue;
+@@END SHARDED@@
         if (!any || !m->cfg.record)
             continue;
         char message[400];

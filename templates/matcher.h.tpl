@@ -134,6 +134,23 @@ size_t @@PREFIX@@_push_many(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e, si
  * and the totals added to the stats. Once; push no more. */
 void @@PREFIX@@_finish(@@PREFIX@@_matcher *m);
 
+/* Threads (a program's --threads): n matchers, each given its shard
+ * 0..n-1 of n before its first push, are fed the same events; each runs
+ * only the partition keys k of its shard (sremrt_key_shard(k, n) == shard)
+ * of the partitioned patterns (without explore clause) and episodes, and
+ * shard 0 alone every other declaration. The records of an event come
+ * from one matcher per declaration; a partition's summary record carries
+ * the index of its first event in r.index. 0, or -1 when shard or n is
+ * out of range, an event was pushed already, or n > 1 and the file has
+ * nothing to spread (then run one matcher). */
+int @@PREFIX@@_set_shard(@@PREFIX@@_matcher *m, int32_t shard, int32_t nshards);
+
+/* End of stream for ms[0..n-1], the shards of one stream: finishes
+ * shards 1..n-1 (their summaries), adds what they dropped to shard 0, and
+ * finishes shard 0 (its summaries, then the overflow records with the
+ * totals; its stats then hold them). */
+void @@PREFIX@@_finish_shards(@@PREFIX@@_matcher *const *ms, int32_t n);
+
 /* The pattern tries of the explore clauses, one after the other: as text
  * (totals, best candidates, then the nodes) or, dot nonzero, as Graphviz
  * digraphs. Nothing when the file has no explore clause. */

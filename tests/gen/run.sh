@@ -14,7 +14,9 @@
 #     and the extern code included) built warning-free;
 #  3. the differential test (build/diff_codegen) against the interpreter:
 #     GEN_DIFF_PATTERNS (default 1000) random patterns, times
-#     SREMC_DIFF_SCALE, batched into programs built with -O0.
+#     SREMC_DIFF_SCALE, batched into programs built with -O0;
+#  4. episodes and explore clauses against oracles (build/diff_decl);
+#  5. --threads N against the plain run (tests/gen/threads.sh).
 set -u
 SREMC=${1:-bin/sremc}
 DIFF=${2:-build/diff_codegen}
@@ -75,7 +77,8 @@ done
 # (an independent converter) give the same records and error records;
 # --convert-bin from CSV and from JSONL write the same bytes; those
 # records, read with --input bin from the file (mapped) and from a pipe
-# (read in blocks), give the same records.
+# (read in blocks), give the same records; so do JSONL and bin with
+# --threads 2.
 check_inputs() {
     q=$1
     python3 tests/gen/csv2jsonl.py "samples/$2.srem" "samples/$2.csv" > "$q.jsonl"
@@ -84,7 +87,9 @@ check_inputs() {
     "$q" --convert-bin "$q.jl.bin" --input jsonl "$q.jsonl" 2>/dev/null
     "$q" --input bin "$q.csv.bin" > "$q.bin.out" 2>&1
     cat "$q.csv.bin" | "$q" --input bin > "$q.pipe.out" 2>&1
-    for f in jl.out jl.err bin.out pipe.out; do
+    "$q" --threads 2 --input jsonl "$q.jsonl" > "$q.jl2.out" 2>"$q.jl2.err"
+    "$q" --threads 2 --input bin "$q.csv.bin" > "$q.bin2.out" 2>&1
+    for f in jl.out jl.err bin.out pipe.out jl2.out jl2.err bin2.out; do
         case $f in *.err) want=$q.err ;; *) want=$q.out ;; esac
         if ! diff -u "$want" "$q.$f" > "$q.$f.diff"; then
             echo "gen: FAIL sample $2: $f differs from the CSV run"; sed 's/^/    /' "$q.$f.diff"
@@ -173,6 +178,13 @@ done
 DECL=${3:-build/diff_decl}
 mkdir -p "$W/decl"
 if ! "$DECL" "$SREMC" "$W/decl" "${GEN_DIFF_DECL_PROGRAMS:-12}"; then
+    fail=$((fail+1))
+fi
+
+# 5. a program's --threads N gives the records of its plain run, byte for
+#    byte: the samples, and step 3's and step 4's random files on random
+#    streams (tests/gen/threads.sh; ASan, UBSan and TSan builds included)
+if ! sh tests/gen/threads.sh "$SREMC" "$W"; then
     fail=$((fail+1))
 fi
 
