@@ -11,13 +11,18 @@
 # output from the CSV (from the JSONL too, which must be the same bytes),
 # and the three inputs must give the same records. When the program has
 # --threads, the rows "threads 1" and "threads 2" run the same pattern
-# partitioned by id. Last, the record floor: 10 M 16-byte records
+# partitioned (sensor: by id, wide: by units; 1,000 keys each: a
+# partitioned pattern keeps its last 256 events per key for the start of
+# its matches, so the wide shape's 100,000 ids would take gigabytes). Last, the record floor: 10 M 16-byte records
 # (bench/ingest_rec.srem, `A B C` within 3 events) through --input bin,
 # beside the record-sum floor (bench/ingest_floor.c, in memory) on the same
 # records. Each figure is the median of INGEST_REPS runs (default 5; 3
 # with INGEST_QUICK=1) of CPU time (user + system of the child, all its
 # threads) and of elapsed time, files in the page cache (one run first).
-# Writes the table to stdout and build/bench/ingest.md, JSON lines to
+# Then, with valgrind installed (INGEST_CACHEGRIND=0: not), instructions
+# per byte and per event of each program on a tenth of the events
+# (cachegrind: a count the machine's load does not change). Writes the
+# tables to stdout and build/bench/ingest.md, JSON lines to
 # build/bench/ingest.json.
 set -eu
 
@@ -103,7 +108,9 @@ for shape in sensor wide; do
     row "$shape" bin "cat > /dev/null" "$OUT/$shape.bin" "$n" cat "$OUT/$shape.bin"
     row "$shape" bin program "$OUT/$shape.bin" "$n" "$prog" --input bin "$OUT/$shape.bin"
     if "$prog" --help | grep -q -- '--threads'; then
-        sed 's/^\(pattern [a-z_]* on [A-Za-z]*\)/\1 partition by id/' bench/csv/$shape.srem > "$OUT/${shape}_p.srem"
+        key=id
+        [ "$shape" = wide ] && key=units
+        sed "s/^\(pattern [a-z_]* on [A-Za-z]*\)/\1 partition by $key/" bench/csv/$shape.srem > "$OUT/${shape}_p.srem"
         "$SREMC" build "$OUT/${shape}_p.srem" -o "${prog}_p"
         for input in csv jsonl bin; do
             f=$csv
@@ -133,4 +140,31 @@ awk -v f="$floor_s" -v p="$prog_s" -v n="$RECS" -v md="$MD" 'BEGIN {
     print line; print line >> md
 }'
 printf '{"bench":"ingest","shape":"rec","run":"record-sum floor","events":%d,"cpu_s":%s}\n' "$RECS" "$floor_s" >> "$JSON"
+if [ "${INGEST_CACHEGRIND:-1}" = 1 ] && command -v valgrind > /dev/null; then
+    {
+        echo
+        echo "Instructions (valgrind --tool=cachegrind, whole program) on a tenth of the events:"
+        echo
+        echo "| shape | input | instructions per byte | per event |"
+        echo "|---|---|---:|---:|"
+    } | tee -a "$MD"
+    for shape in sensor wide rec; do
+        n=$((LINES / 10))
+        [ "$shape" = wide ] && n=$((n / 4))
+        [ "$shape" = rec ] && n=$((RECS / 10))
+        for input in csv jsonl bin; do
+            [ "$shape" = rec ] && [ "$input" != bin ] && continue
+            f=$(gen "$shape" "$input" "$n")
+            [ "$input" = bin ] && { "$OUT/$shape" --convert-bin "$OUT/$shape-$n.bin" "$(gen "$shape" csv "$n")"; f=$OUT/$shape-$n.bin; }
+            valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+                "$OUT/$shape" --input "$input" "$f" > /dev/null 2> "$OUT/cg.txt" || true
+            ir=$(sed -n 's/.*I *refs: *//p' "$OUT/cg.txt" | tr -d ,)
+            awk -v s="$shape" -v i="$input" -v ir="$ir" -v b="$(wc -c < "$f")" -v n="$n" -v md="$MD" -v js="$JSON" 'BEGIN {
+                line = sprintf("| %s | %s | %.1f | %.0f |", s, i, ir / b, ir / n)
+                print line; print line >> md
+                printf "{\"bench\":\"ingest\",\"shape\":\"%s\",\"input\":\"%s\",\"run\":\"cachegrind\",\"bytes\":%d,\"events\":%d,\"instructions\":%d}\n", s, i, b, n, ir >> js
+            }'
+        done
+    done
+fi
 echo "ingest: wrote $MD and $JSON"

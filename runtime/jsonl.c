@@ -21,11 +21,46 @@ static void config_or_default(const sremrt_jsonl_config *cfg, size_t *line_cap, 
     *block = cfg && cfg->block ? cfg->block : SREMRT_JSONL_BLOCK;
 }
 
-/* Layout: seen stamps, key order guesses, then the buffer (a line, a block,
- * the spare byte for the last line's '\n' and PAD). */
+/* Slots of the table of attribute names: a power of two, at most half full. */
+static size_t name_slots(const sremrt_schema *s)
+{
+    size_t n = 8;
+    while (n < 2 * (size_t)s->nattrs)
+        n *= 2;
+    return n;
+}
+
+/* Layout: seen stamps, key order guesses, the name table, then the buffer
+ * (a line, a block, the spare byte for the last line's '\n' and PAD). */
 static size_t layout_bytes(const sremrt_schema *s, size_t line_cap, size_t block)
 {
-    return (size_t)s->nattrs * (sizeof(uint32_t) + sizeof(int)) + line_cap + block + 1 + PAD;
+    return (size_t)s->nattrs * (sizeof(uint32_t) + sizeof(int)) + name_slots(s) * sizeof(int) +
+           line_cap + block + 1 + PAD;
+}
+
+/* FNV-1a of a name's bytes: where it goes in the name table. */
+static uint32_t name_hash(const char *name, size_t len)
+{
+    uint32_t h = 2166136261u;
+    size_t i;
+    for (i = 0; i < len; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    return h;
+}
+
+/* The name table: attribute indices by name_hash, -1 in empty slots. */
+static void fill_names(sremrt_jsonl *r)
+{
+    const sremrt_schema *s = r->schema;
+    size_t i, mask = r->nslots - 1;
+    int a;
+    for (i = 0; i <= mask; i++)
+        r->names[i] = -1;
+    for (a = 0; a < s->nattrs; a++) {
+        for (i = name_hash(s->attrs[a].name, strlen(s->attrs[a].name)) & mask; r->names[i] >= 0;)
+            i = (i + 1) & mask;
+        r->names[i] = a;
+    }
 }
 
 static int plain(const char *name)
@@ -71,7 +106,9 @@ static int place(sremrt_jsonl *r, const sremrt_jsonl_config *cfg, void *mem, siz
     p = (unsigned char *)mem + pad;
     r->seen = (uint32_t *)(void *)p;
     r->order = (int *)(void *)(p + n * sizeof(uint32_t));
-    r->buf = (char *)(p + n * (sizeof(uint32_t) + sizeof(int)));
+    r->names = r->order + n;
+    r->nslots = name_slots(r->schema);
+    r->buf = (char *)(r->names + r->nslots);
     r->cap = line_cap + block;
     r->line_cap = line_cap;
     for (i = 0; i < r->schema->nattrs; i++) {
@@ -79,6 +116,7 @@ static int place(sremrt_jsonl *r, const sremrt_jsonl_config *cfg, void *mem, siz
         r->order[i] = i;   /* first guess: keys in schema order */
     }
     memset(r->buf, 0, r->cap + 1 + PAD);   /* what 8-byte loads see past a line is defined */
+    fill_names(r);
     r->plain = plain_names(r->schema);
     r->mem = mem;
     r->bytes = bytes;
@@ -628,12 +666,17 @@ static const char *attr_value(sremrt_jsonl *r, const sremrt_attr *a, const char 
 
 /* ---- lines into events ------------------------------------------------------- */
 
-/* The attribute named [name, name+len) (no NUL in it), the key at position
- * pos of its line; remembered as the guess for that position. */
+/* The attribute named [name, name+len) (no NUL in it), or -1, through the
+ * name table: a key no attribute has costs its hash and an empty slot; the
+ * attribute found is the guess for position pos next time. */
 static int find_attr(sremrt_jsonl *r, int pos, const char *name, size_t len)
 {
     const sremrt_schema *s = r->schema;
-    int a = sremrt_schema_find(s, name, len);
+    size_t i, mask = r->nslots - 1;
+    int a;
+    for (i = name_hash(name, len) & mask; (a = r->names[i]) >= 0; i = (i + 1) & mask)
+        if (strncmp(s->attrs[a].name, name, len) == 0 && s->attrs[a].name[len] == '\0')
+            break;
     if (pos < s->nattrs && a >= 0)
         r->order[pos] = a;
     return a;

@@ -35,6 +35,8 @@ typedef struct sremrt_jsonl {
     size_t beg, end;
     uint32_t *seen;        /* per attribute: the stamp of the line that set it */
     int *order;            /* attribute of each key position of the last line */
+    int *names;            /* attribute names hashed: index or -1 (nslots) */
+    size_t nslots;
     uint32_t stamp;        /* this line's stamp (never 0) */
     int eof;               /* fread has returned short */
     int skipping;          /* dropping the rest of an overlong line */
