@@ -130,6 +130,7 @@ fi
 rec=$(gen rec csv "$RECS")
 "$SREMC" build bench/ingest_rec.srem -o "$OUT/rec"
 "$OUT/rec" --convert-bin "$OUT/rec.bin" "$rec"
+row rec bin "cat > /dev/null" "$OUT/rec.bin" "$RECS" cat "$OUT/rec.bin"
 row rec bin program "$OUT/rec.bin" "$RECS" "$OUT/rec" --input bin "$OUT/rec.bin"
 set -- $("$OUT/floor" "$OUT/rec.bin" "$REPS")
 floor_s=$1

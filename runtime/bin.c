@@ -1,17 +1,9 @@
 /* bin.c: a stream of raw event structs -> events, with truncated records
  * and out-of-range enum/bool values turned into error records; one at a
  * time (sremrt_bin) or in runs of records in place (sremrt_bin_blocks). */
-#define _POSIX_C_SOURCE 200809L   /* fileno, ftello, mmap */
 #include "sremrt/bin.h"
 
 #include <string.h>
-
-#if defined(__unix__) || defined(__APPLE__)
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#define BIN_MMAP 1
-#endif
 
 #include "sremrt/sink.h"
 
@@ -100,7 +92,10 @@ const char *sremrt_bin_message(const sremrt_bin *r)
 
 /* ---- runs of records in place -------------------------------------------------- */
 
-#define RUN_BYTES 65536   /* a run: checked, then pushed while still in cache */
+/* A run: read, checked, then pushed while still in cache. Reading beat
+ * mapping the file (docs/PERFORMANCE.md, "Ingest"): a page fault per 64 KiB
+ * of a mapping costs more than the kernel's copy into a buffer in cache. */
+#define RUN_BYTES 65536
 
 static uint32_t max_u32(uint32_t x, uint32_t y)
 {
@@ -168,48 +163,18 @@ static size_t valid_prefix(const sremrt_schema *s, const unsigned char *p, size_
     return ok;
 }
 
-/* Maps a regular file from its current offset: 0, or -1 to read it instead. */
-static int map_input(sremrt_bin_blocks *r)
-{
-#ifdef BIN_MMAP
-    struct stat st;
-    off_t at;
-    void *p;
-    int fd = fileno(r->rec.in);
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (at = ftello(r->rec.in)) < 0 ||
-        at % 16 != 0 || st.st_size <= at || (uintmax_t)st.st_size > (uintmax_t)SIZE_MAX)
-        return -1;   /* 16: any record alignment */
-    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED)
-        return -1;
-    posix_madvise(p, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
-    r->map = (const unsigned char *)p;
-    r->map_bytes = (size_t)st.st_size;
-    r->data = r->map;
-    r->pos = (size_t)at;
-    r->end = r->map_bytes;
-    return 0;
-#else
-    (void)r;
-    return -1;
-#endif
-}
-
 int sremrt_bin_blocks_open(sremrt_bin_blocks *r, const sremrt_schema *s, FILE *in,
                            const sremrt_alloc *a)
 {
     memset(r, 0, sizeof *r);
     sremrt_bin_open(&r->rec, s, in);
     r->run = RUN_BYTES / s->event_size ? RUN_BYTES / s->event_size : 1;
-    if (map_input(r) == 0)
-        return 0;
     r->buf = (unsigned char *)sremrt_alloc_get(a, r->run * s->event_size, 16);
     if (!r->buf) {
         strcpy(r->rec.msg, "binary reader: out of memory for its buffer");
         return SREMRT_READ_FATAL;
     }
     r->alloc = *a;
-    r->data = r->buf;
     return 0;
 }
 
@@ -237,7 +202,7 @@ int sremrt_bin_blocks_next(sremrt_bin_blocks *r, const void **events, size_t *n)
     const unsigned char *p;
     if (r->rec.done)
         return SREMRT_READ_END;
-    if (!r->map && !r->eof && r->end - r->pos < r->run * size && fill(r) != 0)
+    if (!r->eof && r->end - r->pos < r->run * size && fill(r) != 0)
         return SREMRT_READ_FATAL;
     r->first = r->rec.record + 1;
     if (r->end - r->pos < size) {
@@ -247,7 +212,7 @@ int sremrt_bin_blocks_next(sremrt_bin_blocks *r, const void **events, size_t *n)
         r->rec.record++;
         return truncated(&r->rec, r->end - r->pos);
     }
-    p = r->data + r->pos;
+    p = r->buf + r->pos;
     k = (r->end - r->pos) / size;
     if (k > r->run)
         k = r->run;
@@ -275,12 +240,7 @@ const char *sremrt_bin_blocks_message(const sremrt_bin_blocks *r)
 
 void sremrt_bin_blocks_close(sremrt_bin_blocks *r)
 {
-#ifdef BIN_MMAP
-    if (r->map)
-        munmap((void *)(uintptr_t)r->map, r->map_bytes);
-#endif
     if (r->buf && r->alloc.alloc)
         sremrt_alloc_free(&r->alloc, r->buf, r->run * r->rec.schema->event_size);
-    r->map = NULL;
     r->buf = NULL;
 }

@@ -215,7 +215,7 @@ static void reader_close(reader *rd)
         sremrt_csv_close(&rd->csv);
 }
 
-/* --input bin: the records in place (the file mapped, or read in blocks)
+/* --input bin: the records in place (read in blocks)
  * in runs to push_many; the error records and exit status of the loop in
  * main, which reads every other input. */
 static int run_bin(@@PREFIX@@_matcher *m, FILE *in, output *out, int strict, uint64_t *bad)

@@ -76,8 +76,8 @@ done
 # output in $1.out and $1.err): the JSON Lines of tests/gen/csv2jsonl.py
 # (an independent converter) give the same records and error records;
 # --convert-bin from CSV and from JSONL write the same bytes; those
-# records, read with --input bin from the file (mapped) and from a pipe
-# (read in blocks), give the same records; so do JSONL and bin with
+# records, read with --input bin from the file and from a pipe, give the
+# same records; so do JSONL and bin with
 # --threads 2.
 check_inputs() {
     q=$1

@@ -136,8 +136,8 @@ static char *bin_transcript(FILE *f, int by_runs)
     return text;
 }
 
-/* Runs of records in place, from a mapped regular file and from a stream
- * read in blocks, against the record-at-a-time reader: 5,000 records
+/* Runs of records in place, from a regular file and from a memory
+ * stream, against the record-at-a-time reader: 5,000 records
  * (several runs), bad values here and there, a truncated last record. */
 static void test_blocks(void)
 {
@@ -182,5 +182,5 @@ void add_bin_tests(void)
     CU_add_test(s, "empty", test_empty);
     CU_add_test(s, "truncated last record", test_truncated);
     CU_add_test(s, "bad values", test_bad_values);
-    CU_add_test(s, "runs in place: mapped and read", test_blocks);
+    CU_add_test(s, "runs in place, file and stream", test_blocks);
 }

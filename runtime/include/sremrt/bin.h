@@ -35,17 +35,14 @@ int sremrt_bin_next(sremrt_bin *r, void *event);
 int64_t sremrt_bin_line(const sremrt_bin *r);
 const char *sremrt_bin_message(const sremrt_bin *r);
 
-/* Records in place, for push_many: the input mapped when it is a regular
- * file (POSIX hosts), else read in blocks of whole records. Each call
- * hands out a run of checked records (enum and bool values in range). */
+/* Records in place, for push_many: the input read in blocks of 64 KiB into
+ * an aligned buffer, each call handing out a run of the records there,
+ * checked (enum and bool values in range), without copying them again. */
 typedef struct sremrt_bin_blocks {
     sremrt_bin rec;                  /* schema, input, record count, message */
-    const unsigned char *map;        /* the mapped file, or NULL */
-    size_t map_bytes;                /* bytes mapped */
-    const unsigned char *data;       /* the records: in the map or in buf */
-    size_t pos, end;                 /* next byte and end of data */
+    size_t pos, end;                 /* next byte and end of the data in buf */
     size_t run;                      /* most records handed out at once */
-    unsigned char *buf;              /* read buffer (no map): run records */
+    unsigned char *buf;              /* read buffer: run records */
     int eof;                         /* the read buffer's input ended */
     int64_t first;                   /* number of the first record of the last run */
     sremrt_alloc alloc;
@@ -64,7 +61,7 @@ int sremrt_bin_blocks_next(sremrt_bin_blocks *r, const void **events, size_t *n)
 int64_t sremrt_bin_blocks_line(const sremrt_bin_blocks *r);
 const char *sremrt_bin_blocks_message(const sremrt_bin_blocks *r);
 
-/* Unmaps the file, gives the read buffer back. */
+/* Gives the read buffer back. */
 void sremrt_bin_blocks_close(sremrt_bin_blocks *r);
 
 #ifdef __cplusplus
