@@ -206,6 +206,35 @@ static void test_buffer(void)
     fclose(in);
 }
 
+/* Enum values with UTF-8 and a quote: raw bytes before and after an
+ * escape are copied as they are, \u escapes become UTF-8. */
+static void test_utf8_values(void)
+{
+    typedef struct word_event { int32_t w; } word_event;
+    static const char *const words[] = {"caf\xc3\xa9", "\xc3\xa9t\xc3\xa9 \"q\""};
+    static const sremrt_attr attrs[] = {{"w", SREMRT_ENUM, 0, 2, words}};
+    static const sremrt_schema schema = {"Word", 1, attrs, -1, sizeof(word_event)};
+    static const char input[] = "{\"w\":\"caf\xc3\xa9\"}\n{\"w\":\"caf\\u00e9\"}\n"
+                                "{\"w\":\"\xc3\xa9t\xc3\xa9 \\\"q\\\"\"}\n{\"w\":\"\\u00e9t\xc3\xa9 \\u0022q\\\"\"}\n"
+                                "{\"w\":\"caf\xc3\xa9 \"}\n";
+    static const int32_t want[] = {0, 0, 1, 1};
+    sremrt_alloc heap = sremrt_alloc_malloc();
+    sremrt_jsonl r;
+    word_event e;
+    FILE *in = rt_mem(input, sizeof input - 1);
+    int i;
+    CU_ASSERT_EQUAL_FATAL(sremrt_jsonl_open(&r, &schema, in, NULL, &heap), 0);
+    for (i = 0; i < 4; i++) {
+        CU_ASSERT_EQUAL(sremrt_jsonl_next(&r, &e), SREMRT_READ_EVENT);
+        CU_ASSERT_EQUAL(e.w, want[i]);
+    }
+    CU_ASSERT_EQUAL(sremrt_jsonl_next(&r, &e), SREMRT_READ_BAD);
+    ASSERT_STR(sremrt_jsonl_message(&r), "attribute w: \"caf\xc3\xa9 \" is not a value of its enum");
+    CU_ASSERT_EQUAL(sremrt_jsonl_next(&r, &e), SREMRT_READ_END);
+    sremrt_jsonl_close(&r);
+    fclose(in);
+}
+
 /* ---- numbers against strtod and strtoll -------------------------------------- */
 
 static uint64_t rng_state;
@@ -340,5 +369,6 @@ void add_jsonl_tests(void)
     CU_add_test(s, "syntax errors", test_syntax);
     CU_add_test(s, "long lines and small blocks", test_long_lines);
     CU_add_test(s, "caller buffer", test_buffer);
+    CU_add_test(s, "UTF-8 and escapes in enum values", test_utf8_values);
     CU_add_test(s, "numbers against strtod, strtoll", test_numbers_differential);
 }
