@@ -102,10 +102,10 @@ lib/libsremrt.a: $(RT_OBJ) | lib
 	$(AR) rcs $@ $^
 
 build/runtime_tests: $(RT_TEST_OBJ) lib/libsremrt.a
-	$(CC) $(CFLAGS) -o $@ $^ -lcunit
+	$(CC) $(CFLAGS) -o $@ $^ -lcunit -lm
 
 build/san/runtime_tests: $(RT_STEST_OBJ) $(RT_SAN_OBJ) | build/san
-	$(CC) $(SANFLAGS) -o $@ $^ -lcunit
+	$(CC) $(SANFLAGS) -o $@ $^ -lcunit -lm
 
 # Runtime suites, plain and sanitized; the runtime must build warning-free
 # with clang too (when installed).
@@ -165,13 +165,17 @@ check-san: build/san/unit_tests build/san/sremc  ## unit suites and goldens unde
 build/diff_codegen: $(LIB_OBJ) build/obj/diff_codegen.o build/obj/gen.o build/obj/shrink.o
 	$(CC) $(CFLAGS) -o $@ $^
 
+# Checkpoints of generated programs: restored runs against whole runs.
+build/diff_state: $(LIB_OBJ) build/obj/diff_state.o build/obj/gen.o build/obj/shrink.o
+	$(CC) $(CFLAGS) -o $@ $^
+
 # Episodes and explore clauses of generated programs against brute-force
 # oracles (no compiler objects: the oracles are independent of them).
 build/diff_decl: build/obj/diff_decl.o
 	$(CC) $(CFLAGS) -o $@ $^
 
-check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl  ## generated code against the reference interpreter and oracles
-	sh tests/gen/run.sh bin/sremc build/diff_codegen build/diff_decl
+check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl build/diff_state  ## generated code against the reference interpreter and oracles
+	sh tests/gen/run.sh bin/sremc build/diff_codegen build/diff_decl build/diff_state
 
 # The canonical match (docs/language.md 3.4): the reference interpreter
 # against Python's re on seeded random register-free patterns with labels
@@ -255,10 +259,17 @@ bench: bin/sremc lib/libsremrt.a  ## the benchmark workloads, beside floors and 
 	-@sh scripts/deps.sh bench   # Hyperscan, gnuplot; without them those rows say so
 	BENCH_INTERP_OBJS="$(filter build/obj/%,$(LIB_OBJ))" sh bench/run.sh bin/sremc lib/libsremrt.a
 	sh bench/episodes.sh lib/libsremrt.a
+	sh bench/fc_core.sh lib/libsremrt.a
 	sh bench/explore.sh bin/sremc lib/libsremrt.a
 	sh bench/runs.sh bin/sremc lib/libsremrt.a
 	sh bench/ingest.sh bin/sremc lib/libsremrt.a
 	sh bench/report.sh
+
+# CSV ingest: MB/s and events/s of a trivial-pattern program on the sensor
+# and wide shapes, beside cat and wc -l (bench/csv_speed.sh; about a minute).
+.PHONY: bench-csv
+bench-csv: bin/sremc lib/libsremrt.a  ## CSV ingest speed beside cat and wc -l (not in check)
+	sh bench/csv_speed.sh bin/sremc lib/libsremrt.a
 
 # The ingest table alone (bench/ingest.sh, last part of `make bench`): CSV,
 # JSONL and bin input of programs beside cat and wc -l; INGEST_QUICK=1 for
@@ -270,6 +281,12 @@ bench-ingest: bin/sremc lib/libsremrt.a  ## CSV, JSONL and bin input speed besid
 # Everything, at full size (BENCH_FULL=1): 3 processes x 5 repetitions,
 # more windows, longer streams and budgets; about an hour (bench/run.sh:
 # 45 minutes).
+# The forecasting core alone (bench/fc_core.sh): training speed, learner,
+# context automaton and table costs; a part of `make bench` too.
+.PHONY: bench-fc
+bench-fc: lib/libsremrt.a  ## forecasting core: training events/s, learn and table times (seconds)
+	sh bench/fc_core.sh lib/libsremrt.a
+
 .PHONY: bench-full
 bench-full:  ## the benchmarks at full size (about an hour)
 	BENCH_FULL=1 $(MAKE) --no-print-directory bench
@@ -376,7 +393,7 @@ RT_HEADERS = $(wildcard runtime/include/sremrt/*.h)
 # What a --freestanding build compiles (docs/FIRMWARE.md): the runtime but
 # its host parts (host.c: malloc and stdio; csv.c, jsonl.c, bin.c, num.c: the
 # readers of generated programs), with the internal headers they include.
-RT_FW_SRC  = $(filter-out runtime/host.c runtime/csv.c runtime/jsonl.c runtime/bin.c runtime/num.c,$(RT_SRC)) $(wildcard runtime/*_impl.h)
+RT_FW_SRC  = $(filter-out runtime/host.c runtime/csv.c runtime/jsonl.c runtime/bin.c runtime/num.c runtime/fc_%,$(RT_SRC) $(wildcard runtime/*_impl.h))
 
 .PHONY: install check-install
 

@@ -19,7 +19,9 @@
 #include <unistd.h>
 #define CSV_POSIX 1
 #endif
-#if defined(__SSE2__) || defined(_M_X64)
+#if defined(SREMRT_CSV_SCALAR)
+/* the portable masks only (a test of that path on any host) */
+#elif defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
 #define CSV_SSE2 1
 #elif defined(__ARM_NEON) && defined(__aarch64__)
@@ -109,10 +111,10 @@ static void set_msg(sremrt_csv *r, const char *a, const char *b, const char *c)
 }
 
 /* "attribute NAME: \"VALUE\" WHAT", the value cut to SHOWN_VALUE_MAX bytes. */
-static void value_msg(sremrt_csv *r, const sremrt_attr *a, const char *value, const char *what)
+static void value_msg(sremrt_csv *r, const sremrt_attr *a, const char *value, size_t n,
+                      const char *what)
 {
     sremrt_sink s;
-    size_t n = strlen(value);
     sremrt_sink_init_buf(&s, r->msg, sizeof r->msg);
     sremrt_sink_puts(&s, "attribute ");
     sremrt_sink_puts(&s, a->name);
@@ -400,24 +402,46 @@ static int quoted_field(sremrt_csv *r, size_t q, size_t *close, size_t *sep)
     return FAST_OK;
 }
 
-/* Splits the line at r->pos into fields in place: FAST_OK (fields NUL-
- * terminated in the block, pos after the line), FAST_SLOW (a byte the
+/* The structural bits at and after `at` in its chunk (loaded if need be). */
+static uint64_t bits_from(sremrt_csv *r, size_t at)
+{
+    if (r->chunk == NO_CHUNK || at < r->chunk || at >= r->chunk + CHUNK)
+        load_chunk(r, at);
+    return r->stop & ~(((uint64_t)1 << (at - r->chunk)) - 1);
+}
+
+/* Splits the line at r->pos into fields (offsets and lengths in the block,
+ * the block untouched): FAST_OK (pos after the line), FAST_SLOW (a byte the
  * careful path must see; nothing consumed) or FAST_MORE (no line break in
- * the block yet). */
+ * the block yet). Walks the set bits of the masks: one step a field. */
 static int split_line(sremrt_csv *r)
 {
-    char *b = r->blk;
+    const char *b = r->blk;
     size_t fs = r->pos, total = 0, p, start, stop;
-    int nf = 0, quoted = 0, i;
+    uint64_t m = bits_from(r, fs);
+    int nf = 0, quoted = 0;
     char c;
     do {
-        p = next_stop(r, fs);
-        if (p == r->end)
-            return FAST_MORE;
-        for (start = fs; start < p && is_blank(b[start]); start++)
-            continue;
+        while (!m) {
+            if (r->chunk + CHUNK >= r->end)
+                return FAST_MORE;
+            load_chunk(r, r->chunk + CHUNK);
+            m = r->stop;
+        }
+        p = r->chunk + (size_t)lowest_bit(m);
+        m &= m - 1;
+        start = fs;
+        if ((unsigned char)b[start] <= ' ')   /* cheap test first: blanks are rare */
+            while (start < p && is_blank(b[start]))
+                start++;
         c = b[p];
-        if (c == '"') {
+        if (c == ',' || c == '\n') {
+            total += p - start + 1;
+            stop = p;
+            if (stop > start && (unsigned char)b[stop - 1] <= ' ')
+                while (stop > start && is_blank(b[stop - 1]))
+                    stop--;
+        } else if (c == '"') {
             int rc;
             if (start != p)
                 return FAST_SLOW;          /* a quote inside unquoted data */
@@ -427,6 +451,7 @@ static int split_line(sremrt_csv *r)
             start++;
             quoted = 1;
             total += stop - start + 1;
+            m = bits_from(r, p + 1);
         } else {
             if (c == '\r') {
                 if (p + 1 == r->end)
@@ -449,9 +474,7 @@ static int split_line(sremrt_csv *r)
         fs = p + 1;
     } while (b[p] == ',');
     if (total > r->cap)
-        return FAST_SLOW;                  /* overlong: the careful path reports it */
-    for (i = 0; i < nf && i < r->max_columns; i++)
-        b[r->field[i] + r->field_len[i]] = '\0';
+        return FAST_SLOW;                  /* maybe overlong: the careful path decides */
     r->rec = b;
     r->nfields = nf;
     r->quoted = quoted;
@@ -651,11 +674,17 @@ static int map_columns(sremrt_csv *r)
     return 0;
 }
 
+/* The header goes byte by byte (its names are NUL-terminated in buf, as
+ * the fatal messages want them). */
 static int read_header(sremrt_csv *r)
 {
     int rc;
     skip_bom(r);
-    rc = read_record(r);
+    do {
+        r->line = r->next_line;
+        r->bad = NULL;
+        rc = careful_record(r);
+    } while (rc == REC_OK && is_blank_record(r));
     if (rc == REC_EOF)
         return read_failed(r) ? fatal(r, "read error", NULL, NULL)
                              : fatal(r, "no CSV header: the input is empty", NULL, NULL);
@@ -717,76 +746,84 @@ void sremrt_csv_close(sremrt_csv *r)
 
 /* ---- values ------------------------------------------------------------------ */
 
-static int same_nocase(const char *a, const char *b)
+/* The n bytes at s are `word` (lower case) in any case. */
+static int same_nocase(const char *s, size_t n, const char *word)
 {
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != *b)
+    size_t i;
+    for (i = 0; i < n && word[i]; i++)
+        if (tolower((unsigned char)s[i]) != word[i])
             return 0;
-    return *a == *b;
+    return i == n && word[i] == '\0';
 }
 
-static int parse_bool(const char *s, int64_t *out)
+static int parse_bool(const char *s, size_t n, uint8_t *out)
 {
-    if (same_nocase(s, "true") || strcmp(s, "1") == 0)
+    if (same_nocase(s, n, "true") || (n == 1 && s[0] == '1'))
         *out = 1;
-    else if (same_nocase(s, "false") || strcmp(s, "0") == 0)
+    else if (same_nocase(s, n, "false") || (n == 1 && s[0] == '0'))
         *out = 0;
     else
         return -1;
     return 0;
 }
 
-static int int_value(sremrt_csv *r, const sremrt_attr *a, const char *text, size_t len,
-                     void *event)
+/* The enum value named by the n bytes at s, or -1. */
+static int enum_index(const sremrt_attr *a, const char *s, size_t n)
 {
-    int64_t v = 0;
-    int rc = sremrt_parse_i64(text, len, &v);
-    if (rc == SREMRT_NUM_RANGE) {
-        value_msg(r, a, text, "is out of the int64 range");
-        return -1;
+    int i;
+    for (i = 0; i < a->nvalues; i++) {
+        const char *v = a->values[i];
+        size_t k = 0;
+        while (k < n && v[k] == s[k])
+            k++;
+        if (k == n && v[n] == '\0')
+            return i;
     }
-    if (rc != 0) {
-        value_msg(r, a, text, a->type == SREMRT_INT ? "is not an int"
-                                                    : "is not a timestamp (an integer)");
-        return -1;
-    }
-    sremrt_attr_set_int(a, event, v);
-    return 0;
+    return -1;
 }
 
-/* Converts one field into the event; -1 with r->msg set if it does not parse. */
+/* Converts one field into the event at the attribute's offset, in the
+ * C type of its schema type; -1 with r->msg set if it does not parse. */
 static int store_value(sremrt_csv *r, const sremrt_attr *a, const char *text, size_t len,
                        void *event)
 {
+    unsigned char *at = (unsigned char *)event + a->offset;
     int64_t v;
     double f;
-    int e;
+    int32_t e;
+    int rc;
     switch (a->type) {
     case SREMRT_INT:
     case SREMRT_TIMESTAMP:
-        return int_value(r, a, text, len, event);
+        rc = sremrt_parse_i64(text, len, &v);
+        if (rc == SREMRT_NUM_OK) {
+            memcpy(at, &v, sizeof v);
+            return 0;
+        }
+        value_msg(r, a, text, len, rc == SREMRT_NUM_RANGE ? "is out of the int64 range"
+                                   : a->type == SREMRT_INT ? "is not an int"
+                                                           : "is not a timestamp (an integer)");
+        return -1;
     case SREMRT_FLOAT:
-        if (sremrt_parse_f64(text, len, &f) != SREMRT_NUM_OK) {
-            value_msg(r, a, text, "is not a float");
-            return -1;
+        if (sremrt_parse_f64(text, len, &f) == SREMRT_NUM_OK) {
+            memcpy(at, &f, sizeof f);
+            return 0;
         }
-        sremrt_attr_set_float(a, event, f);
-        return 0;
+        value_msg(r, a, text, len, "is not a float");
+        return -1;
     case SREMRT_BOOL:
-        if (parse_bool(text, &v) != 0) {
-            value_msg(r, a, text, "is not a bool (true, false, 1 or 0)");
-            return -1;
-        }
-        sremrt_attr_set_int(a, event, v);
-        return 0;
+        if (parse_bool(text, len, at) == 0)
+            return 0;
+        value_msg(r, a, text, len, "is not a bool (true, false, 1 or 0)");
+        return -1;
     case SREMRT_ENUM:
-        e = sremrt_enum_find(a, text, len);
-        if (e < 0) {
-            value_msg(r, a, text, "is not a value of its enum");
-            return -1;
+        e = enum_index(a, text, len);
+        if (e >= 0) {
+            memcpy(at, &e, sizeof e);
+            return 0;
         }
-        sremrt_attr_set_int(a, event, e);
-        return 0;
+        value_msg(r, a, text, len, "is not a value of its enum");
+        return -1;
     }
     return -1;
 }
@@ -834,12 +871,19 @@ int sremrt_csv_next(sremrt_csv *r, void *event)
         return bad_record(r);
     if (r->nfields != r->ncols)
         return field_count_msg(r);
-    memset(event, 0, r->schema->event_size);
-    for (i = 0; i < r->ncols; i++) {
-        int a = r->column_attr[i];
-        if (a >= 0 && store_value(r, &r->schema->attrs[a], field_text(r, i), r->field_len[i],
-                                  event) != 0)
-            return SREMRT_READ_BAD;
+    {
+        /* locals: the stores into the event may alias r for the compiler */
+        const sremrt_attr *attrs = r->schema->attrs;
+        const char *rec = r->rec;
+        const size_t *field = r->field, *len = r->field_len;
+        const int *column_attr = r->column_attr;
+        int ncols = r->ncols;
+        memset(event, 0, r->schema->event_size);
+        for (i = 0; i < ncols; i++) {
+            int a = column_attr[i];
+            if (a >= 0 && store_value(r, &attrs[a], rec + field[i], len[i], event) != 0)
+                return SREMRT_READ_BAD;
+        }
     }
     r->msg[0] = '\0';
     return SREMRT_READ_EVENT;

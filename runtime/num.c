@@ -18,26 +18,29 @@
 
 /* ---- integers ---------------------------------------------------------------- */
 
-int sremrt_parse_i64(const char *s, size_t n, int64_t *out)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SWAR 1
+/* The 8 bytes at s, when all are digits, as their value (SWAR: eight
+ * digits in one 64-bit word, first digit in the low byte); -1 otherwise. */
+static int64_t eight_digits(const char *s)
 {
-    const char *end = s + n;
-    uint64_t v = 0, limit = (uint64_t)INT64_MAX;
-    int neg = 0;
-    size_t safe;
-    if (n && (*s == '+' || *s == '-')) {
-        neg = *s == '-';
-        s++;
-    }
-    if (s == end)
-        return SREMRT_NUM_SYNTAX;
-    /* 18 digits cannot overflow: only the bytes need checking */
-    for (safe = (size_t)(end - s) < 18 ? (size_t)(end - s) : 18; safe; safe--, s++) {
-        unsigned d = (unsigned)(unsigned char)*s - '0';
-        if (d > 9)
-            return SREMRT_NUM_SYNTAX;
-        v = v * 10 + d;
-    }
-    limit += (uint64_t)neg;
+    uint64_t x;
+    memcpy(&x, s, sizeof x);
+    if ((x & 0xF0F0F0F0F0F0F0F0u) != 0x3030303030303030u ||
+        ((x + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) != 0x3030303030303030u)
+        return -1;
+    x -= 0x3030303030303030u;
+    x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFu;       /* pairs: 10 d0 + d1, ... */
+    x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFu;     /* fours */
+    return (int64_t)((x & 0xFFFFFFFFu) * 10000 + (x >> 32));
+}
+#endif
+
+/* Digits left to right with the range checked at each: the general case,
+ * from v after the digits before s. */
+static int digits_checked(const char *s, const char *end, uint64_t v, int neg, int64_t *out)
+{
+    uint64_t limit = (uint64_t)INT64_MAX + (uint64_t)neg;
     for (; s < end; s++) {
         unsigned d = (unsigned)(unsigned char)*s - '0';
         if (d > 9)
@@ -47,6 +50,39 @@ int sremrt_parse_i64(const char *s, size_t n, int64_t *out)
         v = v * 10 + d;
     }
     *out = neg ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+    return SREMRT_NUM_OK;
+}
+
+int sremrt_parse_i64(const char *s, size_t n, int64_t *out)
+{
+    const char *end = s + n;
+    uint64_t v = 0;
+    int neg = 0;
+    if (n && (*s == '+' || *s == '-')) {
+        neg = *s == '-';
+        s++;
+    }
+    if (s == end)
+        return SREMRT_NUM_SYNTAX;
+    if (end - s > 18)
+        return digits_checked(s, end, 0, neg, out);
+    /* at most 18 digits: no overflow, only the bytes to check */
+#ifdef SWAR
+    while (end - s >= 8) {
+        int64_t d8 = eight_digits(s);
+        if (d8 < 0)
+            return SREMRT_NUM_SYNTAX;
+        v = v * 100000000u + (uint64_t)d8;
+        s += 8;
+    }
+#endif
+    for (; s < end; s++) {
+        unsigned d = (unsigned)(unsigned char)*s - '0';
+        if (d > 9)
+            return SREMRT_NUM_SYNTAX;
+        v = v * 10 + d;
+    }
+    *out = neg ? -(int64_t)v : (int64_t)v;
     return SREMRT_NUM_OK;
 }
 
@@ -295,10 +331,42 @@ static double canonical_strtod(const decimal *d)
     return strtod(buf, NULL);
 }
 
+#if FLT_EVAL_METHOD == 0
+static const double exact_p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* The common text, [-]digits[.digits] with at most 15 digits and no
+ * exponent, by Clinger's exact path: 0, or -1 for any other text. */
+static int plain_decimal(const char *s, const char *end, double *out)
+{
+    const char *p = s + (s < end && *s == '-'), *first = p, *point;
+    uint64_t w = 0;
+    unsigned d;
+    size_t frac = 0;
+    for (; p < end && (d = (unsigned)(unsigned char)*p - '0') < 10; p++)
+        w = w * 10 + d;        /* wraps past 19 digits: refused below */
+    point = p;
+    if (p < end && *p == '.')
+        for (p++; p < end && (d = (unsigned)(unsigned char)*p - '0') < 10; p++)
+            w = w * 10 + d;
+    frac = point < p ? (size_t)(p - point) - 1 : 0;
+    if (p != end || (size_t)(point - first) + frac - 1 >= 15)
+        return -1;             /* more text, no digit, or over 15 digits */
+    *out = frac ? (double)w / exact_p10[frac] : (double)w;
+    if (s < first)
+        *out = -*out;
+    return 0;
+}
+#endif
+
 int sremrt_parse_f64(const char *s, size_t n, double *out)
 {
     decimal d;
     int64_t bits, bits_up;
+#if FLT_EVAL_METHOD == 0
+    if (plain_decimal(s, s + n, out) == 0)
+        return SREMRT_NUM_OK;
+#endif
     if (scan_decimal(s, s + n, &d) != 0)
         return via_strtod(s, n, out);
     if (d.w == 0 && !d.truncated) {
@@ -308,11 +376,8 @@ int sremrt_parse_f64(const char *s, size_t n, double *out)
 #if FLT_EVAL_METHOD == 0
     /* Clinger: w and 10^|q| exact doubles, one correctly rounded operation */
     if (!d.truncated && d.w <= (uint64_t)1 << 53 && d.q >= -22 && d.q <= 22) {
-        static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
-                                     1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-                                     1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
         double v = (double)d.w;
-        v = d.q < 0 ? v / p10[-d.q] : v * p10[d.q];
+        v = d.q < 0 ? v / exact_p10[-d.q] : v * exact_p10[d.q];
         *out = d.neg ? -v : v;
         return SREMRT_NUM_OK;
     }

@@ -6,21 +6,31 @@
 /* @@PREFIX@@_main.c: the program `sremc build` wraps around @@HEADER@@:
  * events from CSV, JSON Lines or binary input -> records (docs/language.md
  * section 6). */
-#define _POSIX_C_SOURCE 200809L   /* pthreads (--threads) */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* pthreads (--threads); fsync and fileno for checkpoints */
+#endif
 #include <errno.h>
 #include <pthread.h>
+#ifdef __GLIBC__
+#include <stdio_ext.h>   /* __fsetlocking */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "@@HEADER@@"
 #include "sremrt/sremrt.h"
+#include "sremrt/state.h"
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#define HAVE_FSYNC 1
+#endif
 
 /* The program's options: the parser below and --help both read this table. */
 enum {
     OPT_FORMAT, OPT_INPUT, OPT_EVENTS, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
     OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
-    OPT_CONVERT_BIN, OPT_THREADS, NOPT
+    OPT_CONVERT_BIN, OPT_THREADS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESTORE, NOPT
 };
 static const struct option_spec {
     const char *name, *arg, *help;
@@ -55,7 +65,12 @@ static const struct option_spec {
                              "and left out", 0},
     {"--threads", "N", "match on N threads (default 1), the keys of partitioned declarations\n"
                        "spread over them; the same records as on one; the rest runs on the\n"
-                       "first; --max-keys or --max-memory: one thread", 256},
+                       "first; --max-keys, --max-memory, --checkpoint or --restore: one thread", 256},
+    {"--checkpoint", "FILE", "save the matcher's state to FILE (atomically: FILE.tmp, then renamed)\n"
+                             "at the end of input, and every N records with --checkpoint-every", 0},
+    {"--checkpoint-every", "N", "with --checkpoint: also every N input records", 2147483647L},
+    {"--restore", "FILE", "start from the checkpoint in FILE: its first k input records (k\n"
+                          "saved in it) are skipped, the rest matched as if never stopped", 0},
 };
 
 static void usage(FILE *out, const char *prog)
@@ -88,8 +103,9 @@ static void usage(FILE *out, const char *prog)
     fputs("\nAnything dropped for lack of capacity (a limit above, memory) is reported at\n"
           "the end: one overflow error record per pattern or episode, with the counts.\n"
           "\nexit status: 0 all lines accepted and nothing dropped; 3 some line rejected,\n"
-          "something dropped, a fatal input error or a write error on the output;\n"
-          "2 usage errors, or FILE or the --trie-dot file cannot be opened\n", out);
+          "something dropped, a fatal input error, a write error on the output or\n"
+          "on a checkpoint; 2 usage errors, FILE or the --trie-dot file cannot be\n"
+          "opened, or the --restore checkpoint is missing, damaged or another program's\n", out);
 }
 
 /* Where records go: error records (overflows) to standard error, the
@@ -112,6 +128,17 @@ static void flush_out(output *o)
     }
 }
 
+/* r as written: the matcher fills r->schema, and only --events writes
+ * the events it describes (else a copy without it, in *copy). */
+static const sremrt_record *visible(const output *o, const sremrt_record *r, sremrt_record *copy)
+{
+    if (!r->schema || o->events)
+        return r;
+    *copy = *r;
+    copy->schema = NULL;
+    return copy;
+}
+
 static void write_record(void *user, const sremrt_record *r)
 {
     output *o = (output *)user;
@@ -121,11 +148,7 @@ static void write_record(void *user, const sremrt_record *r)
         return;
     }
     sremrt_record copy;
-    if (r->schema && !o->events) {   /* the matcher fills it; --events writes it */
-        copy = *r;
-        copy.schema = NULL;
-        r = &copy;
-    }
+    r = visible(o, r, &copy);
     errno = 0;
     if (sremrt_record_write(stdout, o->format, r) != 0 && !o->failed) {
         o->failed = 1;
@@ -405,11 +428,7 @@ static void shard_record(void *user, const sremrt_record *r)
         write_record(w->out, r);
         return;
     }
-    if (r->schema && !w->out->events) {
-        copy = *r;
-        copy.schema = NULL;
-        r = &copy;
-    }
+    r = visible(w->out, r, &copy);
     if (!w->finishing)
         text_record(w->cur, w->out->format, r->index, r->decl, r);
     else if (r->kind == SREMRT_ERROR)
@@ -445,7 +464,10 @@ static void *worker_main(void *arg)
 static void merge_write(output *o, text_buf *bufs, int n)
 {
     size_t at[256] = {0};
-    for (;;) {
+    int lost = 0;
+    for (int i = 0; i < n; i++)
+        lost |= bufs[i].oom;
+    while (!lost) {
         int best = -1;
         rec_head h, bh = {0, 0, 0, 0};
         for (int i = 0; i < n; i++) {
@@ -472,11 +494,11 @@ static void merge_write(output *o, text_buf *bufs, int n)
             o->err = errno;
         }
     }
+    if (lost && !o->failed) {   /* records lost (a buffer cut mid-record): the run ends */
+        o->failed = 1;
+        o->err = ENOMEM;
+    }
     for (int i = 0; i < n; i++) {
-        if (bufs[i].oom && !o->failed) {
-            o->failed = 1;   /* records lost: the run cannot be trusted */
-            o->err = ENOMEM;
-        }
         bufs[i].len = 0;
         bufs[i].oom = 0;
     }
@@ -584,7 +606,7 @@ static void stop_workers(pool *p, int started)
 /* Gives back what run_sharded took (not lead nor its matcher). */
 static void pool_free(pool *p)
 {
-    for (int i = 1; i < p->threads; i++) {
+    for (int i = 1; p->m && p->w && i < p->threads; i++) {
         if (p->m[i]) {
             @@PREFIX@@_free(p->m[i]);
             free(p->m[i]);
@@ -627,13 +649,17 @@ static int pool_start(pool *p, int threads, const @@PREFIX@@_config *cfg, @@PREF
     }
     for (int i = 1; ok && i < threads; i++) {
         @@PREFIX@@_config c = *cfg;
+        @@PREFIX@@_matcher *mi = malloc(@@PREFIX@@_matcher_size());
         c.user = p->w[i] = calloc(1, sizeof *p->w[i]);
         c.alloc = sremrt_alloc_malloc();   /* no --max-memory here: no shared count */
-        p->m[i] = malloc(@@PREFIX@@_matcher_size());
-        ok = p->w[i] && p->m[i] && @@PREFIX@@_init(p->m[i], &c) == 0 &&
-             @@PREFIX@@_set_shard(p->m[i], i, threads) == 0;
-        if (ok)
-            *p->w[i] = (worker){.pool = p, .out = lead->out, .id = i, .m = p->m[i]};
+        if (!mi || !p->w[i]) {
+            free(mi);
+            ok = 0;
+            break;
+        }
+        *p->w[i] = (worker){.pool = p, .out = lead->out, .id = i, .m = mi};
+        ok = @@PREFIX@@_init(mi, &c) == 0 && @@PREFIX@@_set_shard(mi, i, threads) == 0;
+        p->m[i] = mi;   /* init failed or not, free gives its memory back */
     }
     int started = 0;
     if (ok) {
@@ -648,6 +674,20 @@ static int pool_start(pool *p, int threads, const @@PREFIX@@_config *cfg, @@PREF
     lead->pool = NULL;
     pool_free(p);
     return -1;
+}
+
+/* With threads, stdio locks each stream at each call, a getc per byte for
+ * the CSV reader; only this thread does I/O, so where the C library can,
+ * it leaves the locking out. */
+static void stdio_unlocked(FILE *in)
+{
+#ifdef __GLIBC__
+    __fsetlocking(in, FSETLOCKING_BYCALLER);
+    __fsetlocking(stdout, FSETLOCKING_BYCALLER);
+    __fsetlocking(stderr, FSETLOCKING_BYCALLER);
+#else
+    (void)in;
+#endif
 }
 
 /* --threads: the input matched on p's threads, then the end of the run
@@ -668,6 +708,118 @@ static int run_sharded(pool *p, output *o, reader *rd, int strict, uint64_t *bad
     return status;
 }
 
+/* A program's checkpoint file: "SREMPROG", the input records read (events
+ * given to the matcher and malformed lines) and the malformed ones, as
+ * little-endian u64, then the matcher's state (NAME_state_save). */
+enum { CKPT_HEAD = 24 };
+
+static void put_u64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_u64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* --checkpoint: the state after `records` input records into path.tmp,
+ * flushed to the disk, then renamed over path, so path always holds a
+ * whole checkpoint. 0, or -1 (reported). */
+static int save_checkpoint(const char *prog, const char *path, const @@PREFIX@@_matcher *m, uint64_t records,
+                           uint64_t bad)
+{
+    size_t n = @@PREFIX@@_state_size(m);
+    unsigned char *buf = malloc(CKPT_HEAD + n);
+    char tmp[4096];
+    int rc = -1;
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        fprintf(stderr, "%s: %s: checkpoint path too long\n", prog, path);
+        free(buf);
+        return -1;
+    }
+    if (!buf) {
+        fprintf(stderr, "%s: %s: out of memory for the checkpoint\n", prog, path);
+        return -1;
+    }
+    memcpy(buf, "SREMPROG", 8);
+    put_u64(buf + 8, records);
+    put_u64(buf + 16, bad);
+    int err = @@PREFIX@@_state_save(m, buf + CKPT_HEAD, n);
+    FILE *f = err ? NULL : fopen(tmp, "wb");
+    if (err)
+        fprintf(stderr, "%s: %s: %s\n", prog, path, sremrt_state_strerror(err));
+    else if (!f)
+        perror(tmp);
+    else {
+        int ok = fwrite(buf, 1, CKPT_HEAD + n, f) == CKPT_HEAD + n && fflush(f) == 0;
+#ifdef HAVE_FSYNC
+        ok = ok && fsync(fileno(f)) == 0;
+#endif
+        ok = fclose(f) == 0 && ok;
+        if (ok && rename(tmp, path) == 0)
+            rc = 0;
+        else {
+            perror(path);
+            remove(tmp);
+        }
+    }
+    free(buf);
+    return rc;
+}
+
+/* --restore: path's state into m (fresh from init), *records and *bad
+ * from it. 0, or -1 (reported: missing, unreadable, corrupt, foreign). */
+static int load_checkpoint(const char *prog, const char *path, @@PREFIX@@_matcher *m, uint64_t *records,
+                           uint64_t *bad)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    size_t len = 0, cap = 0;
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    int bad_read = 0;
+    for (;;) {   /* the whole file */
+        if (len == cap) {
+            unsigned char *more = realloc(buf, cap = cap ? 2 * cap : 65536);
+            if (!more) {
+                bad_read = 1;
+                break;
+            }
+            buf = more;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    bad_read |= ferror(f) != 0;
+    fclose(f);
+    int err = bad_read ? 0 : len < CKPT_HEAD || memcmp(buf, "SREMPROG", 8) != 0
+                                 ? SREMRT_STATE_EFORMAT : @@PREFIX@@_state_load(m, buf + CKPT_HEAD, len - CKPT_HEAD);
+    if (bad_read)
+        fprintf(stderr, "%s: %s: read error\n", prog, path);
+    else if (err)
+        fprintf(stderr, "%s: %s: cannot restore: %s\n", prog, path, sremrt_state_strerror(err));
+    else {
+        *records = get_u64(buf + 8);
+        *bad = get_u64(buf + 16);
+        const sremrt_stats *st = @@PREFIX@@_stats(m);   /* the records are the matcher's and the bad lines */
+        if (*bad > *records || *records - *bad != st->events + st->rejected) {
+            fprintf(stderr, "%s: %s: cannot restore: %s\n", prog, path, sremrt_state_strerror(SREMRT_STATE_EFORMAT));
+            err = SREMRT_STATE_EFORMAT;
+        }
+    }
+    free(buf);
+    return bad_read || err ? -1 : 0;
+}
+
 static int bad_usage(const char *prog, const char *fmt, const char *what)
 {
     fprintf(stderr, "%s: ", prog);
@@ -685,7 +837,7 @@ int main(int argc, char **argv)
     const char *path = NULL;
     long num[NOPT] = {0};   /* numeric options given */
     int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
-    const char *trie_dot = NULL, *convert = NULL;
+    const char *trie_dot = NULL, *convert = NULL, *checkpoint = NULL, *restore = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int k = 0;
@@ -729,6 +881,7 @@ int main(int argc, char **argv)
             break;
         case OPT_MAX_KEYS:
         case OPT_MAX_RUNS:
+        case OPT_CHECKPOINT_EVERY:
         case OPT_DISTINCT_BUDGET:
         case OPT_OCCMAP_CAP:
         case OPT_EXPLORE_CAP:
@@ -760,6 +913,12 @@ int main(int argc, char **argv)
         case OPT_CONVERT_BIN:
             convert = v;
             break;
+        case OPT_CHECKPOINT:
+            checkpoint = v;
+            break;
+        case OPT_RESTORE:
+            restore = v;
+            break;
         case OPT_HELP:
             usage(stdout, prog);
             return 0;
@@ -769,6 +928,10 @@ int main(int argc, char **argv)
             return 0;
         }
     }
+    if (num[OPT_CHECKPOINT_EVERY] && !checkpoint)
+        return bad_usage(prog, "%s needs --checkpoint FILE", "--checkpoint-every");
+    if (convert && (checkpoint || restore))
+        return bad_usage(prog, "%s matches nothing: no --checkpoint or --restore with it", "--convert-bin");
     FILE *in = stdin;
     if (path && strcmp(path, "-") != 0 && !(in = fopen(path, input == INPUT_BIN ? "rb" : "r"))) {
         perror(path);
@@ -815,12 +978,24 @@ int main(int argc, char **argv)
     reader rd;
     long threads = num[OPT_THREADS] ? num[OPT_THREADS] : 1;
     lead.m = m;
-    if (threads > 1 && (cfg.max_keys > 0 || max_memory > 0 || @@PREFIX@@_set_shard(m, 0, (int32_t)threads) != 0 ||
+    if (threads > 1 && (cfg.max_keys > 0 || max_memory > 0 || checkpoint || restore || @@PREFIX@@_set_shard(m, 0, (int32_t)threads) != 0 ||
                         pool_start(&shards, (int)threads, &cfg, m, &lead) != 0)) {
-        @@PREFIX@@_set_shard(m, 0, 1);   /* limits counted over all keys, or nothing to spread: one thread */
+        @@PREFIX@@_set_shard(m, 0, 1);   /* limits counted over all keys, one state to checkpoint, or nothing to spread: one thread */
         threads = 1;
     }
+    if (threads > 1)
+        stdio_unlocked(in);
     uint64_t bad = 0;   /* malformed lines: the matcher counts the rest */
+    uint64_t records = 0, skip = 0;   /* input records read; --restore: the first skip of them were */
+    if (restore && load_checkpoint(prog, restore, m, &skip, &bad) != 0) {
+        @@PREFIX@@_free(m);
+        free(m);
+        if (in != stdin)
+            fclose(in);
+        if (dot)
+            fclose(dot);
+        return 2;
+    }
     double start = sremrt_clock_seconds();
     if (reader_open(&rd, input, in) != 0) {   /* bin: the sharded run's reader */
         sremrt_write_error(stderr, format, reader_line(&rd), reader_message(&rd));
@@ -838,34 +1013,54 @@ int main(int argc, char **argv)
             fclose(dot);
         return 3;
     }
+    /* bin in runs to push_many, unless checkpoints count the records one by one */
+    int runs_of_bin = threads == 1 && input == INPUT_BIN && !restore && !checkpoint;
     if (threads > 1)
         status = run_sharded(&shards, &out, &rd, strict, &bad);   /* finish included */
-    else if (input == INPUT_BIN)
+    else if (runs_of_bin)
         status = run_bin(m, in, &out, strict, &bad);
-    while (threads == 1 && input != INPUT_BIN && !out.failed) {   /* a write error on the output ends the run */
+    while (threads == 1 && !runs_of_bin && !out.failed) {   /* a write error on the output ends the run */
         @@PREFIX@@_event e;
         int rc = reader_next(&rd, &e);
         int64_t line = reader_line(&rd);
         if (rc == SREMRT_READ_END)
             break;
-        if (rc == SREMRT_READ_EVENT) {
-            if (@@PREFIX@@_push(m, &e) == 0)
-                continue;
+        if (rc != SREMRT_READ_FATAL && ++records <= skip)
+            continue;   /* --restore: the checkpoint has it (and its error record was written) */
+        if (rc != SREMRT_READ_EVENT || @@PREFIX@@_push(m, &e) != 0) {
             flush_out(&out);
-            sremrt_write_error(stderr, format, line, @@PREFIX@@_error(m));
-        } else {
-            flush_out(&out);
-            sremrt_write_error(stderr, format, line, reader_message(&rd));
-            bad++;
-            if (rc == SREMRT_READ_FATAL) {
+            if (rc == SREMRT_READ_EVENT) {
+                sremrt_write_error(stderr, format, line, @@PREFIX@@_error(m));
+            } else {
+                sremrt_write_error(stderr, format, line, reader_message(&rd));
+                bad++;
+                if (rc == SREMRT_READ_FATAL) {
+                    status = 3;
+                    break;
+                }
+            }
+            if (strict) {
                 status = 3;
                 break;
             }
         }
-        if (strict) {
-            status = 3;
-            break;
+        if (num[OPT_CHECKPOINT_EVERY] && records % (uint64_t)num[OPT_CHECKPOINT_EVERY] == 0) {
+            flush_out(&out);   /* the records before it are out when it is */
+            if (save_checkpoint(prog, checkpoint, m, records, bad) != 0) {
+                status = 3;   /* a run that cannot keep its checkpoints stops */
+                checkpoint = NULL;
+                break;
+            }
         }
+    }
+    if (threads == 1 && records < skip) {
+        fprintf(stderr, "%s: %s: the input has %llu records, fewer than the checkpoint's %llu\n", prog,
+                restore, (unsigned long long)records, (unsigned long long)skip);
+        status = 2;
+    } else if (threads == 1 && checkpoint) {   /* the state after the last record, before finish's summaries */
+        flush_out(&out);
+        if (save_checkpoint(prog, checkpoint, m, records, bad) != 0)
+            status = 3;
     }
     @@PREFIX@@_finish(m);   /* once: after run_sharded, nothing */
     flush_out(&out);   /* records before the report on a shared terminal */

@@ -86,6 +86,7 @@ for f in samples/*.srem; do
     same "$W/$n" "samples/$n.csv"
     same "$W/$n" "samples/$n.csv" --format jsonl --events --stats
     same "$W/$n" "samples/$n.csv" --strict
+    same "$W/$n" "samples/$n.csv" --max-keys 2   # one thread: a limit over all keys
     [ -s "$W/$n.csv" ] && same "$W/$n" "$W/$n.csv" --format jsonl
 done
 if build samples/telecom.srem "$W/telecom_big" -O1; then
@@ -113,8 +114,21 @@ for f in "$WORK"/decl/decl_*.srem "$WORK"/b_auto_0.srem "$WORK"/b_runs_0.srem; d
         stream "$W/r$k.$s.csv" $schema 300 $((SEED * 1000 + k * 10 + s))
         same "$W/r$k" "$W/r$k.$s.csv" --format jsonl
     done
-    same "$W/r$k" "$W/r$k.1.csv" --events --stats
+    same "$W/r$k" "$W/r$k.1.csv" --events --stats --trie
+    # overflow records from several shards: their counts summed
+    same "$W/r$k" "$W/r$k.2.csv" --max-runs 1 --occmap-cap 1 --distinct-budget 1 --explore-cap 2 --stats
 done
+
+# a write error still ends the run with exit status 3 and its message
+if [ -w /dev/full ] && [ -x "$W/trend" ]; then
+    "$W/trend" --threads 2 samples/trend.csv > /dev/full 2> "$W/full.err"
+    st=$?
+    if [ $st = 3 ] && grep -q 'write error on standard output' "$W/full.err"; then
+        pass=$((pass+1))
+    else
+        echo "threads: FAIL --threads 2 > /dev/full: exit $st"; cat "$W/full.err"; fail=$((fail+1))
+    fi
+fi
 
 echo "threads: $pass passed, $fail failed (stream seed $SEED)"
 [ $fail -eq 0 ]

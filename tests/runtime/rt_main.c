@@ -7,6 +7,7 @@
 
 #include <CUnit/Basic.h>
 
+#include "fc_test.h"
 #include "rt.h"
 
 static const char *const type_values[] = {
@@ -49,7 +50,12 @@ int main(void)
     add_occmap_tests();
     add_episode_tests();
     add_canon_tests();
+    add_fc_learn_tests();
+    add_fc_wait_tests();
+    add_fc_score_tests();
     add_num_tests();
+    add_csv_gen_tests();
+    add_state_tests();
     CU_basic_set_mode(getenv("UNIT_VERBOSE") ? CU_BRM_VERBOSE : CU_BRM_NORMAL);
     CU_basic_run_tests();
     failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

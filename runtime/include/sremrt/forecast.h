@@ -81,6 +81,7 @@ void sremrt_fc_pst_free(sremrt_fc_pst *t);
 /* Nodes 0..n-1, node 0 the root (empty context). A node's label is its
  * context newest first; its parent drops the oldest symbol. */
 uint32_t sremrt_fc_pst_nodes(const sremrt_fc_pst *t);
+uint32_t sremrt_fc_pst_nsym(const sremrt_fc_pst *t);
 uint32_t sremrt_fc_pst_depth(const sremrt_fc_pst *t, uint32_t node);
 int32_t sremrt_fc_pst_parent(const sremrt_fc_pst *t, uint32_t node);      /* -1 at the root */
 uint16_t sremrt_fc_pst_symbol(const sremrt_fc_pst *t, uint32_t node);     /* oldest symbol of the label */
@@ -168,9 +169,54 @@ typedef struct sremrt_fc_table {
     sremrt_fc_forecast *pool;
 } sremrt_fc_table;
 
+/* NULL when out of memory, when the spec is out of the ranges above, or
+ * when the automaton and the contexts disagree on nsym. It holds
+ * reachable pairs x horizon doubles while it works (x k for within). */
 sremrt_fc_table *sremrt_fc_table_build(const sremrt_fc_automaton *a, const sremrt_fc_ctx *x,
                                        const sremrt_fc_spec *spec);
 void sremrt_fc_table_free(sremrt_fc_table *t);
+
+/* ---- scoring (--forecast-stats) ---------------------------------------------- */
+
+/* Scores a stream of forecasts against the detections, per key (a dense
+ * slot, e.g. the keymap's). Each key's events are numbered 0, 1, ... in the
+ * order they are fed; a forecast made after event t is about events
+ * t + from .. t + to of that key. A forecast is a hit when the key's next
+ * detection after t falls in [t + from, t + to] (within forecasts: from is
+ * 1, to is k). It is scored once that detection comes, or once t + to has
+ * passed without one (a miss); at the end of the input, forecasts whose
+ * interval runs past the key's last event are not scored. O(1) amortised
+ * per event; memory per key bounded by the horizon. */
+typedef struct sremrt_fc_score sremrt_fc_score;
+
+typedef struct sremrt_fc_summary {
+    uint64_t events;        /* fed */
+    uint64_t forecasts;     /* given (not none) */
+    uint64_t scored;        /* forecasts scored (hits + misses) */
+    uint64_t unscored;      /* interval past the end of the input */
+    uint64_t hits;          /* scored forecasts whose interval held the next detection */
+    uint64_t detections;
+    uint64_t unpredicted;   /* detections no scored forecast hit */
+    uint64_t unforecast;    /* detections with no forecast pending before them */
+    /* interval forecasts */
+    double precision;       /* hits / scored (interval); TP / (TP + FP) (within) */
+    double mean_spread;     /* mean of to - from over scored forecasts */
+    double mean_distance;   /* mean of from (events from now to the interval) over scored */
+    double unpredicted_ratio;   /* unpredicted / detections */
+    /* within forecasts: positive vs hit */
+    uint64_t tp, fp, tn, fn;
+    double recall, f1, mcc;     /* 0 where a denominator is 0 */
+} sremrt_fc_summary;
+
+sremrt_fc_score *sremrt_fc_score_new(sremrt_fc_kind kind);
+void sremrt_fc_score_free(sremrt_fc_score *s);
+/* One event of key `key`: detected says whether the pattern detected at it;
+ * f is the forecast made after it (NULL or f->none: none). 0, or -1 when out
+ * of memory (the event is not counted). */
+int sremrt_fc_score_event(sremrt_fc_score *s, uint32_t key, int detected,
+                          const sremrt_fc_forecast *f);
+/* The summary so far, as if the input ended here (the score can go on). */
+void sremrt_fc_score_summary(const sremrt_fc_score *s, sremrt_fc_summary *out);
 
 #ifdef __cplusplus
 }
