@@ -254,8 +254,10 @@ compile-bench: build/compile_bench  ## automaton sizes and compile times by wind
 # matchers, Hyperscan and the reference interpreter (linked from the
 # compiler's objects), every count checked (golden or same-run baseline);
 # then episode counters and explore algorithms beside their baselines
-# (bench/episodes.sh, bench/explore.sh); bench/report.sh merges all into
-# bench/results.json and draws docs/bench-window.svg. One process, 2
+# (bench/episodes.sh, bench/explore.sh), the runs strategy (bench/runs.sh)
+# and the ingest table (bench/ingest.sh: build/bench/ingest.md and .json);
+# bench/report.sh merges the rest into bench/results.json and draws
+# docs/bench-window.svg. One process, 2
 # repetitions (1 for the baselines): 5-8 minutes here. BENCH_CFLAGS
 # compiles the matchers and drivers (run.sh: -O3 -march=native; the
 # others: -O2).
@@ -267,6 +269,7 @@ bench: bin/sremc lib/libsremrt.a  ## the benchmark workloads, beside floors and 
 	sh bench/explore.sh bin/sremc lib/libsremrt.a
 	sh bench/runs.sh bin/sremc lib/libsremrt.a
 	sh bench/forecast.sh bin/sremc lib/libsremrt.a
+	sh bench/ingest.sh bin/sremc lib/libsremrt.a
 	sh bench/report.sh
 
 # CSV ingest: MB/s and events/s of a trivial-pattern program on the sensor
@@ -274,6 +277,13 @@ bench: bin/sremc lib/libsremrt.a  ## the benchmark workloads, beside floors and 
 .PHONY: bench-csv
 bench-csv: bin/sremc lib/libsremrt.a  ## CSV ingest speed beside cat and wc -l (not in check)
 	sh bench/csv_speed.sh bin/sremc lib/libsremrt.a
+
+# The ingest table alone (bench/ingest.sh, last part of `make bench`): CSV,
+# JSONL and bin input of programs beside cat and wc -l; INGEST_QUICK=1 for
+# 3 runs a row instead of 5.
+.PHONY: bench-ingest
+bench-ingest: bin/sremc lib/libsremrt.a  ## CSV, JSONL and bin input speed beside cat and wc -l (1-3 min)
+	sh bench/ingest.sh bin/sremc lib/libsremrt.a
 
 # Everything, at full size (BENCH_FULL=1): 3 processes x 5 repetitions,
 # more windows, longer streams and budgets; about an hour (bench/run.sh:
@@ -310,7 +320,13 @@ build/fuzz_csv: tests/fuzz/fuzz_csv.c build/fuzz-csv-gen/fcsv.c $(RT_SRC)
 	clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    -Iruntime/include -Ibuild/fuzz-csv-gen -o $@ $^
 
-fuzz: deps build/fuzz_frontend build/fuzz_compiler build/fuzz_csv  ## libFuzzer on the front end, the compiler and the CSV reader
+# fuzz_jsonl: the same driver and matcher behind the JSON Lines reader;
+# seeds are the sample streams as JSON Lines (tests/gen/csv2jsonl.py).
+build/fuzz_jsonl: tests/fuzz/fuzz_csv.c build/fuzz-csv-gen/fcsv.c $(RT_SRC)
+	clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DFUZZ_JSONL \
+	    -Iruntime/include -Ibuild/fuzz-csv-gen -o $@ $^
+
+fuzz: deps build/fuzz_frontend build/fuzz_compiler build/fuzz_csv build/fuzz_jsonl  ## libFuzzer on the front end, the compiler, the CSV and JSONL readers
 	for f in frontend compiler; do \
 	    mkdir -p build/fuzz-corpus-$$f && \
 	    cp tests/golden/*/*.srem samples/*.srem build/fuzz-corpus-$$f/ 2>/dev/null; \
@@ -320,6 +336,12 @@ fuzz: deps build/fuzz_frontend build/fuzz_compiler build/fuzz_csv  ## libFuzzer 
 	mkdir -p build/fuzz-corpus-csv && cp samples/*.csv build/fuzz-corpus-csv/
 	./build/fuzz_csv -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
 	    -artifact_prefix=build/fuzz-csv- build/fuzz-corpus-csv
+	mkdir -p build/fuzz-corpus-jsonl
+	for f in samples/*.csv; do \
+	    python3 tests/gen/csv2jsonl.py $${f%.csv}.srem $$f > build/fuzz-corpus-jsonl/$$(basename $$f .csv).jsonl || exit 1; \
+	done
+	./build/fuzz_jsonl -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
+	    -artifact_prefix=build/fuzz-jsonl- build/fuzz-corpus-jsonl
 
 # ---- sample streams -------------------------------------------------------------
 # Stream generators of two samples (samples/telecom_gen.c: alarms after the ONCE
@@ -382,9 +404,9 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 RT_HEADERS = $(wildcard runtime/include/sremrt/*.h)
 # What a --freestanding build compiles (docs/FIRMWARE.md): the runtime but
-# its host parts (host.c: malloc and stdio; csv.c, bin.c, num.c: the readers of
-# generated programs), with the internal headers they include.
-RT_FW_SRC  = $(filter-out runtime/host.c runtime/csv.c runtime/bin.c runtime/num.c runtime/fc_%,$(RT_SRC) $(wildcard runtime/*_impl.h))
+# its host parts (host.c: malloc and stdio; csv.c, jsonl.c, bin.c, num.c: the
+# readers of generated programs), with the internal headers they include.
+RT_FW_SRC  = $(filter-out runtime/host.c runtime/csv.c runtime/jsonl.c runtime/bin.c runtime/num.c runtime/fc_%,$(RT_SRC) $(wildcard runtime/*_impl.h))
 
 .PHONY: install check-install
 

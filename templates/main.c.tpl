@@ -4,7 +4,8 @@
 @@#   SOURCE   the .srem file's name, fit for a C string and a comment
 @@#   VERSION  sremc's version (--version of the program)
 /* @@PREFIX@@_main.c: the program `sremc build` wraps around @@HEADER@@:
- * events from CSV or binary input -> records (docs/language.md section 6). */
+ * events from CSV, JSON Lines or binary input -> records (docs/language.md
+ * section 6). */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L   /* pthreads (--threads); fsync and fileno for checkpoints */
 #endif
@@ -38,8 +39,8 @@ static const struct option_spec {
     long max;   /* numeric options: largest value accepted */
 } options[NOPT] = {
     {"--format", "text|jsonl", "record format: text (default, for people) or jsonl (one JSON object a line)", 0},
-    {"--input", "csv|bin", "event input: csv (default; a header line naming the attributes) or bin\n"
-                           "(raw @@PREFIX@@_event records)", 0},
+    {"--input", "csv|jsonl|bin", "event input: csv (default; a header line naming the attributes),\n"
+                                 "jsonl (one JSON object a line) or bin (raw @@PREFIX@@_event records)", 0},
     {"--events", NULL, "match records also carry their start event and bound events, with\n"
                        "their attributes (\"events\"; text: indented lines after the record)", 0},
     {"--strict", NULL, "stop at the first bad line (exit status 3)", 0},
@@ -210,48 +211,130 @@ static size_t parse_bytes(const char *v)
     return (size_t)(n << shift);
 }
 
-/* --convert-bin: the events of in (CSV, or bin with --input bin) as raw
+/* The event reader of --input: one event at a time (bin at speed: run_bin). */
+enum { INPUT_CSV, INPUT_JSONL, INPUT_BIN };
+typedef struct reader {
+    int kind;
+    sremrt_csv csv;
+    sremrt_jsonl jsonl;
+    sremrt_bin bin;
+} reader;
+
+/* 0, or SREMRT_READ_FATAL (a refused CSV header, no memory) with
+ * reader_line and reader_message set and nothing left to close. */
+static int reader_open(reader *rd, int kind, FILE *in)
+{
+    sremrt_alloc hook = sremrt_alloc_malloc();
+    rd->kind = kind;
+    if (kind == INPUT_BIN) {
+        sremrt_bin_open(&rd->bin, &@@PREFIX@@_schema, in);
+        return 0;
+    }
+    if (kind == INPUT_JSONL)
+        return sremrt_jsonl_open(&rd->jsonl, &@@PREFIX@@_schema, in, NULL, &hook);
+    return sremrt_csv_open(&rd->csv, &@@PREFIX@@_schema, in, NULL, &hook);
+}
+
+static int reader_next(reader *rd, @@PREFIX@@_event *e)
+{
+    return rd->kind == INPUT_BIN ? sremrt_bin_next(&rd->bin, e)
+         : rd->kind == INPUT_JSONL ? sremrt_jsonl_next(&rd->jsonl, e) : sremrt_csv_next(&rd->csv, e);
+}
+
+static int64_t reader_line(const reader *rd)
+{
+    return rd->kind == INPUT_BIN ? sremrt_bin_line(&rd->bin)
+         : rd->kind == INPUT_JSONL ? sremrt_jsonl_line(&rd->jsonl) : sremrt_csv_line(&rd->csv);
+}
+
+static const char *reader_message(const reader *rd)
+{
+    return rd->kind == INPUT_BIN ? sremrt_bin_message(&rd->bin)
+         : rd->kind == INPUT_JSONL ? sremrt_jsonl_message(&rd->jsonl) : sremrt_csv_message(&rd->csv);
+}
+
+static void reader_close(reader *rd)
+{
+    if (rd->kind == INPUT_JSONL)
+        sremrt_jsonl_close(&rd->jsonl);
+    else if (rd->kind == INPUT_CSV)
+        sremrt_csv_close(&rd->csv);
+}
+
+/* --input bin: the records in place (read in blocks)
+ * in runs to push_many; the error records and exit status of the loop in
+ * main, which reads every other input. */
+static int run_bin(@@PREFIX@@_matcher *m, FILE *in, output *out, int strict, uint64_t *bad)
+{
+    sremrt_alloc hook = sremrt_alloc_malloc();
+    sremrt_bin_blocks br;
+    int rc = sremrt_bin_blocks_open(&br, &@@PREFIX@@_schema, in, &hook);
+    while (rc != SREMRT_READ_END && !out->failed) {
+        const void *run;
+        size_t n = 0, done = 0;
+        if (rc != SREMRT_READ_FATAL)
+            rc = sremrt_bin_blocks_next(&br, &run, &n);
+        while (rc == SREMRT_READ_EVENT && (done += @@PREFIX@@_push_many(m, (const @@PREFIX@@_event *)run + done, n - done)) < n) {
+            flush_out(out);   /* event done was rejected: why, then go on after it */
+            sremrt_write_error(stderr, out->format, sremrt_bin_blocks_line(&br) + (int64_t)done, @@PREFIX@@_error(m));
+            done++;
+            if (strict) {
+                sremrt_bin_blocks_close(&br);
+                return 3;
+            }
+        }
+        if (rc == SREMRT_READ_BAD || rc == SREMRT_READ_FATAL) {
+            flush_out(out);
+            sremrt_write_error(stderr, out->format, sremrt_bin_blocks_line(&br), sremrt_bin_blocks_message(&br));
+            (*bad)++;
+            if (rc == SREMRT_READ_FATAL || strict) {
+                sremrt_bin_blocks_close(&br);
+                return 3;
+            }
+        }
+    }
+    sremrt_bin_blocks_close(&br);
+    return 0;
+}
+
+/* --convert-bin: the events of in (CSV, JSONL, or bin with --input bin) as raw
  * @@PREFIX@@_event records into out_path, without matching. A line the
  * reader or the timestamp rule rejects gets its error record, as in a
  * matching run, and is left out: `--input bin` on the output then gives
  * the records of the CSV run, with the same indices. Exit status as for
  * matching; OUT not writable: 2 before reading, a write error: 3. */
-static int convert_bin(const char *out_path, FILE *in, int bin, sremrt_format format, int strict)
+static int convert_bin(const char *out_path, FILE *in, int input, sremrt_format format, int strict)
 {
     FILE *out = strcmp(out_path, "-") == 0 ? stdout : fopen(out_path, "wb");
     if (!out) {
         perror(out_path);
         return 2;
     }
-    sremrt_alloc hook = sremrt_alloc_malloc();
-    sremrt_csv csv;
-    sremrt_bin br;
+    reader rd;
     sremrt_tsorder order;
     char why[128];
     int status = 0, wrote = 1;
     sremrt_tsorder_init(&order);
-    if (bin)
-        sremrt_bin_open(&br, &@@PREFIX@@_schema, in);
-    int opened = bin || sremrt_csv_open(&csv, &@@PREFIX@@_schema, in, NULL, &hook) == 0;
+    int opened = reader_open(&rd, input, in) == 0;
     int rc = opened ? SREMRT_READ_EVENT : SREMRT_READ_FATAL;
     while (rc != SREMRT_READ_END && wrote && !(status && strict)) {
         @@PREFIX@@_event e;
         const char *msg = why;
         if (rc != SREMRT_READ_FATAL)
-            rc = bin ? sremrt_bin_next(&br, &e) : sremrt_csv_next(&csv, &e);
+            rc = reader_next(&rd, &e);
         if (rc == SREMRT_READ_EVENT && sremrt_tsorder_event(&order, &@@PREFIX@@_schema, &e, why, sizeof why) == 0)
             wrote = fwrite(&e, sizeof e, 1, out) == 1;
         else if (rc != SREMRT_READ_END) {
             if (rc != SREMRT_READ_EVENT)
-                msg = bin ? sremrt_bin_message(&br) : sremrt_csv_message(&csv);
-            sremrt_write_error(stderr, format, bin ? sremrt_bin_line(&br) : sremrt_csv_line(&csv), msg);
+                msg = reader_message(&rd);
+            sremrt_write_error(stderr, format, reader_line(&rd), msg);
             status = 3;
             if (rc == SREMRT_READ_FATAL)
                 break;
         }
     }
-    if (!bin && opened)
-        sremrt_csv_close(&csv);
+    if (opened)
+        reader_close(&rd);
     if (fflush(out) != 0 || ferror(out) || !wrote || (out != stdout && fclose(out) != 0)) {
         perror(out_path);
         status = 3;
@@ -483,7 +566,7 @@ static void batch_error(slot *s, sremrt_format format, int64_t line, const char 
  * single-thread order once every worker is done with it. Returns the
  * exit status of the input (3: a line rejected under --strict or a fatal
  * error), *bad the lines rejected. */
-static int shard_read(pool *p, output *o, int bin, sremrt_csv *csv, sremrt_bin *br, int strict, uint64_t *bad)
+static int shard_read(pool *p, output *o, reader *rd, int strict, uint64_t *bad)
 {
     sremrt_tsorder order;
     uint64_t filling = 0, merged = 0;
@@ -496,8 +579,8 @@ static int shard_read(pool *p, output *o, int bin, sremrt_csv *csv, sremrt_bin *
         while (s->n < BATCH_EVENTS) {
             @@PREFIX@@_event *e = &s->ev[s->n];
             char why[96];   /* as the matcher's error */
-            int rc = bin ? sremrt_bin_next(br, e) : sremrt_csv_next(csv, e);
-            int64_t line = bin ? sremrt_bin_line(br) : sremrt_csv_line(csv);
+            int rc = reader_next(rd, e);
+            int64_t line = reader_line(rd);
             if (rc == SREMRT_READ_END) {
                 more = 0;
                 break;
@@ -516,8 +599,7 @@ static int shard_read(pool *p, output *o, int bin, sremrt_csv *csv, sremrt_bin *
                 s->n++;
                 continue;
             }
-            batch_error(s, o->format, line, rc == SREMRT_READ_EVENT ? why
-                        : bin ? sremrt_bin_message(br) : sremrt_csv_message(csv));
+            batch_error(s, o->format, line, rc == SREMRT_READ_EVENT ? why : reader_message(rd));
             ++*bad;
             if (rc == SREMRT_READ_FATAL || strict) {
                 status = 3;
@@ -634,9 +716,9 @@ static void stdio_unlocked(FILE *in)
 /* --threads: the input matched on p's threads, then the end of the run
  * (finish_shards); its records in the single-thread order. Returns
  * shard_read's status. */
-static int run_sharded(pool *p, output *o, int bin, sremrt_csv *csv, sremrt_bin *br, int strict, uint64_t *bad)
+static int run_sharded(pool *p, output *o, reader *rd, int strict, uint64_t *bad)
 {
-    int status = shard_read(p, o, bin, csv, br, strict, bad);
+    int status = shard_read(p, o, rd, strict, bad);
     stop_workers(p, p->threads);
     for (int i = 0; i < p->threads; i++) {   /* the batches are written: their buffers are free */
         p->w[i]->finishing = 1;
@@ -1078,7 +1160,7 @@ static void fcscore_release(fcscore *s)
 /* The matcher's symbol callback: to the trainer or the scorer. */
 static void fc_on_symbol(void *user, int32_t decl, int32_t slot, uint32_t symbol)
 {
-    output *o = (output *)user;
+    output *o = ((worker *)user)->out;   /* cfg.user is the lead worker (one thread here) */
     if (o->train)
         fctrain_symbol(o->train, decl, slot, symbol);
     if (o->stats)
@@ -1132,7 +1214,7 @@ int main(int argc, char **argv)
     const char *prog = argc > 0 && argv[0] ? argv[0] : "@@PREFIX@@";
     sremrt_format format = SREMRT_TEXT;
     size_t max_memory = 0;
-    int bin = 0, events = 0, strict = 0, stats = 0, status = 0;
+    int input = INPUT_CSV, events = 0, strict = 0, stats = 0, status = 0;
     const char *path = NULL;
     long num[NOPT] = {0};   /* numeric options given */
     int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
@@ -1169,9 +1251,9 @@ int main(int argc, char **argv)
             format = strcmp(v, "jsonl") == 0 ? SREMRT_JSONL : SREMRT_TEXT;
             break;
         case OPT_INPUT:
-            if (strcmp(v, "csv") != 0 && strcmp(v, "bin") != 0)
-                return bad_usage(prog, "--input is csv or bin, not '%s'", v);
-            bin = strcmp(v, "bin") == 0;
+            if (strcmp(v, "csv") != 0 && strcmp(v, "jsonl") != 0 && strcmp(v, "bin") != 0)
+                return bad_usage(prog, "--input is csv, jsonl or bin, not '%s'", v);
+            input = strcmp(v, "bin") == 0 ? INPUT_BIN : strcmp(v, "jsonl") == 0 ? INPUT_JSONL : INPUT_CSV;
             break;
         case OPT_EVENTS:
             events = 1;
@@ -1262,14 +1344,14 @@ int main(int argc, char **argv)
     if (convert && (checkpoint || restore))
         return bad_usage(prog, "%s matches nothing: no --checkpoint or --restore with it", "--convert-bin");
     FILE *in = stdin;
-    if (path && strcmp(path, "-") != 0 && !(in = fopen(path, bin ? "rb" : "r"))) {
+    if (path && strcmp(path, "-") != 0 && !(in = fopen(path, input == INPUT_BIN ? "rb" : "r"))) {
         perror(path);
         return 2;
     }
     if (convert && delay)
         return bad_usage(prog, "%s", "--max-delay does not apply to --convert-bin");
     if (convert) {
-        int rc = convert_bin(convert, in, bin, format, strict);
+        int rc = convert_bin(convert, in, input, format, strict);
         if (in != stdin)
             fclose(in);
         return rc;
@@ -1336,6 +1418,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: cannot set up the matcher (out of memory or runtime ABI mismatch)\n", argv[0]);
         return 2;
     }
+    reader rd;
     long threads = num[OPT_THREADS] ? num[OPT_THREADS] : 1;
     lead.m = m;
     if (threads > 1 && (cfg.max_keys > 0 || max_memory > 0 || checkpoint || restore || fc_model || fc_score ||
@@ -1349,8 +1432,6 @@ int main(int argc, char **argv)
     }
     if (threads > 1)
         stdio_unlocked(in);
-    sremrt_csv csv;
-    sremrt_bin br;
     sremrt_reorder ro;   /* --max-delay */
     if (delay)
         sremrt_reorder_init(&ro, &@@PREFIX@@_schema, max_delay, &hook);
@@ -1366,10 +1447,8 @@ int main(int argc, char **argv)
         return 2;
     }
     double start = sremrt_clock_seconds();
-    if (bin) {
-        sremrt_bin_open(&br, &@@PREFIX@@_schema, in);
-    } else if (sremrt_csv_open(&csv, &@@PREFIX@@_schema, in, NULL, &hook) != 0) {
-        sremrt_write_error(stderr, format, sremrt_csv_line(&csv), sremrt_csv_message(&csv));
+    if (reader_open(&rd, input, in) != 0) {   /* bin: the sharded run's reader */
+        sremrt_write_error(stderr, format, reader_line(&rd), reader_message(&rd));
         flush_out(&out);
         if (threads > 1) {
             stop_workers(&shards, (int)threads);
@@ -1386,12 +1465,19 @@ int main(int argc, char **argv)
             fclose(dot);
         return 3;
     }
+    /* bin in runs to push_many, unless checkpoints count the records one by
+       one, or the reorder buffer, the forecast scorer or --train-first take
+       each event */
+    int runs_of_bin = threads == 1 && input == INPUT_BIN && !restore && !checkpoint && !delay && !out.stats &&
+                      !flats;
     if (threads > 1)
-        status = run_sharded(&shards, &out, bin, &csv, &br, strict, &bad);   /* finish included */
-    while (threads == 1 && !out.failed) {   /* a write error on the output ends the run */
+        status = run_sharded(&shards, &out, &rd, strict, &bad);   /* finish included */
+    else if (runs_of_bin)
+        status = run_bin(m, in, &out, strict, &bad);
+    while (threads == 1 && !runs_of_bin && !out.failed) {   /* a write error on the output ends the run */
         @@PREFIX@@_event e;
-        int rc = bin ? sremrt_bin_next(&br, &e) : sremrt_csv_next(&csv, &e);
-        int64_t line = bin ? sremrt_bin_line(&br) : sremrt_csv_line(&csv);
+        int rc = reader_next(&rd, &e);
+        int64_t line = reader_line(&rd);
         if (rc == SREMRT_READ_END)
             break;
         if (rc != SREMRT_READ_FATAL && ++records <= skip)
@@ -1406,8 +1492,7 @@ int main(int argc, char **argv)
             }
         } else {
             flush_out(&out);
-            sremrt_write_error(stderr, format, line,
-                               bin ? sremrt_bin_message(&br) : sremrt_csv_message(&csv));
+            sremrt_write_error(stderr, format, line, reader_message(&rd));
             bad++;
             if (rc == SREMRT_READ_FATAL) {
                 status = 3;
@@ -1480,8 +1565,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: out of memory while scoring forecasts\n", prog);
         fcscore_release(&scorer);
     }
-    if (!bin)
-        sremrt_csv_close(&csv);
+    reader_close(&rd);
     @@PREFIX@@_free(m);
     free(m);
     if (flats) {

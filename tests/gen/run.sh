@@ -75,6 +75,37 @@ for c in tests/gen/cases/*.case; do
     echo "gen: case $n:$ran"
 done
 
+# The other inputs of a sample program $1 (sample $2, its CSV run's
+# output in $1.out and $1.err): the JSON Lines of tests/gen/csv2jsonl.py
+# (an independent converter) give the same records and error records;
+# --convert-bin from CSV and from JSONL write the same bytes; those
+# records, read with --input bin from the file and from a pipe, give the
+# same records; so do JSONL and bin with
+# --threads 2.
+check_inputs() {
+    q=$1
+    python3 tests/gen/csv2jsonl.py "samples/$2.srem" "samples/$2.csv" > "$q.jsonl"
+    "$q" --input jsonl "$q.jsonl" > "$q.jl.out" 2>"$q.jl.err"
+    "$q" --convert-bin "$q.csv.bin" "samples/$2.csv" 2>/dev/null
+    "$q" --convert-bin "$q.jl.bin" --input jsonl "$q.jsonl" 2>/dev/null
+    "$q" --input bin "$q.csv.bin" > "$q.bin.out" 2>&1
+    cat "$q.csv.bin" | "$q" --input bin > "$q.pipe.out" 2>&1
+    "$q" --threads 2 --input jsonl "$q.jsonl" > "$q.jl2.out" 2>"$q.jl2.err"
+    "$q" --threads 2 --input bin "$q.csv.bin" > "$q.bin2.out" 2>&1
+    for f in jl.out jl.err bin.out pipe.out jl2.out jl2.err bin2.out; do
+        case $f in *.err) want=$q.err ;; *) want=$q.out ;; esac
+        if ! diff -u "$want" "$q.$f" > "$q.$f.diff"; then
+            echo "gen: FAIL sample $2: $f differs from the CSV run"; sed 's/^/    /' "$q.$f.diff"
+            fail=$((fail+1))
+        else
+            pass=$((pass+1))
+        fi
+    done
+    if ! cmp -s "$q.csv.bin" "$q.jl.bin"; then
+        echo "gen: FAIL sample $2: --convert-bin from JSONL differs from CSV's"; fail=$((fail+1))
+    fi
+}
+
 # 2b. samples with events and expected output: samples/NAME.srem, NAME.csv
 #     and NAME.expected (the text records on stdout), built with the code
 #     of their extern predicates (samples/NAME_*.c, given as build operands)
@@ -110,6 +141,7 @@ for e in samples/*.expected; do
         else
             pass=$((pass+1)); ran="$ran $s"
         fi
+        [ $s = auto ] && check_inputs "$p" "$n"
         lines=$(($(wc -l < "samples/$n.csv") - 1))
         for k in 1 $((lines / 3)) $((lines / 2)) $((lines - 1)); do
             head -n $((k + 1)) "samples/$n.csv" > "$p.part.csv"

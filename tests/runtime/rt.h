@@ -43,6 +43,7 @@ void add_out_tests(void);
 void add_keymap_tests(void);
 void add_alloc_tests(void);
 void add_bin_tests(void);
+void add_jsonl_tests(void);
 void add_misc_tests(void);
 void add_ptrie_tests(void);
 void add_explore_tests(void);

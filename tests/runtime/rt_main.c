@@ -43,6 +43,7 @@ int main(void)
     add_keymap_tests();
     add_alloc_tests();
     add_bin_tests();
+    add_jsonl_tests();
     add_misc_tests();
     add_ptrie_tests();
     add_explore_tests();

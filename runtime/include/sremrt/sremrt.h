@@ -10,6 +10,7 @@
 #include "episode.h"
 #include "explore.h"
 #include "isotime.h"
+#include "jsonl.h"
 #include "keymap.h"
 #include "num.h"
 #include "occmap.h"
