@@ -10,6 +10,10 @@ SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 BISON   ?= bison
 RE2C    ?= re2c
 FUZZ_SECONDS ?= 60
+# libnats (pkg-config): lib/libsremrt_nats.a, the --nats mode of programs
+NATS_FOUND  := $(shell pkg-config --exists libnats 2>/dev/null && echo yes)
+NATS_LIB     = $(if $(NATS_FOUND),lib/libsremrt_nats.a)
+NATS_CFLAGS := $(if $(NATS_FOUND),$(shell pkg-config --cflags libnats))
 
 COMPILER_SRC = $(filter-out compiler/main.c,$(wildcard compiler/*.c compiler/codegen/*.c))
 GEN_SRC      = build/parser.c build/lexer.c build/templates.c
@@ -57,7 +61,7 @@ build/san/%.o: %.c | build/san build/parser.h build/templates.c
 
 # ---- programs ---------------------------------------------------------------
 
-bin/sremc: $(LIB_OBJ) build/obj/main.o | bin
+bin/sremc: $(LIB_OBJ) build/obj/main.o | bin $(NATS_LIB)
 	$(CC) $(CFLAGS) -o $@ $^
 
 build/san/sremc: $(SAN_LIB_OBJ) build/san/main.o
@@ -81,6 +85,21 @@ RT_TEST_OBJ  = $(patsubst %.c,build/rt-test/%.o,$(notdir $(RT_TEST_SRC)))
 RT_STEST_OBJ = $(patsubst %.c,build/rt-san-test/%.o,$(notdir $(RT_TEST_SRC)))
 
 .PHONY: check-runtime
+
+# The NATS JetStream mode of generated programs (runtime/nats/nats.c,
+# docs/SCALING.md): lib/libsremrt_nats.a, built where pkg-config finds
+# libnats (NATS_FOUND, at the top); `sremc build` links it (and libnats)
+# when it is there.
+
+build/rt-nats:
+	mkdir -p $@
+
+build/rt-nats/nats.o: runtime/nats/nats.c | build/rt-nats
+	$(CC) $(RT_WARN) $(CFLAGS) $(RT_CPPFLAGS) $(NATS_CFLAGS) -c -o $@ $<
+
+lib/libsremrt_nats.a: build/rt-nats/nats.o | lib
+	rm -f $@
+	$(AR) rcs $@ $^
 
 lib build/rt build/rt-san build/rt-test build/rt-san-test:
 	mkdir -p $@
@@ -118,7 +137,7 @@ check-runtime: build/runtime_tests build/san/runtime_tests  ## runtime suites, p
 	    done; echo "clang: runtime sources build warning-free"; \
 	else echo "clang: not installed, skipped"; fi
 
--include $(wildcard build/rt/*.d build/rt-san/*.d build/rt-test/*.d build/rt-san-test/*.d)
+-include $(wildcard build/rt/*.d build/rt-san/*.d build/rt-test/*.d build/rt-san-test/*.d build/rt-nats/*.d)
 
 # ---- user-facing targets ------------------------------------------------------
 

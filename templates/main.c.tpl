@@ -3,6 +3,7 @@
 @@#   PREFIX   the matcher's prefix;  HEADER: its .h
 @@#   SOURCE   the .srem file's name, fit for a C string and a comment
 @@#   VERSION  sremc's version (--version of the program)
+@@#   ROUTE_ATTR the attribute every declaration is partitioned by, or -1
 /* @@PREFIX@@_main.c: the program `sremc build` wraps around @@HEADER@@:
  * events from CSV or binary input -> records (docs/language.md section 6). */
 #include <errno.h>
@@ -12,12 +13,14 @@
 
 #include "@@HEADER@@"
 #include "sremrt/sremrt.h"
+#include "sremrt/nats.h"
 
 /* The program's options: the parser below and --help both read this table. */
 enum {
     OPT_FORMAT, OPT_INPUT, OPT_EVENTS, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
     OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
-    OPT_CONVERT_BIN, NOPT
+    OPT_CONVERT_BIN, OPT_NATS, OPT_STREAM, OPT_PARTITION, OPT_RESULTS, OPT_CKPT_BUCKET, OPT_CKPT_SECS,
+    OPT_IDLE, OPT_NATS_PUBLISH, OPT_PARTITIONS, OPT_BATCH, OPT_RUN_ID, NOPT
 };
 static const struct option_spec {
     const char *name, *arg, *help;
@@ -50,6 +53,23 @@ static const struct option_spec {
     {"--convert-bin", "OUT", "instead of matching, write the events to OUT (- for standard output)\n"
                              "as the binary records of --input bin; rejected lines are reported\n"
                              "and left out", 0},
+    {"--nats", "URLS", "NATS JetStream mode (docs/SCALING.md): match partition P of stream S\n"
+                       "from the servers URLS (comma-separated), exactly once", 0},
+    {"--stream", "S", "--nats, --nats-publish: base name of the streams: partition P is\n"
+                      "stream S_P (subject S.P), its results S_OUT_P (subject S.out.P)", 0},
+    {"--partition", "P/N", "--nats: the partition to match, 0 <= P < N", 0},
+    {"--results", "SUBJECT", "--nats: publish results on SUBJECT (a stream must hold it)\n"
+                             "instead of S.out.P", 0},
+    {"--checkpoint-bucket", "B", "--nats: key-value bucket of the checkpoints (default S_ckpt)", 0},
+    {"--checkpoint-secs", "X", "--nats: a checkpoint at most every X seconds (default 1; 0: after\n"
+                               "every fetched batch)", 0},
+    {"--idle", "X", "--nats: stop after X seconds without input (default: never)", 0},
+    {"--nats-publish", "URLS", "instead of matching, publish the events to the N partition streams\n"
+                               "of S (created if missing), each to partition fnv1a32(key) mod N", 0},
+    {"--partitions", "N", "--nats-publish: number of partitions (default 1)", 65536},
+    {"--batch", "N", "--nats-publish: events per message (default 1000)", 1000000},
+    {"--run-id", "ID", "--nats-publish: message id prefix (default: pid and time); the same ID\n"
+                       "on a rerun after a crash lets JetStream drop batches already stored", 0},
 };
 
 static void usage(FILE *out, const char *prog)
@@ -83,7 +103,13 @@ static void usage(FILE *out, const char *prog)
           "the end: one overflow error record per pattern or episode, with the counts.\n"
           "\nexit status: 0 all lines accepted and nothing dropped; 3 some line rejected,\n"
           "something dropped, a fatal input error or a write error on the output;\n"
-          "2 usage errors, or FILE or the --trie-dot file cannot be opened\n", out);
+          "2 usage errors, or FILE or the --trie-dot file cannot be opened;\n"
+          "4 (--nats) fenced off by another instance of the same partition\n", out);
+#ifdef SREMRT_NATS
+    fputs("\nNATS JetStream (--nats, --nats-publish): built in\n", out);
+#else
+    fputs("\nNATS JetStream (--nats, --nats-publish): not built in (sremc build found no libnats)\n", out);
+#endif
 }
 
 /* Where records go: error records (overflows) to standard error, the
@@ -208,6 +234,88 @@ static int convert_bin(const char *out_path, FILE *in, int bin, sremrt_format fo
     return status;
 }
 
+/* --nats and --nats-publish (runtime/nats/nats.c; docs/SCALING.md). */
+static size_t nats_push(void *m, const void *events, size_t n)
+{
+    return @@PREFIX@@_push_many((@@PREFIX@@_matcher *)m, (const @@PREFIX@@_event *)events, n);
+}
+
+static const char *nats_error(void *m)
+{
+    return @@PREFIX@@_error((@@PREFIX@@_matcher *)m);
+}
+
+/* The values of the NATS options into c; NULL, or what is wrong. */
+static const char *nats_option(int k, const char *v, sremrt_nats_conf *c)
+{
+    char *end = NULL;
+    double x;
+    switch (k) {
+    case OPT_NATS:
+    case OPT_NATS_PUBLISH:
+        c->urls = v;
+        return NULL;
+    case OPT_STREAM:
+        c->stream = v;
+        return v[strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")] || !*v
+             ? "--stream needs a name of letters, digits, '_' and '-'" : NULL;
+    case OPT_PARTITION:
+        if (sscanf(v, "%d/%d", &c->partition, &c->npartitions) != 2 || c->partition < 0
+            || c->npartitions < 1 || c->partition >= c->npartitions)
+            return "--partition needs P/N with 0 <= P < N";
+        return NULL;
+    case OPT_RESULTS:
+        c->results = v;
+        return NULL;
+    case OPT_CKPT_BUCKET:
+        c->bucket = v;
+        return NULL;
+    case OPT_RUN_ID:
+        c->run_id = v;
+        return NULL;
+    default:   /* OPT_CKPT_SECS, OPT_IDLE */
+        x = strtod(v, &end);
+        if (end == v || *end || !(x >= 0 && x < 1e9))
+            return "--checkpoint-secs and --idle need a number of seconds";
+        if (k == OPT_IDLE)
+            c->idle = x;
+        else
+            c->checkpoint_secs = x > 0 ? x : -1;
+        return NULL;
+    }
+}
+
+/* --nats-publish (in: the events) or --nats (cfg: the matcher's): the
+ * run's exit status, or 2 when not built in. */
+static int nats_main(const char *prog, sremrt_nats_conf *c, @@PREFIX@@_config *cfg, FILE *in, int bin, int strict)
+{
+#ifdef SREMRT_NATS
+    if (!cfg)
+        return sremrt_nats_publish(c, &@@PREFIX@@_schema, @@ROUTE_ATTR@@, in, bin, strict);
+    sremrt_nats *s = sremrt_nats_new(c);
+    @@PREFIX@@_matcher *m = malloc(@@PREFIX@@_matcher_size());
+    cfg->record = sremrt_nats_record;
+    cfg->user = s;
+    if (!s || !m || @@PREFIX@@_init(m, cfg) != 0) {
+        fprintf(stderr, "%s: cannot set up the matcher (out of memory or runtime ABI mismatch)\n", prog);
+        free(m);
+        sremrt_nats_free(s);
+        return 2;
+    }
+    sremrt_nats_matcher mt = {&@@PREFIX@@_schema, m, nats_push, nats_error, NULL, NULL, NULL};
+    int rc = sremrt_nats_run(s, &mt);
+    @@PREFIX@@_free(m);   /* no finish: the stream has no end, summaries would depend on when it stops */
+    free(m);
+    sremrt_nats_free(s);
+    return rc;
+#else
+    (void)c, (void)cfg, (void)in, (void)bin, (void)strict;
+    (void)nats_push, (void)nats_error;
+    fprintf(stderr, "%s: NATS JetStream is not built in (sremc build found no libnats)\n", prog);
+    return 2;
+#endif
+}
+
 static int bad_usage(const char *prog, const char *fmt, const char *what)
 {
     fprintf(stderr, "%s: ", prog);
@@ -226,6 +334,8 @@ int main(int argc, char **argv)
     long num[NOPT] = {0};   /* numeric options given */
     int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
     const char *trie_dot = NULL, *convert = NULL;
+    sremrt_nats_conf nc = {0};
+    int publish = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int k = 0;
@@ -299,6 +409,22 @@ int main(int argc, char **argv)
         case OPT_CONVERT_BIN:
             convert = v;
             break;
+        case OPT_PARTITIONS:
+        case OPT_BATCH: {
+            long n = strtol(v, &end, 10);
+            if (end == v || *end || n < 1 || n > options[k].max)
+                return bad_usage(prog, "%s needs a positive integer in range", a);
+            *(k == OPT_BATCH ? &nc.batch : &nc.npartitions) = (int)n;
+            break;
+        }
+        case OPT_NATS: case OPT_STREAM: case OPT_PARTITION: case OPT_RESULTS: case OPT_CKPT_BUCKET:
+        case OPT_CKPT_SECS: case OPT_IDLE: case OPT_NATS_PUBLISH: case OPT_RUN_ID: {
+            const char *why = nats_option(k, v, &nc);
+            if (why)
+                return bad_usage(prog, "%s", why);
+            publish |= k == OPT_NATS_PUBLISH;
+            break;
+        }
         case OPT_HELP:
             usage(stdout, prog);
             return 0;
@@ -308,10 +434,28 @@ int main(int argc, char **argv)
             return 0;
         }
     }
+    nc.prog = prog;
+    nc.format = format;
+    nc.events = events;
+    nc.csv = !bin;
+    if (nc.urls && (!nc.stream || (!publish && !nc.npartitions)))
+        return bad_usage(prog, "%s", publish ? "--nats-publish needs --stream" : "--nats needs --stream and --partition");
+    if (!nc.urls && (nc.stream || nc.npartitions))
+        return bad_usage(prog, "%s", "--stream, --partition, --partitions: only with --nats or --nats-publish");
+    if (nc.urls && !publish && path)
+        return bad_usage(prog, "--nats reads no FILE ('%s'): its input is the partition's stream", path);
+    if (publish && !nc.npartitions)
+        nc.npartitions = 1;
     FILE *in = stdin;
     if (path && strcmp(path, "-") != 0 && !(in = fopen(path, bin ? "rb" : "r"))) {
         perror(path);
         return 2;
+    }
+    if (publish) {
+        int rc = nats_main(prog, &nc, NULL, in, bin, strict);
+        if (in != stdin)
+            fclose(in);
+        return rc;
     }
     if (convert) {
         int rc = convert_bin(convert, in, bin, format, strict);
@@ -344,6 +488,8 @@ int main(int argc, char **argv)
     cfg.occmap_cap = (int32_t)num[OPT_OCCMAP_CAP];
     cfg.explore_algo = algo;
     cfg.explore_cap = num[OPT_EXPLORE_CAP];
+    if (nc.urls)
+        return nats_main(prog, &nc, &cfg, NULL, bin, strict);
     @@PREFIX@@_matcher *m = malloc(@@PREFIX@@_matcher_size());
     if (!m || @@PREFIX@@_init(m, &cfg) != 0) {
         fprintf(stderr, "%s: cannot set up the matcher (out of memory or runtime ABI mismatch)\n", argv[0]);
