@@ -18,6 +18,7 @@
  * back to the OccMap when a single configuration of single-element events
  * is left. */
 #include "episode_impl.h"
+#include "sremrt/state.h"
 
 #include <string.h>
 
@@ -420,4 +421,61 @@ void sremrt_episode_record(const sremrt_episode *ep, sremrt_kind kind, const cha
         rec->occurrence = ep->occurrence;
         rec->noccurrence = ep->noccurrence;
     }
+}
+
+/* ---- checkpoints (state.h) ------------------------------------------------ */
+
+/* A counter's state: its counts, which of its two configuration sets is
+ * current, and its block, byte for byte from the aligned base (the block
+ * holds only numbers and slot indexes, never an address). A counter the
+ * allocator refused (k = 0) stays one. */
+void sremrt_state_episode(sremrt_state_io *io, sremrt_episode *c)
+{
+    int32_t k = c->cfg.k;
+    int load = io->mode == SREMRT_STATE_LOAD;
+    sremrt_state_i32(io, &k);
+    if (io->err != SREMRT_STATE_OK || (k == 0 && c->cfg.k == 0))
+        return;
+    if (k == 0) {   /* refused when the checkpoint was taken */
+        sremrt_episode_free(c);
+        memset(c, 0, sizeof *c);
+        return;
+    }
+    ep_layout L;
+    unsigned char *base = c->mem ? (unsigned char *)c->mem + (8u - (uintptr_t)c->mem % 8u) % 8u : NULL;
+    if (c->cfg.k == 0 || k != c->cfg.k || layout(&c->cfg, &L) != 0) {
+        sremrt_state_fail(io, c->cfg.k == 0 ? SREMRT_STATE_EMEMORY : SREMRT_STATE_EFORMAT);
+        return;
+    }
+    uint64_t total = L.total, list_cap = (uint64_t)c->cfg.list_cap, budget = (uint64_t)c->cfg.budget;
+    sremrt_state_u64(io, &list_cap);   /* the options that size the block */
+    sremrt_state_u64(io, &budget);
+    sremrt_state_u64(io, &total);
+    if (load && io->err == SREMRT_STATE_OK &&
+        (total != L.total || list_cap != (uint64_t)c->cfg.list_cap || budget != (uint64_t)c->cfg.budget)) {
+        sremrt_state_fail(io, SREMRT_STATE_ECONFIG);
+        return;
+    }
+    int swapped = L.pool && c->cur != (int32_t *)(void *)(base + L.cur);
+    sremrt_state_int(io, &swapped);
+    if (load && L.pool && io->err == SREMRT_STATE_OK) {
+        c->cur = (int32_t *)(void *)(base + (swapped ? L.next : L.cur));
+        c->next = (int32_t *)(void *)(base + (swapped ? L.cur : L.next));
+    }
+    sremrt_state_i64(io, &c->freq);
+    sremrt_state_int(io, &c->exact);
+    sremrt_state_u64(io, &c->events);
+    sremrt_state_u64(io, &c->rejected);
+    sremrt_state_u64(io, &c->overflows);
+    sremrt_state_u64(io, &c->budget_exceeded);
+    sremrt_state_i32(io, &c->configs);
+    sremrt_state_i32(io, &c->peak);
+    sremrt_state_i32(io, &c->mode);
+    sremrt_state_i64(io, &c->last_pos);
+    sremrt_state_i64(io, &c->min_ts);
+    sremrt_state_i32(io, &c->noccurrence);
+    sremrt_state_i32(io, &c->nnext);
+    sremrt_state_i32(io, &c->nspare);
+    sremrt_state_u64(io, &c->occ.overflows);
+    sremrt_state_bytes(io, base, (size_t)L.total);
 }

@@ -6,6 +6,9 @@
 @@#   ROUTE_ATTR the attribute every declaration is partitioned by, or -1
 /* @@PREFIX@@_main.c: the program `sremc build` wraps around @@HEADER@@:
  * events from CSV or binary input -> records (docs/language.md section 6). */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* fsync and fileno for checkpoints, where there are */
+#endif
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +17,18 @@
 #include "@@HEADER@@"
 #include "sremrt/sremrt.h"
 #include "sremrt/nats.h"
+#include "sremrt/state.h"
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#define HAVE_FSYNC 1
+#endif
 
 /* The program's options: the parser below and --help both read this table. */
 enum {
     OPT_FORMAT, OPT_INPUT, OPT_EVENTS, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
     OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
-    OPT_CONVERT_BIN, OPT_NATS, OPT_STREAM, OPT_PARTITION, OPT_RESULTS, OPT_CKPT_BUCKET, OPT_CKPT_SECS,
+    OPT_CONVERT_BIN, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESTORE,
+    OPT_NATS, OPT_STREAM, OPT_PARTITION, OPT_RESULTS, OPT_CKPT_BUCKET, OPT_CKPT_SECS,
     OPT_IDLE, OPT_NATS_PUBLISH, OPT_PARTITIONS, OPT_BATCH, OPT_RUN_ID, NOPT
 };
 static const struct option_spec {
@@ -53,6 +62,11 @@ static const struct option_spec {
     {"--convert-bin", "OUT", "instead of matching, write the events to OUT (- for standard output)\n"
                              "as the binary records of --input bin; rejected lines are reported\n"
                              "and left out", 0},
+    {"--checkpoint", "FILE", "save the matcher's state to FILE (atomically: FILE.tmp, then renamed)\n"
+                             "at the end of input, and every N records with --checkpoint-every", 0},
+    {"--checkpoint-every", "N", "with --checkpoint: also every N input records", 2147483647L},
+    {"--restore", "FILE", "start from the checkpoint in FILE: its first k input records (k\n"
+                          "saved in it) are skipped, the rest matched as if never stopped", 0},
     {"--nats", "URLS", "NATS JetStream mode (docs/SCALING.md): match partition P of stream S\n"
                        "from the servers URLS (comma-separated), exactly once", 0},
     {"--stream", "S", "--nats, --nats-publish: base name of the streams: partition P is\n"
@@ -102,8 +116,9 @@ static void usage(FILE *out, const char *prog)
     fputs("\nAnything dropped for lack of capacity (a limit above, memory) is reported at\n"
           "the end: one overflow error record per pattern or episode, with the counts.\n"
           "\nexit status: 0 all lines accepted and nothing dropped; 3 some line rejected,\n"
-          "something dropped, a fatal input error or a write error on the output;\n"
-          "2 usage errors, or FILE or the --trie-dot file cannot be opened;\n"
+          "something dropped, a fatal input error, a write error on the output or\n"
+          "on a checkpoint; 2 usage errors, FILE or the --trie-dot file cannot be\n"
+          "opened, or the --restore checkpoint is missing, damaged or another program's;\n"
           "4 (--nats) fenced off by another instance of the same partition\n", out);
 #ifdef SREMRT_NATS
     fputs("\nNATS JetStream (--nats, --nats-publish): built in\n", out);
@@ -245,6 +260,21 @@ static const char *nats_error(void *m)
     return @@PREFIX@@_error((@@PREFIX@@_matcher *)m);
 }
 
+static size_t nats_state_size(void *m)
+{
+    return @@PREFIX@@_state_size((const @@PREFIX@@_matcher *)m);
+}
+
+static int nats_state_save(void *m, void *buf, size_t n)
+{
+    return @@PREFIX@@_state_save((const @@PREFIX@@_matcher *)m, buf, n);
+}
+
+static int nats_state_load(void *m, const void *buf, size_t n)
+{
+    return @@PREFIX@@_state_load((@@PREFIX@@_matcher *)m, buf, n);
+}
+
 /* The values of the NATS options into c; NULL, or what is wrong. */
 static const char *nats_option(int k, const char *v, sremrt_nats_conf *c)
 {
@@ -302,7 +332,8 @@ static int nats_main(const char *prog, sremrt_nats_conf *c, @@PREFIX@@_config *c
         sremrt_nats_free(s);
         return 2;
     }
-    sremrt_nats_matcher mt = {&@@PREFIX@@_schema, m, nats_push, nats_error, NULL, NULL, NULL};
+    sremrt_nats_matcher mt = {&@@PREFIX@@_schema, m, nats_push, nats_error, nats_state_size, nats_state_save,
+                              nats_state_load};
     int rc = sremrt_nats_run(s, &mt);
     @@PREFIX@@_free(m);   /* no finish: the stream has no end, summaries would depend on when it stops */
     free(m);
@@ -310,10 +341,117 @@ static int nats_main(const char *prog, sremrt_nats_conf *c, @@PREFIX@@_config *c
     return rc;
 #else
     (void)c, (void)cfg, (void)in, (void)bin, (void)strict;
-    (void)nats_push, (void)nats_error;
+    (void)nats_push, (void)nats_error, (void)nats_state_size, (void)nats_state_save, (void)nats_state_load;
     fprintf(stderr, "%s: NATS JetStream is not built in (sremc build found no libnats)\n", prog);
     return 2;
 #endif
+}
+
+/* A program's checkpoint file: "SREMPROG", the input records read (events
+ * given to the matcher and malformed lines) and the malformed ones, as
+ * little-endian u64, then the matcher's state (NAME_state_save). */
+enum { CKPT_HEAD = 24 };
+
+static void put_u64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_u64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* --checkpoint: the state after `records` input records into path.tmp,
+ * flushed to the disk, then renamed over path, so path always holds a
+ * whole checkpoint. 0, or -1 (reported). */
+static int save_checkpoint(const char *prog, const char *path, const @@PREFIX@@_matcher *m, uint64_t records,
+                           uint64_t bad)
+{
+    size_t n = @@PREFIX@@_state_size(m);
+    unsigned char *buf = malloc(CKPT_HEAD + n);
+    char tmp[4096];
+    int rc = -1;
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        fprintf(stderr, "%s: %s: checkpoint path too long\n", prog, path);
+        free(buf);
+        return -1;
+    }
+    if (!buf) {
+        fprintf(stderr, "%s: %s: out of memory for the checkpoint\n", prog, path);
+        return -1;
+    }
+    memcpy(buf, "SREMPROG", 8);
+    put_u64(buf + 8, records);
+    put_u64(buf + 16, bad);
+    int err = @@PREFIX@@_state_save(m, buf + CKPT_HEAD, n);
+    FILE *f = err ? NULL : fopen(tmp, "wb");
+    if (err)
+        fprintf(stderr, "%s: %s: %s\n", prog, path, sremrt_state_strerror(err));
+    else if (!f)
+        perror(tmp);
+    else {
+        int ok = fwrite(buf, 1, CKPT_HEAD + n, f) == CKPT_HEAD + n && fflush(f) == 0;
+#ifdef HAVE_FSYNC
+        ok = ok && fsync(fileno(f)) == 0;
+#endif
+        ok = fclose(f) == 0 && ok;
+        if (ok && rename(tmp, path) == 0)
+            rc = 0;
+        else {
+            perror(path);
+            remove(tmp);
+        }
+    }
+    free(buf);
+    return rc;
+}
+
+/* --restore: path's state into m (fresh from init), *records and *bad
+ * from it. 0, or -1 (reported: missing, unreadable, corrupt, foreign). */
+static int load_checkpoint(const char *prog, const char *path, @@PREFIX@@_matcher *m, uint64_t *records,
+                           uint64_t *bad)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    size_t len = 0, cap = 0;
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    int bad_read = 0;
+    for (;;) {   /* the whole file */
+        if (len == cap) {
+            unsigned char *more = realloc(buf, cap = cap ? 2 * cap : 65536);
+            if (!more) {
+                bad_read = 1;
+                break;
+            }
+            buf = more;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    bad_read |= ferror(f) != 0;
+    fclose(f);
+    int err = bad_read ? 0 : len < CKPT_HEAD || memcmp(buf, "SREMPROG", 8) != 0
+                                 ? SREMRT_STATE_EFORMAT : @@PREFIX@@_state_load(m, buf + CKPT_HEAD, len - CKPT_HEAD);
+    if (bad_read)
+        fprintf(stderr, "%s: %s: read error\n", prog, path);
+    else if (err)
+        fprintf(stderr, "%s: %s: cannot restore: %s\n", prog, path, sremrt_state_strerror(err));
+    else {
+        *records = get_u64(buf + 8);
+        *bad = get_u64(buf + 16);
+    }
+    free(buf);
+    return bad_read || err ? -1 : 0;
 }
 
 static int bad_usage(const char *prog, const char *fmt, const char *what)
@@ -333,7 +471,7 @@ int main(int argc, char **argv)
     const char *path = NULL;
     long num[NOPT] = {0};   /* numeric options given */
     int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
-    const char *trie_dot = NULL, *convert = NULL;
+    const char *trie_dot = NULL, *convert = NULL, *checkpoint = NULL, *restore = NULL;
     sremrt_nats_conf nc = {0};
     int publish = 0;
     for (int i = 1; i < argc; i++) {
@@ -379,6 +517,7 @@ int main(int argc, char **argv)
             break;
         case OPT_MAX_KEYS:
         case OPT_MAX_RUNS:
+        case OPT_CHECKPOINT_EVERY:
         case OPT_DISTINCT_BUDGET:
         case OPT_OCCMAP_CAP:
         case OPT_EXPLORE_CAP: {
@@ -425,6 +564,12 @@ int main(int argc, char **argv)
             publish |= k == OPT_NATS_PUBLISH;
             break;
         }
+        case OPT_CHECKPOINT:
+            checkpoint = v;
+            break;
+        case OPT_RESTORE:
+            restore = v;
+            break;
         case OPT_HELP:
             usage(stdout, prog);
             return 0;
@@ -442,10 +587,16 @@ int main(int argc, char **argv)
         return bad_usage(prog, "%s", publish ? "--nats-publish needs --stream" : "--nats needs --stream and --partition");
     if (!nc.urls && (nc.stream || nc.npartitions))
         return bad_usage(prog, "%s", "--stream, --partition, --partitions: only with --nats or --nats-publish");
+    if (nc.urls && (checkpoint || restore || convert))
+        return bad_usage(prog, "%s", "--nats and --nats-publish keep no --checkpoint or --restore file and convert nothing");
     if (nc.urls && !publish && path)
         return bad_usage(prog, "--nats reads no FILE ('%s'): its input is the partition's stream", path);
     if (publish && !nc.npartitions)
         nc.npartitions = 1;
+    if (num[OPT_CHECKPOINT_EVERY] && !checkpoint)
+        return bad_usage(prog, "%s needs --checkpoint FILE", "--checkpoint-every");
+    if (convert && (checkpoint || restore))
+        return bad_usage(prog, "%s matches nothing: no --checkpoint or --restore with it", "--convert-bin");
     FILE *in = stdin;
     if (path && strcmp(path, "-") != 0 && !(in = fopen(path, bin ? "rb" : "r"))) {
         perror(path);
@@ -498,6 +649,16 @@ int main(int argc, char **argv)
     sremrt_csv csv;
     sremrt_bin br;
     uint64_t bad = 0;   /* malformed lines: the matcher counts the rest */
+    uint64_t records = 0, skip = 0;   /* input records read; --restore: the first skip of them were */
+    if (restore && load_checkpoint(prog, restore, m, &skip, &bad) != 0) {
+        @@PREFIX@@_free(m);
+        free(m);
+        if (in != stdin)
+            fclose(in);
+        if (dot)
+            fclose(dot);
+        return 2;
+    }
     double start = sremrt_clock_seconds();
     if (bin) {
         sremrt_bin_open(&br, &@@PREFIX@@_schema, in);
@@ -518,25 +679,43 @@ int main(int argc, char **argv)
         int64_t line = bin ? sremrt_bin_line(&br) : sremrt_csv_line(&csv);
         if (rc == SREMRT_READ_END)
             break;
-        if (rc == SREMRT_READ_EVENT) {
-            if (@@PREFIX@@_push(m, &e) == 0)
-                continue;
+        if (rc != SREMRT_READ_FATAL && ++records <= skip)
+            continue;   /* --restore: the checkpoint has it (and its error record was written) */
+        if (rc != SREMRT_READ_EVENT || @@PREFIX@@_push(m, &e) != 0) {
             flush_out(&out);
-            sremrt_write_error(stderr, format, line, @@PREFIX@@_error(m));
-        } else {
-            flush_out(&out);
-            sremrt_write_error(stderr, format, line,
-                               bin ? sremrt_bin_message(&br) : sremrt_csv_message(&csv));
-            bad++;
-            if (rc == SREMRT_READ_FATAL) {
+            if (rc == SREMRT_READ_EVENT) {
+                sremrt_write_error(stderr, format, line, @@PREFIX@@_error(m));
+            } else {
+                sremrt_write_error(stderr, format, line,
+                                   bin ? sremrt_bin_message(&br) : sremrt_csv_message(&csv));
+                bad++;
+                if (rc == SREMRT_READ_FATAL) {
+                    status = 3;
+                    break;
+                }
+            }
+            if (strict) {
                 status = 3;
                 break;
             }
         }
-        if (strict) {
-            status = 3;
-            break;
+        if (num[OPT_CHECKPOINT_EVERY] && records % (uint64_t)num[OPT_CHECKPOINT_EVERY] == 0) {
+            flush_out(&out);   /* the records before it are out when it is */
+            if (save_checkpoint(prog, checkpoint, m, records, bad) != 0) {
+                status = 3;   /* a run that cannot keep its checkpoints stops */
+                checkpoint = NULL;
+                break;
+            }
         }
+    }
+    if (records < skip) {
+        fprintf(stderr, "%s: %s: the input has %llu records, fewer than the checkpoint's %llu\n", prog,
+                restore, (unsigned long long)records, (unsigned long long)skip);
+        status = 2;
+    } else if (checkpoint) {   /* the state after the last record, before finish's summaries */
+        flush_out(&out);
+        if (save_checkpoint(prog, checkpoint, m, records, bad) != 0)
+            status = 3;
     }
     @@PREFIX@@_finish(m);
     flush_out(&out);   /* records before the report on a shared terminal */

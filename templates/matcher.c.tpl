@@ -23,6 +23,8 @@
 @@#   USES_HELPERS one of wrap, div, mod, max and same_event
 @@#   HAS_CANON    a pattern's records get start and bindings by a replay (CANON_CODE)
 @@#   HAS_HIST     and unpartitioned ones read the shared ring of the last events
+@@#   STATE_HASH   the checkpoint hash of this file (cg_state_hash), a C constant
+@@#   STATE_EVENTS the checkpoint walk saves events of the replays' rings
 /* @@SOURCE_C@@: the matcher sremc generated from @@SOURCE@@ (do not edit):
  * one step function per pattern (@@STRATEGIES@@), driven by @@PREFIX@@_push. */
 #include "@@HEADER@@"
@@ -32,6 +34,7 @@
 #include <string.h>
 
 #include "sremrt/abi.h"
+#include "sremrt/state.h"
 @@IF HAS_CANON@@
 #include "sremrt/canon.h"
 @@END HAS_CANON@@
@@ -485,3 +488,68 @@ const uint64_t *@@PREFIX@@_overflows(const @@PREFIX@@_matcher *m, int d)
 }
 
 const char *@@PREFIX@@_error(const @@PREFIX@@_matcher *m) { return m->error; }
+
+/* ======== checkpoints (docs/codegen.md) ===================================== */
+
+@@IF STATE_EVENTS@@
+/* The events of a ring (and their global indices, idx not NULL) numbered
+ * from..to-1, each at its number % cap, oldest first. */
+static void @@PREFIX@@_state_events(sremrt_state_io *io, int64_t *idx, @@PREFIX@@_event *ev, int64_t from, int64_t to,
+        int64_t cap)
+{
+    if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK && (from < 0 || to - from > cap))
+        sremrt_state_fail(io, SREMRT_STATE_EFORMAT);
+    for (int64_t t = from; t < to && io->err == SREMRT_STATE_OK; t++) {
+        if (idx)
+            sremrt_state_i64(io, &idx[t % cap]);
+        sremrt_state_bytes(io, &ev[t % cap], sizeof *ev);
+    }
+}
+
+@@END STATE_EVENTS@@
+/* One walk over the whole state: io counts, writes or reads it. Counters
+ * first, then each declaration in file order (STATE_CODE, cg_state.c). */
+static int @@PREFIX@@_state_io(@@PREFIX@@_matcher *m, sremrt_state_io *io)
+{
+    sremrt_state_header(io, @@STATE_HASH@@, m->stats.events, m->stats.rejected);
+    sremrt_state_u64(io, &m->stats.events);
+    sremrt_state_u64(io, &m->stats.rejected);
+    for (int k = 0; k < SREMRT_OVF_KINDS; k++)
+        sremrt_state_u64(io, &m->stats.overflow[k]);
+    sremrt_state_i64(io, &m->order.last);
+    sremrt_state_int(io, &m->order.seen);
+    sremrt_state_i64(io, &m->index);
+    for (size_t d = 0; d < sizeof m->ovf / sizeof m->ovf[0]; d++)
+        for (int k = 0; k < SREMRT_OVF_KINDS; k++)
+            sremrt_state_u64(io, &m->ovf[d][k]);
+@@# STATE_CODE: each declaration's part (cg_state.c)
+    @@STATE_CODE@@
+    return sremrt_state_end(io);
+}
+
+size_t @@PREFIX@@_state_size(const @@PREFIX@@_matcher *m)
+{
+    sremrt_state_io io;
+    sremrt_state_begin(&io, SREMRT_STATE_SIZE, NULL, 0);
+    @@PREFIX@@_state_io((@@PREFIX@@_matcher *)m, &io);   /* counting writes nothing */
+    return io.pos;
+}
+
+int @@PREFIX@@_state_save(const @@PREFIX@@_matcher *m, void *buf, size_t cap)
+{
+    sremrt_state_io io;
+    if (m->finished)
+        return SREMRT_STATE_EUSED;
+    sremrt_state_begin(&io, SREMRT_STATE_SAVE, buf, cap);
+    return @@PREFIX@@_state_io((@@PREFIX@@_matcher *)m, &io);   /* saving writes only buf */
+}
+
+int @@PREFIX@@_state_load(@@PREFIX@@_matcher *m, const void *buf, size_t len)
+{
+    sremrt_state_io io;
+    if (m->index != 0 || m->stats.rejected != 0 || m->finished)
+        return SREMRT_STATE_EUSED;
+    sremrt_state_begin(&io, SREMRT_STATE_LOAD, (void *)buf, len);   /* loading reads buf only */
+    return @@PREFIX@@_state_io(m, &io);
+}
+

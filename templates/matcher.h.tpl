@@ -36,6 +36,7 @@
 #include "sremrt/out.h"
 #include "sremrt/schema.h"
 #include "sremrt/sink.h"
+#include "sremrt/state.h"
 #include "sremrt/stats.h"
 #include "sremrt/tsorder.h"
 
@@ -157,6 +158,24 @@ const sremrt_stats *@@PREFIX@@_stats(const @@PREFIX@@_matcher *m);
  * clauses' OccMap, budget and trie counts once finish has run), or NULL
  * if d is out of range. Valid until @@PREFIX@@_free. */
 const uint64_t *@@PREFIX@@_overflows(const @@PREFIX@@_matcher *m, int d);
+
+/* Checkpoints (docs/codegen.md): the matcher's whole state as bytes, and
+ * back. state_size gives the bytes state_save writes now; state_save
+ * writes them into buf (cap bytes): 0, or SREMRT_STATE_ESPACE (buf too
+ * small), SREMRT_STATE_EUSED (finish has run). state_load takes them into
+ * a matcher fresh from init with the same config (capacities: the same
+ * options): 0, or SREMRT_STATE_EFORMAT (not a checkpoint, truncated,
+ * corrupted), _EVERSION (another format or runtime ABI), _EFOREIGN (another
+ * pattern file, or another build of it), _ECONFIG (other capacities),
+ * _EMEMORY (allocator refused), _EUSED (m has taken events); foreign and
+ * damaged checkpoints are refused before m changes; after any other error
+ * free m and init it again. Fed the events after the checkpoint's, a loaded
+ * matcher gives exactly the records of one that never stopped.
+ * sremrt_state_strerror names a code; sremrt_state_peek reads the header
+ * (events taken, hash) without a matcher. */
+size_t @@PREFIX@@_state_size(const @@PREFIX@@_matcher *m);
+int @@PREFIX@@_state_save(const @@PREFIX@@_matcher *m, void *buf, size_t cap);
+int @@PREFIX@@_state_load(@@PREFIX@@_matcher *m, const void *buf, size_t len);
 
 /* Why the last push returned nonzero. */
 const char *@@PREFIX@@_error(const @@PREFIX@@_matcher *m);

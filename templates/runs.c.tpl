@@ -133,9 +133,11 @@ static int @@PREFIX@@_rs_alloc(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d
     int32_t cap = @@PREFIX@@_rs_cap0(d, limit);
     if (cap < 1 || cap > INT32_MAX / 8)   /* 4 cap buckets, 2 cap heap slots: int32_t */
         return -1;
-    unsigned char *b = sremrt_alloc_get(a, @@PREFIX@@_RUNS_BYTES(cap, d->nstates, d->rb), 0);
+    size_t bytes = @@PREFIX@@_RUNS_BYTES(cap, d->nstates, d->rb);
+    unsigned char *b = sremrt_alloc_get(a, bytes, 0);
     if (!b)
         return -1;
+    memset(b, 0, bytes);   /* a checkpoint saves the block: no indeterminate bytes */
     memset(s, 0, sizeof *s);
     s->alloc = *a;
     s->limit = limit;
@@ -312,9 +314,11 @@ static int @@PREFIX@@_rs_grow(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d)
     if (d->dense || (s->limit > 0 && cap >= s->limit) || cap > INT32_MAX / 16)
         return -1;
     int32_t ncap = s->limit > 0 && s->limit / 2 < cap ? s->limit : 2 * cap;
-    unsigned char *b = sremrt_alloc_get(&s->alloc, @@PREFIX@@_RUNS_BYTES(ncap, ns, d->rb), 0);
+    size_t bytes = @@PREFIX@@_RUNS_BYTES(ncap, ns, d->rb);
+    unsigned char *b = sremrt_alloc_get(&s->alloc, bytes, 0);
     if (!b)
         return -1;
+    memset(b, 0, bytes);   /* as rs_alloc: the checkpoint's bytes are all defined */
     @@PREFIX@@_runset o = *s;
     @@PREFIX@@_rs_carve(s, d, b, ncap);
     memcpy(s->runs, o.runs, (size_t)cap * 2 * sizeof *s->runs);
@@ -709,4 +713,45 @@ static inline int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_d
         return @@PREFIX@@_rs_step_set(s, d, e, ts, on, memo, overflow);
     s->pos++;
     return 0;
+}
+
+/* Checkpoints (sremrt/state.h): whether the set has its block, its
+ * capacity and counters, then the block as it is: run numbers, lists,
+ * heap and buckets are indexes into it, never addresses. Load gives the
+ * set a block of the saved capacity (refused above limit). */
+static void @@PREFIX@@_rs_checkpoint(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, sremrt_state_io *io,
+                                const sremrt_alloc *a, int32_t limit)
+{
+    int32_t has = s->cur != NULL, cap = s->cap;
+    sremrt_state_i32(io, &has);
+    sremrt_state_i32(io, &cap);
+    if (io->err != SREMRT_STATE_OK)
+        return;
+    if (io->mode == SREMRT_STATE_LOAD && (!has || !s->cur || s->cap != cap)) {
+        if (has && (cap < 1 || cap > INT32_MAX / 16 || (limit > 0 && cap > limit))) {
+            sremrt_state_fail(io, cap >= 1 && cap <= INT32_MAX / 16 ? SREMRT_STATE_ECONFIG : SREMRT_STATE_EFORMAT);
+            return;
+        }
+        @@PREFIX@@_rs_release(s, d);
+        memset(s, 0, sizeof *s);
+        if (!has)
+            return;
+        unsigned char *b = sremrt_alloc_get(a, @@PREFIX@@_RUNS_BYTES(cap, d->nstates, d->rb), 0);
+        if (!b) {
+            sremrt_state_fail(io, SREMRT_STATE_EMEMORY);
+            return;
+        }
+        s->alloc = *a;
+        s->limit = limit;
+        @@PREFIX@@_rs_carve(s, d, b, cap);
+    }
+    if (!has)
+        return;
+    sremrt_state_i64(io, &s->pos);
+    sremrt_state_u64(io, &s->lits);
+    int32_t *counts[] = {&s->nb, &s->n, &s->nheap, &s->nloop, &s->nnext, &s->npend,
+                         &s->nfinal, &s->nocc, &s->hashed, &s->flip, &s->free_};
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
+        sremrt_state_i32(io, counts[k]);
+    sremrt_state_bytes(io, s->cur, @@PREFIX@@_RUNS_BYTES(cap, d->nstates, d->rb));
 }

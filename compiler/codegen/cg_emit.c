@@ -503,6 +503,12 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
     snprintf(ndecls, sizeof ndecls, "%d", g->ndecls);
     Flags fl;
     find_flags(g, &fl);
+    /* the checkpoint's hash: everything a saved state's meaning depends on */
+    const char *hashed[] = {t[DT_FIELDS].text, t[DT_TYPES].text, g->code.text, g->push.text, g->init.text,
+                            g->canon.text, g->run.text, g->many_fast.text, g->sec[CG_STATE].text};
+    char state_hash[40];
+    snprintf(state_hash, sizeof state_hash, "UINT64_C(0x%016" PRIx64 ")",
+             cg_state_hash(hashed, (int)(sizeof hashed / sizeof hashed[0])));
     Hole holes[CG_NSECTIONS + 48];
     int nh = 0;
     for (int k = 0; k < CG_NSECTIONS; k++)
@@ -531,6 +537,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"OCCMAP_CAP", occcap},
         {"EXPLORE_CAP", xcap},
         {"NDECLS", ndecls},
+        {"STATE_HASH", state_hash},
         /* conditions */
         {"FREESTANDING", yes(o->freestanding)},
         {"HAS_TS", yes(g->schema->ts_attr >= 0)},
@@ -546,6 +553,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"USES_MATCH", yes(fl.match)},
         {"HAS_CANON", yes(cg_canon_on(g))},
         {"HAS_HIST", yes(g->canon_hist > 0)},
+        {"STATE_EVENTS", yes(strstr(g->sec[CG_STATE].text, "_state_events(") != NULL)},
         {"USES_ABOUT", yes(fl.match || fl.episodes || fl.explore)},
         {"USES_HELPERS", yes(fl.wrap || fl.div || fl.mod || fl.max || fl.same_event)},
     };
@@ -582,8 +590,10 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     g.ndecls = ndecls;
     for (int k = 0; k < ast->ndecls; k++) {
         g.decl = i + j;   /* patterns and episodes, in file order */
-        if (ast->decls[k].kind == DECL_EPISODE)
+        if (ast->decls[k].kind == DECL_EPISODE) {
+            cg_state_episode(&g, j, ast->decls[k].u.episode);
             cg_emit_episode(&g, j++, ast->decls[k].u.episode);
+        }
         if (ast->decls[k].kind != DECL_PATTERN)
             continue;
         const AstPattern *p = ast->decls[k].u.pattern;
@@ -637,6 +647,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
         }
         cg_emit_canon(&g, i, p);
         emit_driver(&g, i, plan);
+        cg_state_pattern(&g, i, plan);
         g.canon_tag_now = 0;
         g.local_state = false;
         g.threaded = false;
@@ -645,6 +656,8 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     bool batched = !g.no_batch && g.nbatch > 0 && g.nbatch == ndecls;
     emit_externs(&g);
     cg_emit_canon_end(&g);
+    if (g.canon_hist > 0)
+        cg_state_hist(&g, g.canon_grow >= 0);
     /* every section but the last, many_fast, which a batched push_many
        writes from many_in's and many_out's closed texts */
     _Static_assert(CG_MANY_FAST == CG_NSECTIONS - 1, "many_fast is the last section");

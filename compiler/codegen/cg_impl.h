@@ -58,7 +58,7 @@ typedef struct Cg {
         Buf sec[CG_NSECTIONS];
         struct {
             Buf code, fields, init, push, freec, externs, finish, trie, types, heap;
-            Buf many_in, many_out, run, canon, many_fast;
+            Buf many_in, many_out, run, canon, state, many_fast;
         };
     };
     int              ndecls;              /* patterns and episodes in the file */
@@ -180,6 +180,12 @@ void cg_emit_runs(Cg *g, int i, const Plan *plan);
 
 /* cg_nodes.c */
 void cg_emit_nodes(Cg *g, int i, const Plan *plan);
+
+/* cg_state.c */
+void cg_state_pattern(Cg *g, int i, const Plan *plan);
+void cg_state_episode(Cg *g, int j, const AstEpisode *ep);
+void cg_state_hist(Cg *g, bool grow);
+uint64_t cg_state_hash(const char *const *texts, int n);
 
 /* cg_table.c */
 void cg_put_table(FILE *out, const char *type, const char *name, long n,

@@ -33,7 +33,8 @@ struct sremrt_nats {
     kvStore *kv;
     natsSubscription *sub;
     char in_stream[NAME_CAP], in_subject[NAME_CAP], out_stream[NAME_CAP], out_subject[NAME_CAP];
-    char bucket[NAME_CAP], key[NAME_CAP], consumer[NAME_CAP], nonce[64];
+    char bucket[NAME_CAP], key[NAME_CAP], consumer[NAME_CAP];
+    char nonce[64], old_nonce[64];   /* chunks of the checkpoint and of the one before */
     /* results of the batch under way */
     char *buf;
     size_t len, cap;
@@ -45,7 +46,7 @@ struct sremrt_nats {
     uint64_t res_seq;    /* its sequence on the results subject (0: none): fencing */
     uint64_t ck_rev;     /* the checkpoint key's revision (0: none) */
     uint64_t ck_seq;     /* input sequence the checkpoint covers */
-    int ck_chunks;
+    int ck_chunks, old_chunks;
     int failed;          /* 0, SREMRT_NATS_FENCED, or 3 */
     /* counts for the end-of-run line */
     uint64_t nmsgs, nevents, nrecs, nsuppressed, nresults, nckpt;
@@ -452,9 +453,21 @@ static int own_value(sremrt_nats *s, const char *value, size_t n)
     return own;
 }
 
+/* Is our last results message still the subject's last? The results
+ * subject decides which instance is live, the checkpoint key follows. */
+static int results_head(sremrt_nats *s)
+{
+    natsMsg *m = NULL;
+    if (js_GetLastMsg(&m, s->js, s->out_stream, s->out_subject, NULL, NULL) != NATS_OK)
+        return s->res_seq == 0;
+    int head = natsMsg_GetSequence(m) == s->res_seq;
+    natsMsg_Destroy(m);
+    return head;
+}
+
 /* Writes chunks first, then the key with a compare-and-set on its
- * revision (a write by another instance since ours: fenced), then drops
- * the previous checkpoint's chunks. */
+ * revision (a write by another instance since ours: fenced unless we hold
+ * the results subject's head), then drops the previous checkpoint's chunks. */
 static int save_checkpoint(sremrt_nats *s, const sremrt_nats_matcher *mt, uint64_t seq)
 {
     double t0 = now_secs();
@@ -506,9 +519,13 @@ static int save_checkpoint(sremrt_nats *s, const sremrt_nats_matcher *mt, uint64
         if ((gs == NATS_OK || gs == NATS_NOT_FOUND) && now_rev != s->ck_rev) {
             if (own_value(s, value, vlen))
                 break;
-            fenced(s, "wrote the checkpoint");
-            free(blob);
-            return -1;
+            if (!results_head(s)) {   /* else an instance we fenced wrote it: ours goes over it */
+                fenced(s, "published results and wrote the checkpoint");
+                free(blob);
+                return -1;
+            }
+            s->ck_rev = now_rev;
+            continue;
         }
         if (now_secs() > until) {
             free(blob);
@@ -518,11 +535,13 @@ static int save_checkpoint(sremrt_nats *s, const sremrt_nats_matcher *mt, uint64
         sleep_ms(250);
     }
     free(blob);
-    for (int i = 0; i < s->ck_chunks; i++) {   /* the previous checkpoint's */
+    for (int i = 0; i < s->old_chunks; i++) {   /* two back: a restore may be reading the last */
         char k[NAME_CAP + 96];
-        chunk_key(s, s->nonce, i, k, sizeof k);
+        chunk_key(s, s->old_nonce, i, k, sizeof k);
         kvStore_Purge(s->kv, k, NULL);
     }
+    snprintf(s->old_nonce, sizeof s->old_nonce, "%s", s->nonce);
+    s->old_chunks = s->ck_chunks;
     snprintf(s->nonce, sizeof s->nonce, "%s", nonce);
     s->ck_chunks = chunks;
     s->ck_seq = seq;
