@@ -149,7 +149,7 @@ demo: deps  ## build sremc, build a matcher from a sample and run it
 	@sh scripts/demo.sh
 
 check: deps  ## run every test (about 4 minutes on 2 idle cores)
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install check-embed samples-long check-firmware check-cost check-canon
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install check-embed samples-long check-firmware check-cost check-canon check-nats
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests  ## unit suites of the compiler
@@ -355,6 +355,20 @@ samples-long: bin/sremc lib/libsremrt.a $(SL_TOOLS)  ## sample streams regenerat
 	$(SL)/building --format jsonl --stats $(SL)/building.csv > $(SL)/building.jsonl
 	./build/building_oracle $(SL)/building.csv $(SL)/building.jsonl
 	@echo "samples-long: generated streams and sample programs agree with the oracles"
+
+# ---- NATS JetStream ---------------------------------------------------------------
+# check-nats (in check; tests/nats/run.sh, about 2 minutes): a 3-node
+# JetStream cluster on 127.0.0.1, 2 M generated events published to 2-4
+# partitions and matched by `PROG --nats`: the records equal the file-mode
+# run's, also across matcher kills, two instances of one partition and a
+# server killed and restarted. Skipped with a message without nats-server
+# or libnats. bench-nats (not in check): docs/SCALING.md's throughput table.
+.PHONY: check-nats bench-nats
+check-nats: bin/sremc lib/libsremrt.a build/telecom_gen  ## NATS JetStream mode against a real 3-node cluster (~2 min)
+	timeout -k 10 420 sh tests/nats/run.sh bin/sremc
+
+bench-nats: bin/sremc lib/libsremrt.a build/telecom_gen  ## NATS mode throughput by partitions, beside file mode (not in check)
+	timeout -k 10 900 sh bench/nats.sh bin/sremc
 
 # ---- install ------------------------------------------------------------------
 # make install [PREFIX=/usr/local] [DESTDIR=]: sremc, the runtime library and

@@ -75,7 +75,7 @@ static const struct option_spec {
     {"--results", "SUBJECT", "--nats: publish results on SUBJECT (a stream must hold it)\n"
                              "instead of S.out.P", 0},
     {"--checkpoint-bucket", "B", "--nats: key-value bucket of the checkpoints (default S_ckpt)", 0},
-    {"--checkpoint-secs", "X", "--nats: a checkpoint at most every X seconds (default 1; 0: after\n"
+    {"--checkpoint-secs", "X", "--nats: a checkpoint at most every X seconds (default 5; 0: after\n"
                                "every fetched batch)", 0},
     {"--idle", "X", "--nats: stop after X seconds without input (default: never)", 0},
     {"--nats-publish", "URLS", "instead of matching, publish the events to the N partition streams\n"

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,7 +24,7 @@
 #define RESULTS_CAP   (512u << 10)   /* a results message is cut past this (max_payload: 1 MB) */
 #define INLINE_CAP    (512u << 10)   /* checkpoint state inline in its key up to this */
 #define CHUNK         (512u << 10)   /* else in chunks of this */
-#define FETCH         64             /* messages per fetch */
+#define FETCH         256            /* messages per fetch (of 1000 events: 16 MB of 16-byte events) */
 #define RETRY_SECS    30.0           /* how long a publish or API call is retried */
 
 struct sremrt_nats {
@@ -50,7 +51,7 @@ struct sremrt_nats {
     int failed;          /* 0, SREMRT_NATS_FENCED, or 3 */
     /* counts for the end-of-run line */
     uint64_t nmsgs, nevents, nrecs, nsuppressed, nresults, nckpt;
-    double ck_secs;
+    double ck_secs, busy;   /* checkpoints' time; from the first input to the last */
     size_t ck_bytes;
 };
 
@@ -244,14 +245,17 @@ static int read_results_tail(sremrt_nats *s)
     }
 }
 
-/* The message id of a results message: partition, input sequence, and
- * the records of it when only part of them are in. */
+/* The message id of a results message: partition, input sequence, the
+ * records of it when only part of them are in, and this instance (its
+ * consumer's name): a retry of ours is dropped as a duplicate, another
+ * instance's message is never taken for ours. */
 static void result_id(const sremrt_nats *s, uint64_t seq, int partial, char *id, size_t cap)
 {
     if (partial)
-        snprintf(id, cap, "%s.%d.%" PRIu64 ".%" PRIu64, s->c.stream, s->c.partition, seq, s->recs);
+        snprintf(id, cap, "%s.%d.%" PRIu64 ".%" PRIu64 ".%s", s->c.stream, s->c.partition, seq, s->recs,
+                 s->consumer);
     else
-        snprintf(id, cap, "%s.%d.%" PRIu64, s->c.stream, s->c.partition, seq);
+        snprintf(id, cap, "%s.%d.%" PRIu64 ".%s", s->c.stream, s->c.partition, seq, s->consumer);
 }
 
 /* After a "wrong last sequence": was the last message our own (a publish
@@ -278,28 +282,24 @@ static void fenced(sremrt_nats *s, const char *where)
     s->failed = SREMRT_NATS_FENCED;
 }
 
-/* Publishes the records gathered (maybe none) as the results of input up
- * to seq (partial: of seq, only the first s->recs records), synchronously,
- * expecting our own last results message to be the subject's last. */
-static int publish_results(sremrt_nats *s, uint64_t seq, int partial)
+/* Publishes len bytes of records as the results of input up to seq
+ * (partial: of seq, only its first recs records), synchronously, expecting
+ * our last results message to be the subject's last: 0, 1 when another
+ * instance's is (the subject moved), -1 on an error (reported). */
+static int publish_msg(sremrt_nats *s, const char *id, const char *data, size_t len, uint64_t seq, int partial,
+                       uint64_t recs)
 {
-    char id[NAME_CAP + 64], num[32];
-    result_id(s, seq, partial, id, sizeof id);
+    char num[32];
     natsMsg *m = NULL;
-    natsStatus st = natsMsg_Create(&m, s->out_subject, NULL, s->buf, (int)s->len);
+    natsStatus st = natsMsg_Create(&m, s->out_subject, NULL, data, (int)len);
     snprintf(num, sizeof num, "%" PRIu64, seq);
     if (st == NATS_OK)
         st = natsMsgHeader_Set(m, "Sremc-Src-Seq", num);
-    snprintf(num, sizeof num, "%" PRIu64, s->recs);
+    snprintf(num, sizeof num, "%" PRIu64, recs);
     if (st == NATS_OK && partial)
         st = natsMsgHeader_Set(m, "Sremc-Src-Partial", num);
-    if (st != NATS_OK) {
-        natsMsg_Destroy(m);
-        s->failed = fail(s->c.prog, "cannot make a results message", st, 0);
-        return -1;
-    }
-    double until = now_secs() + RETRY_SECS;
-    for (;;) {
+    int rc = 0;
+    for (double until = now_secs() + RETRY_SECS; st == NATS_OK;) {
         jsPubOptions po;
         jsPubAck *ack = NULL;
         jsErrCode ec = 0;
@@ -317,23 +317,58 @@ static int publish_results(sremrt_nats *s, uint64_t seq, int partial)
             break;
         }
         if (ec == JSStreamWrongLastSequenceErr) {
-            if (own_last(s, id))
-                break;
-            fenced(s, "published results for it");
-            natsMsg_Destroy(m);
-            return -1;
+            rc = own_last(s, id) ? 0 : 1;
+            st = NATS_OK;
+            break;
         }
-        if (now_secs() > until) {
-            natsMsg_Destroy(m);
-            s->failed = fail(s->c.prog, "cannot publish results", st, ec);
-            return -1;
-        }
+        if (now_secs() > until)
+            break;
+        st = NATS_OK;
         sleep_ms(200);
     }
     natsMsg_Destroy(m);
+    if (st != NATS_OK) {
+        s->failed = fail(s->c.prog, "cannot publish results", st, 0);
+        return -1;
+    }
+    return rc;
+}
+
+/* The records gathered (maybe none) as the results of input up to seq
+ * (partial: of seq, only the first s->recs records); fenced when another
+ * instance published since our last. */
+static int publish_results(sremrt_nats *s, uint64_t seq, int partial)
+{
+    char id[3 * NAME_CAP];
+    result_id(s, seq, partial, id, sizeof id);
+    int rc = publish_msg(s, id, s->buf, s->len, seq, partial, s->recs);
+    if (rc == 1)
+        fenced(s, "published results for it");
+    if (rc != 0)
+        return -1;
     s->nresults++;
     s->len = 0;
     return 0;
+}
+
+/* At start: an empty results message saying what the last one said,
+ * published after it. It orders every publish of an earlier instance
+ * (one that died with a publish in flight, or one still running) before
+ * ours, and makes the next of theirs fail: the newest instance is live. */
+static int take_head(sremrt_nats *s)
+{
+    char id[NAME_CAP + 96];
+    snprintf(id, sizeof id, "%s.%d.start.%s", s->c.stream, s->c.partition, s->consumer);
+    for (int tries = 0; tries < 20; tries++) {
+        int rc = read_results_tail(s);
+        if (rc != 0)
+            return rc;
+        rc = publish_msg(s, id, "", 0, s->out_seq, s->out_partial, s->out_recs);
+        if (rc <= 0)
+            return rc ? 3 : 0;
+        sleep_ms(50 * (tries + 1));   /* the subject moved while we read it: again */
+    }
+    return fail(s->c.prog, "cannot take the results subject: it keeps moving", NATS_OK, 0);
 }
 
 void sremrt_nats_record(void *user, const sremrt_record *r)
@@ -708,7 +743,7 @@ static void consume(sremrt_nats *s, const sremrt_nats_matcher *mt)
     char *evbuf = NULL;
     size_t evcap = 0;
     uint64_t last = s->ck_seq;
-    double seen = now_secs(), ck_at = now_secs();
+    double seen = now_secs(), ck_at = now_secs(), first = 0;
     int errors = 0;
     while (!s->failed) {
         natsMsgList list = {NULL, 0};
@@ -720,6 +755,8 @@ static void consume(sremrt_nats *s, const sremrt_nats_matcher *mt)
             continue;
         }
         if (st != NATS_OK) {   /* a lost consumer (its server restarted): a new one where we are */
+            if (getenv("SREMC_NATS_DEBUG"))
+                fail(s->c.prog, "fetch", st, ec);
             if (++errors % 10 == 0 && make_consumer(s, last) != 0)
                 s->failed = 3;
             sleep_ms(100);
@@ -727,6 +764,8 @@ static void consume(sremrt_nats *s, const sremrt_nats_matcher *mt)
         }
         errors = 0;
         seen = now_secs();
+        if (first == 0)
+            first = seen;
         for (int i = 0; i < list.Count && !s->failed; i++) {
             jsMsgMetaData *meta = NULL;
             if (natsMsg_GetMetaData(&meta, list.Msgs[i]) != NATS_OK)
@@ -749,6 +788,7 @@ static void consume(sremrt_nats *s, const sremrt_nats_matcher *mt)
             save_checkpoint(s, mt, last);
             ck_at = now_secs();
         }
+        s->busy = now_secs() - first;
     }
     free(evbuf);
 }
@@ -758,7 +798,7 @@ int sremrt_nats_run(sremrt_nats *s, const sremrt_nats_matcher *mt)
     char name[NAME_CAP + 32];
     snprintf(name, sizeof name, "sremc %s partition %d", s->c.stream, s->c.partition);
     if (s->c.checkpoint_secs == 0)
-        s->c.checkpoint_secs = 1.0;
+        s->c.checkpoint_secs = 5.0;
     int rc = connect_js(s->c.prog, s->c.urls, name, &s->nc, &s->js);
     int r = rc ? 1 : replicas(s->nc);
     if (!rc)
@@ -770,21 +810,20 @@ int sremrt_nats_run(sremrt_nats *s, const sremrt_nats_matcher *mt)
     if (!rc)
         rc = load_checkpoint(s, mt);
     if (!rc)
-        rc = read_results_tail(s);
-    if (!rc)
         rc = make_consumer(s, s->ck_seq);
+    if (!rc)
+        rc = take_head(s);
     if (!rc) {
-        double t0 = now_secs();
         consume(s, mt);
         rc = s->failed;
         if (!rc && mt->state_save && s->seq > s->ck_seq)
             save_checkpoint(s, mt, s->seq);
         rc = s->failed;
-        double secs = now_secs() - t0;
-        fprintf(stderr, "%s: nats: partition %d/%d: %" PRIu64 " messages, %" PRIu64 " events (%.0f/s), %" PRIu64
+        double secs = s->busy;
+        fprintf(stderr, "%s: nats: partition %d/%d: %" PRIu64 " messages, %" PRIu64 " events in %.2f s (%.0f/s), %" PRIu64
                         " records published, %" PRIu64 " recomputed, %" PRIu64 " results messages, %" PRIu64
                         " checkpoints (last %zu bytes, %.1f ms each)\n",
-                s->c.prog, s->c.partition, s->c.npartitions, s->nmsgs, s->nevents,
+                s->c.prog, s->c.partition, s->c.npartitions, s->nmsgs, s->nevents, secs,
                 secs > 0 ? (double)s->nevents / secs : 0.0, s->nrecs, s->nsuppressed, s->nresults, s->nckpt,
                 s->ck_bytes, s->nckpt ? 1000.0 * s->ck_secs / (double)s->nckpt : 0.0);
     }
@@ -830,43 +869,177 @@ typedef struct pub {
     size_t *n;
     uint64_t *batches;
     char run[64];
-    int resent, failed;
-    uint64_t msgs, events;
+    int failed;
+    uint64_t msgs, events, resent;
+    pthread_mutex_t lock;   /* the error handler runs on libnats's thread */
+    natsMsg **retry;        /* batches whose publish failed, to send again */
+    size_t nretry, retry_cap;
 } pub;
 
-/* Async publish errors: resent with the same id (JetStream drops a copy
- * that did arrive), a bounded number of times. */
+/* An async publish failed (a timeout while a server is away): the batch
+ * is kept, to be sent again with the same id (JetStream drops a copy
+ * that did arrive). */
 static void pub_error(jsCtx *js, jsPubAckErr *pae, void *closure)
 {
     pub *p = (pub *)closure;
-    if (p->resent++ < 10000) {
+    (void)js;
+    pthread_mutex_lock(&p->lock);
+    if (p->nretry == p->retry_cap) {
+        size_t cap = p->retry_cap ? 2 * p->retry_cap : 64;
+        natsMsg **r = realloc(p->retry, cap * sizeof *r);
+        if (r) {
+            p->retry = r;
+            p->retry_cap = cap;
+        }
+    }
+    if (p->nretry < p->retry_cap) {
+        p->retry[p->nretry++] = pae->Msg;
+        pae->Msg = NULL;   /* ours now */
+    } else {
+        p->failed = 1;
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+static size_t pending(pub *p)
+{
+    pthread_mutex_lock(&p->lock);
+    size_t n = p->nretry;
+    pthread_mutex_unlock(&p->lock);
+    return n;
+}
+
+/* Publishes batch n of a partition: its id run.part.n, and (n > 0) the
+ * expectation that the stream's last message is batch n-1, so that no
+ * batch is ever stored before the one it follows. */
+static int publish_batch(pub *p, natsMsg **m, int part, uint64_t n)
+{
+    char id[NAME_CAP];
+    jsPubOptions po;
+    jsPubOptions_Init(&po);
+    po.MaxWait = 2000;
+    if (n > 0) {
+        snprintf(id, sizeof id, "%s.%d.%" PRIu64, p->run, part, n - 1);
+        po.ExpectLastMsgId = id;
+    }
+    return js_PublishMsgAsync(p->js, m, &po) == NATS_OK ? 0 : -1;
+}
+
+/* A batch's partition and number, from its id; -1 if not of this run. */
+static int batch_of(pub *p, natsMsg *m, int *part, uint64_t *n)
+{
+    const char *id = NULL;
+    size_t rl = strlen(p->run);
+    if (natsMsgHeader_Get(m, "Nats-Msg-Id", &id) != NATS_OK || strncmp(id, p->run, rl) != 0 || id[rl] != '.')
+        return -1;
+    return sscanf(id + rl + 1, "%d.%" SCNu64, part, n) == 2 ? 0 : -1;
+}
+
+/* Partition and number from the end of an id: "RUN.PART.N". */
+static void id_tail(natsMsg *m, long *part, unsigned long long *n)
+{
+    const char *id = "";
+    natsMsgHeader_Get(m, "Nats-Msg-Id", &id);
+    const char *dot = strrchr(id, '.');
+    *n = dot ? strtoull(dot + 1, NULL, 10) : 0;
+    const char *q = dot;
+    while (q && q > id && q[-1] != '.')
+        q--;
+    *part = q ? strtol(q, NULL, 10) : 0;
+}
+
+static int by_batch(const void *a, const void *b)
+{
+    long pa, pb;
+    unsigned long long na, nb;
+    id_tail(*(natsMsg *const *)a, &pa, &na);
+    id_tail(*(natsMsg *const *)b, &pb, &nb);
+    return pa != pb ? (pa < pb ? -1 : 1) : na != nb ? (na < nb ? -1 : 1) : 0;
+}
+
+/* After failed publishes (a server away): every ack in, then per
+ * partition the batches after the last one its stream holds, again in
+ * order; the ones a lost ack hid are stored already and dropped. */
+static int recover(pub *p)
+{
+    jsPubOptions po;
+    jsPubOptions_Init(&po);
+    po.MaxWait = 10000;
+    js_PublishAsyncComplete(p->js, &po);
+    pthread_mutex_lock(&p->lock);
+    natsMsg **r = p->retry;
+    size_t n = p->nretry;
+    p->retry = NULL;
+    p->nretry = p->retry_cap = 0;
+    pthread_mutex_unlock(&p->lock);
+    qsort(r, n, sizeof *r, by_batch);
+    int rc = 0, last_part = -1;
+    uint64_t stored = 0;   /* batches of last_part its stream holds */
+    for (size_t i = 0; i < n; i++) {
+        int part;
+        uint64_t b;
+        if (batch_of(p, r[i], &part, &b) != 0) {
+            natsMsg_Destroy(r[i]);
+            continue;
+        }
+        if (part != last_part) {
+            char stream[NAME_CAP], subject[NAME_CAP];
+            natsMsg *lm = NULL;
+            int lp;
+            uint64_t lb;
+            snprintf(stream, sizeof stream, "%s_%d", p->c->stream, part);
+            snprintf(subject, sizeof subject, "%s.%d", p->c->stream, part);
+            stored = 0;
+            if (js_GetLastMsg(&lm, p->js, stream, subject, NULL, NULL) == NATS_OK && batch_of(p, lm, &lp, &lb) == 0)
+                stored = lb + 1;
+            natsMsg_Destroy(lm);
+            last_part = part;
+        }
+        if (b >= stored && rc == 0 && publish_batch(p, &r[i], part, b) != 0)
+            rc = -1;
+        natsMsg_Destroy(r[i]);   /* NULL once queued */
+        p->resent += b >= stored;
+    }
+    free(r);
+    return rc;
+}
+
+/* Every batch acknowledged, failed ones sent again, for up to a minute. */
+static int pub_complete(pub *p)
+{
+    double until = now_secs() + 60;
+    for (;;) {
         jsPubOptions po;
         jsPubOptions_Init(&po);
-        po.MaxWait = 2000;
-        if (js_PublishMsgAsync(js, &pae->Msg, &po) == NATS_OK)
-            return;
+        po.MaxWait = 5000;
+        natsStatus st = js_PublishAsyncComplete(p->js, &po);
+        size_t left = pending(p);
+        if (st == NATS_OK && left == 0)
+            return 0;
+        if (now_secs() > until || p->failed)
+            return fail(p->c->prog, "not every batch was acknowledged within a minute", st, 0);
+        if (left) {
+            sleep_ms(250);
+            if (recover(p) != 0)
+                return fail(p->c->prog, "cannot publish", NATS_ERR, 0);
+        }
     }
-    p->failed = 1;
-    fprintf(stderr, "%s: nats: a batch could not be published: %s (JetStream error %d)\n", p->c->prog,
-            pae->ErrText ? pae->ErrText : natsStatus_GetText(pae->Err), (int)pae->ErrCode);
 }
 
 static int send_batch(pub *p, int part, size_t size)
 {
     char subject[NAME_CAP], id[NAME_CAP];
+    uint64_t n = p->batches[part]++;
     snprintf(subject, sizeof subject, "%s.%d", p->c->stream, part);
-    snprintf(id, sizeof id, "%s.%d.%" PRIu64, p->run, part, p->batches[part]++);
+    snprintf(id, sizeof id, "%s.%d.%" PRIu64, p->run, part, n);
     natsMsg *m = NULL;
     natsStatus st = natsMsg_Create(&m, subject, NULL, p->buf[part], (int)(p->n[part] * size));
     if (st == NATS_OK)
         st = natsMsgHeader_Set(m, "Nats-Msg-Id", id);
     if (st == NATS_OK)
         st = natsMsgHeader_Set(m, "Sremc-Payload", "bin");
-    jsPubOptions po;
-    jsPubOptions_Init(&po);
-    po.MaxWait = 2000;
-    if (st == NATS_OK)
-        st = js_PublishMsgAsync(p->js, &m, &po);
+    if (st == NATS_OK && publish_batch(p, &m, part, n) != 0)
+        st = NATS_ERR;
     natsMsg_Destroy(m);   /* NULL once the library owns it */
     p->msgs++;
     p->events += p->n[part];
@@ -886,8 +1059,13 @@ int sremrt_nats_publish(const sremrt_nats_conf *c, const sremrt_schema *schema, 
     }
     if ((size_t)batch * size > (900u << 10))   /* NATS's default max_payload is 1 MB */
         batch = (int)((900u << 10) / size);
-    pub p = {c, NULL, calloc((size_t)np, sizeof(char *)), calloc((size_t)np, sizeof(size_t)),
-             calloc((size_t)np, sizeof(uint64_t)), "", 0, 0, 0, 0};
+    pub p;
+    memset(&p, 0, sizeof p);
+    p.c = c;
+    p.buf = calloc((size_t)np, sizeof(char *));
+    p.n = calloc((size_t)np, sizeof(size_t));
+    p.batches = calloc((size_t)np, sizeof(uint64_t));
+    pthread_mutex_init(&p.lock, NULL);
     if (c->run_id)
         snprintf(p.run, sizeof p.run, "%s", c->run_id);
     else
@@ -956,7 +1134,7 @@ int sremrt_nats_publish(const sremrt_nats_conf *c, const sremrt_schema *schema, 
             part = (int)(sremrt_fnv1a32(key, kl < sizeof key ? kl : sizeof key - 1) % (uint32_t)np);
         }
         memcpy(p.buf[part] + p.n[part] * size, ev, size);
-        if (++p.n[part] == (size_t)batch && send_batch(&p, part, size) != 0)
+        if (++p.n[part] == (size_t)batch && (send_batch(&p, part, size) != 0 || (pending(&p) && recover(&p) != 0)))
             p.failed = 1;
     }
     for (int i = 0; i < np && opened && !p.failed; i++)
@@ -964,18 +1142,12 @@ int sremrt_nats_publish(const sremrt_nats_conf *c, const sremrt_schema *schema, 
             p.failed = 1;
     if (opened && !bin)
         sremrt_csv_close(&cr);
-    if (p.js && opened) {   /* every ack in (errors resent by pub_error) */
-        jsPubOptions po;
-        jsPubOptions_Init(&po);
-        po.MaxWait = 60000;
-        natsStatus st = js_PublishAsyncComplete(p.js, &po);
-        if (st != NATS_OK && !p.failed) {
-            fail(c->prog, "not every batch was acknowledged", st, 0);
+    if (p.js && opened) {
+        if (!p.failed && pub_complete(&p) != 0)
             p.failed = 1;
-        }
         double secs = now_secs() - t0;
         fprintf(stderr, "%s: nats: published %" PRIu64 " events in %" PRIu64 " messages to %d partition%s "
-                        "in %.2f s (%.0f events/s, %d resent)\n",
+                        "in %.2f s (%.0f events/s, %" PRIu64 " resent)\n",
                 c->prog, p.events, p.msgs, np, np == 1 ? "" : "s", secs,
                 secs > 0 ? (double)p.events / secs : 0.0, p.resent);
     }
@@ -987,6 +1159,10 @@ int sremrt_nats_publish(const sremrt_nats_conf *c, const sremrt_schema *schema, 
     free(p.buf);
     free(p.n);
     free(p.batches);
+    for (size_t i = 0; i < p.nretry; i++)
+        natsMsg_Destroy(p.retry[i]);
+    free(p.retry);
+    pthread_mutex_destroy(&p.lock);
     jsCtx_Destroy(p.js);
     natsConnection_Destroy(nc);
     nats_Close();

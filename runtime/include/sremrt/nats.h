@@ -33,7 +33,7 @@ typedef struct sremrt_nats_conf {
     int events;              /* --events: match records carry their events */
     sremrt_format format;    /* error records on standard error */
     double idle;             /* stop after this many seconds without input; 0: never */
-    double checkpoint_secs;  /* a checkpoint at most this often (default 1 s); < 0: after every batch */
+    double checkpoint_secs;  /* a checkpoint at most this often (default 5 s); < 0: after every batch */
     int batch;               /* publisher: events per message (default 1000) */
     const char *run_id;      /* publisher: message id prefix (default: pid and time) */
 } sremrt_nats_conf;
