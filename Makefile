@@ -132,8 +132,8 @@ check-runtime: build/runtime_tests build/san/runtime_tests  ## runtime suites, p
 	./build/runtime_tests
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/san/runtime_tests
 	@if command -v clang >/dev/null; then \
-	    for f in $(RT_SRC) $(RT_TEST_SRC); do \
-	        clang $(RT_WARN) -fsyntax-only -Iruntime/include $$f || exit 1; \
+	    for f in $(RT_SRC) $(RT_TEST_SRC) $(if $(NATS_FOUND),runtime/nats/nats.c); do \
+	        clang $(RT_WARN) -fsyntax-only -Iruntime/include $(NATS_CFLAGS) $$f || exit 1; \
 	    done; echo "clang: runtime sources build warning-free"; \
 	else echo "clang: not installed, skipped"; fi
 
@@ -390,6 +390,7 @@ install: bin/sremc lib/libsremrt.a  ## install sremc, the runtime (with sremrt.p
 	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/sremc/runtime
 	install -m 755 bin/sremc $(DESTDIR)$(PREFIX)/bin/sremc
 	install -m 644 lib/libsremrt.a $(DESTDIR)$(PREFIX)/lib/libsremrt.a
+	if [ -f lib/libsremrt_nats.a ]; then install -m 644 lib/libsremrt_nats.a $(DESTDIR)$(PREFIX)/lib/; fi
 	install -m 644 $(RT_HEADERS) $(DESTDIR)$(PREFIX)/include/sremrt/
 	install -m 644 $(RT_FW_SRC) $(DESTDIR)$(PREFIX)/share/sremc/runtime/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@VERSION@|$$(bin/sremc --version | sed 's/^sremc //')|" \

@@ -25,9 +25,10 @@ n=$(( $(wc -l < "$dir/ev.csv") - 1 ))
 rm -f "$dir/ev.csv"
 
 t0=$(date +%s.%N)
-"$dir/cells" --input bin --format jsonl "$dir/ev.bin" > /dev/null
+cpu=$( (/usr/bin/time -f "%U %S" "$dir/cells" --input bin --format jsonl "$dir/ev.bin" > /dev/null) 2>&1 | tail -1)
 t1=$(date +%s.%N)
-echo "bench-nats: $n events; file mode (--input bin): $(echo "$t0 $t1 $n" | awk '{printf "%.2f M events/s", $3 / ($2 - $1) / 1e6}')"
+echo "bench-nats: $n events; file mode (--input bin): $(echo "$t0 $t1 $n $cpu" |
+    awk '{printf "%.2f M events/s, %.3f us of CPU an event", $3 / ($2 - $1) / 1e6, ($4 + $5) / $3 * 1e6}')"
 
 MAXLIFE=900 sh "$root/tests/nats/cluster.sh" "$dir/cluster" start || exit 1
 urls=$(sh "$root/tests/nats/cluster.sh" "$dir/cluster" urls)
@@ -42,8 +43,8 @@ run() {
         pids="$pids $!"
     done
     for pid in $pids; do wait "$pid"; done
-    cat "$dir/$s".*.log | sed -n 's/^.*nats: partition \([0-9/]*\): .* \([0-9]*\) events in \([0-9.]*\) s (\([0-9]*\)\/s).* checkpoints (last \([0-9]*\) bytes, \([0-9.]*\) ms each).*/\1 \2 \3 \4 \5 \6/p' |
-        awk -v s="$s" '{ printf "bench-nats: %s partition %s: %d events in %.2f s, %.2f M events/s (checkpoint %.1f MB, %.0f ms)\n", s, $1, $2, $3, $4 / 1e6, $5 / 1048576, $6;
+    cat "$dir/$s".*.log | sed -n 's/^.*nats: partition \([0-9/]*\): .* \([0-9]*\) events in \([0-9.]*\) s (\([0-9]*\)\/s).* checkpoints (last \([0-9]*\) bytes, \([0-9.]*\) ms each), \([0-9.]*\) s of CPU.*/\1 \2 \3 \4 \5 \6 \7/p' |
+        awk -v s="$s" '{ printf "bench-nats: %s partition %s: %d events in %.2f s, %.2f M events/s, %.3f us of CPU an event (checkpoint %.1f MB, %.0f ms)\n", s, $1, $2, $3, $4 / 1e6, $7 / $2 * 1e6, $5 / 1048576, $6;
                          ev += $2; if ($3 > t) t = $3 }
                        END { printf "bench-nats: %s total: %d events in %.2f s, %.2f M events/s\n", s, ev, t, ev / t / 1e6 }'
 }

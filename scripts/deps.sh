@@ -26,6 +26,7 @@ need /usr/include/nats/nats.h libnats-dev             # PROG --nats (found with 
 if [ "${1:-}" = bench ]; then   # make bench only: the tests never need these
     need /usr/include/hs/hs.h libhyperscan-dev        # the Hyperscan baseline (x86-64 only)
     need gnuplot gnuplot-nox                          # docs/bench-window.svg
+    need /usr/bin/time time                           # make bench-nats: CPU time of file mode
 fi
 [ -z "$missing" ] && exit 0
 

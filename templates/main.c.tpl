@@ -77,7 +77,8 @@ static const struct option_spec {
     {"--checkpoint-bucket", "B", "--nats: key-value bucket of the checkpoints (default S_ckpt)", 0},
     {"--checkpoint-secs", "X", "--nats: a checkpoint at most every X seconds (default 5; 0: after\n"
                                "every fetched batch)", 0},
-    {"--idle", "X", "--nats: stop after X seconds without input (default: never)", 0},
+    {"--idle", "X", "--nats: stop after X seconds without input, all the stream holds\n"
+                    "matched (default: never)", 0},
     {"--nats-publish", "URLS", "instead of matching, publish the events to the N partition streams\n"
                                "of S (created if missing), each to partition fnv1a32(key) mod N", 0},
     {"--partitions", "N", "--nats-publish: number of partitions (default 1)", 65536},

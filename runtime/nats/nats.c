@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -60,6 +61,15 @@ static double now_secs(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* CPU seconds of the process, libnats's threads included. */
+static double cpu_secs(void)
+{
+    struct rusage u;
+    if (getrusage(RUSAGE_SELF, &u) != 0)
+        return 0;
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
 }
 
 static void sleep_ms(long ms)
@@ -737,26 +747,47 @@ static int find_results_stream(sremrt_nats *s, int r)
     return 0;
 }
 
+/* The input stream's last sequence (0 when it cannot be read). */
+static uint64_t stream_last(sremrt_nats *s)
+{
+    jsStreamInfo *si = NULL;
+    if (js_GetStreamInfo(&si, s->js, s->in_stream, NULL, NULL) != NATS_OK)
+        return 0;
+    uint64_t last = si->State.LastSeq;
+    jsStreamInfo_Destroy(si);
+    return last;
+}
+
 /* The fetch loop: match, publish, checkpoint; until idle or fenced. */
 static void consume(sremrt_nats *s, const sremrt_nats_matcher *mt)
 {
     char *evbuf = NULL;
     size_t evcap = 0;
     uint64_t last = s->ck_seq;
-    double seen = now_secs(), ck_at = now_secs(), first = 0;
+    double seen = now_secs(), ck_at = now_secs(), first = 0, probed = 0;
     int errors = 0;
     while (!s->failed) {
         natsMsgList list = {NULL, 0};
         jsErrCode ec = 0;
         natsStatus st = natsSubscription_Fetch(&list, s->sub, FETCH, 500, &ec);
         if (st == NATS_TIMEOUT || (st == NATS_OK && list.Count == 0)) {
-            if (s->c.idle > 0 && now_secs() - seen >= s->c.idle)
+            double quiet = now_secs() - seen;
+            if (quiet < 1.0 || now_secs() - probed < (s->c.idle > 0 ? 1.0 : 5.0))
+                continue;
+            probed = now_secs();
+            /* nothing for a while: idle, or a consumer that lost its
+             * leader with a server and delivers no more? The stream says. */
+            uint64_t end = stream_last(s);
+            if (end > last) {
+                if (make_consumer(s, last) != 0)
+                    s->failed = 3;
+                seen = now_secs();
+            } else if (s->c.idle > 0 && quiet >= s->c.idle) {
                 break;
+            }
             continue;
         }
         if (st != NATS_OK) {   /* a lost consumer (its server restarted): a new one where we are */
-            if (getenv("SREMC_NATS_DEBUG"))
-                fail(s->c.prog, "fetch", st, ec);
             if (++errors % 10 == 0 && make_consumer(s, last) != 0)
                 s->failed = 3;
             sleep_ms(100);
@@ -822,10 +853,10 @@ int sremrt_nats_run(sremrt_nats *s, const sremrt_nats_matcher *mt)
         double secs = s->busy;
         fprintf(stderr, "%s: nats: partition %d/%d: %" PRIu64 " messages, %" PRIu64 " events in %.2f s (%.0f/s), %" PRIu64
                         " records published, %" PRIu64 " recomputed, %" PRIu64 " results messages, %" PRIu64
-                        " checkpoints (last %zu bytes, %.1f ms each)\n",
+                        " checkpoints (last %zu bytes, %.1f ms each), %.2f s of CPU\n",
                 s->c.prog, s->c.partition, s->c.npartitions, s->nmsgs, s->nevents, secs,
                 secs > 0 ? (double)s->nevents / secs : 0.0, s->nrecs, s->nsuppressed, s->nresults, s->nckpt,
-                s->ck_bytes, s->nckpt ? 1000.0 * s->ck_secs / (double)s->nckpt : 0.0);
+                s->ck_bytes, s->nckpt ? 1000.0 * s->ck_secs / (double)s->nckpt : 0.0, cpu_secs());
     }
     if (s->sub) {
         natsSubscription_Unsubscribe(s->sub);

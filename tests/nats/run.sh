@@ -11,7 +11,8 @@
 #   C  2 partitions; two instances of partition 0 at once (one may be
 #      fenced: exit status 4);
 #   D  2 partitions; one server killed with SIGKILL while publishing and
-#      matching, restarted later.
+#      matching, restarted later;
+#   E  1 partition of CSV payloads from a producer of our own (dump --csv).
 # Skipped (exit 0, with a message) without nats-server or libnats. The
 # servers are stopped on exit (only the PIDs cluster.sh started) and live
 # at most 300 s; the whole run is bounded by `timeout` in the Makefile.
@@ -53,10 +54,11 @@ MAXLIFE=300 sh "$here/cluster.sh" "$dir/cluster" start || exit 1
 urls=$(sh "$here/cluster.sh" "$dir/cluster" urls)
 failed=0
 
-# verify NAME STREAM N: the published records against the file-mode run
+# verify NAME STREAM N [EVENTS RECORDS]: the published records against the
+# file-mode run (default: events.csv, whole.jsonl)
 verify() {
     "$dir/dump" "$urls" "$2" "$3" > "$dir/$2.res" || { say "$1: cannot read the results"; failed=1; return; }
-    if python3 "$here/oracle.py" "$dir/events.csv" "$3" cell "$dir/whole.jsonl" "$dir/$2.res" > "$dir/$2.cmp"; then
+    if python3 "$here/oracle.py" "${4:-$dir/events.csv}" "$3" cell "${5:-$dir/whole.jsonl}" "$dir/$2.res" > "$dir/$2.cmp"; then
         say "$1: $(sed 's/^oracle: //' "$dir/$2.cmp")"
     else
         say "$1: FAILED (SEED=$SEED)"
@@ -142,6 +144,16 @@ say "D: server 2 restarted"
 wait "$m0" || { say "D: partition 0's matcher failed"; failed=1; }
 wait "$m1" || { say "D: partition 1's matcher failed"; failed=1; }
 verify "D (a server killed)" D 2
+
+# E: CSV payloads (200,000 events, 500 a message) on one partition
+head -n 200001 "$dir/events.csv" > "$dir/small.csv"
+"$dir/cells" --format jsonl "$dir/small.csv" > "$dir/small.jsonl"
+spawn E 0 1 --idle 4
+m0=$!
+sleep 2   # the matcher has made its stream
+"$dir/dump" --csv "$urls" E.0 "$dir/small.csv" 500 || { say "E: cannot publish CSV"; failed=1; }
+wait "$m0" || { say "E: the matcher failed"; failed=1; }
+verify "E (CSV payloads)" E 1 "$dir/small.csv" "$dir/small.jsonl"
 
 if [ $failed != 0 ]; then
     for f in "$dir"/*.log; do echo "== $f"; tail -5 "$f"; done
