@@ -860,9 +860,11 @@ void sremrt_explore_summary_emit(sremrt_sink *s, const sremrt_explore *ex, const
 void sremrt_state_explore(sremrt_state_io *io, sremrt_explore *ex)
 {
     int64_t cap = ex->capacity;
-    int32_t n = ex->trie.count, nv = ex->cfg.nvalues;
-    sremrt_state_i64(io, &cap);
-    if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK && cap != ex->capacity)
+    int32_t n = ex->trie.count, nv = ex->cfg.nvalues, algo = (int32_t)ex->cfg.algo;
+    sremrt_state_i64(io, &cap);   /* the options that shape the windows */
+    sremrt_state_i32(io, &algo);
+    if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK &&
+        (cap != ex->capacity || algo != (int32_t)ex->cfg.algo))
         sremrt_state_fail(io, SREMRT_STATE_ECONFIG);
     sremrt_state_u64(io, &ex->events);
     sremrt_state_u64(io, &ex->overflows);

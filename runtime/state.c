@@ -104,13 +104,19 @@ static uint64_t host_hash(uint64_t hash)
     return sremrt_state_fnv(hash, host, sizeof host);
 }
 
+/* The checksum: the header up to it, then the body. */
+static uint64_t checksum(const unsigned char *buf, size_t body)
+{
+    uint64_t h = sremrt_state_fnv(SREMRT_STATE_FNV_SEED, buf, 48);
+    return sremrt_state_fnv(h, buf + SREMRT_STATE_HEADER, body);
+}
+
 /* Load: the header names this file and this runtime, and the body is
  * whole (length and checksum), so nothing is read into a matcher from a
  * foreign or damaged checkpoint. */
 static void check_header(sremrt_state_io *io, uint64_t hash)
 {
     sremrt_state_info info;
-    const unsigned char *body = io->buf + SREMRT_STATE_HEADER;
     if (sremrt_state_peek(io->buf, io->cap, &info) != 0) {
         sremrt_state_fail(io, SREMRT_STATE_EFORMAT);
         return;
@@ -119,7 +125,7 @@ static void check_header(sremrt_state_io *io, uint64_t hash)
         sremrt_state_fail(io, SREMRT_STATE_EVERSION);
     else if (info.hash != host_hash(hash))
         sremrt_state_fail(io, SREMRT_STATE_EFOREIGN);
-    else if (get_le(io->buf + 48, 8) != sremrt_state_fnv(SREMRT_STATE_FNV_SEED, body, (size_t)info.body))
+    else if (get_le(io->buf + 48, 8) != checksum(io->buf, (size_t)info.body))
         sremrt_state_fail(io, SREMRT_STATE_EFORMAT);
     io->cap = SREMRT_STATE_HEADER + (size_t)info.body;   /* the body's end */
 }
@@ -151,7 +157,7 @@ int sremrt_state_end(sremrt_state_io *io)
     if (io->mode == SREMRT_STATE_SAVE) {
         size_t body = io->pos - SREMRT_STATE_HEADER;
         put_le(io->buf + 40, (uint64_t)body, 8);
-        put_le(io->buf + 48, sremrt_state_fnv(SREMRT_STATE_FNV_SEED, io->buf + SREMRT_STATE_HEADER, body), 8);
+        put_le(io->buf + 48, checksum(io->buf, body), 8);
     } else if (io->mode == SREMRT_STATE_LOAD && io->pos != io->cap) {
         io->err = SREMRT_STATE_EFORMAT;   /* bytes left over: not this state */
     }
@@ -238,7 +244,7 @@ void sremrt_state_count(sremrt_state_io *io, int32_t *n, int32_t max)
 void sremrt_state_keymap(sremrt_state_io *io, sremrt_keymap *km, int32_t n)
 {
     if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK && (km->count != 0 || km->capacity < n))
-        sremrt_state_fail(io, km->count != 0 ? SREMRT_STATE_EUSED : SREMRT_STATE_EMEMORY);
+        sremrt_state_fail(io, km->count != 0 ? SREMRT_STATE_EUSED : SREMRT_STATE_ECONFIG);
     for (int32_t i = 0; i < n && io->err == SREMRT_STATE_OK; i++) {
         int64_t key = io->mode == SREMRT_STATE_LOAD ? 0 : km->keys[i];
         sremrt_state_i64(io, &key);

@@ -450,6 +450,11 @@ static int load_checkpoint(const char *prog, const char *path, @@PREFIX@@_matche
     else {
         *records = get_u64(buf + 8);
         *bad = get_u64(buf + 16);
+        const sremrt_stats *st = @@PREFIX@@_stats(m);   /* the records are the matcher's and the bad lines */
+        if (*bad > *records || *records - *bad != st->events + st->rejected) {
+            fprintf(stderr, "%s: %s: cannot restore: %s\n", prog, path, sremrt_state_strerror(SREMRT_STATE_EFORMAT));
+            err = SREMRT_STATE_EFORMAT;
+        }
     }
     free(buf);
     return bad_read || err ? -1 : 0;

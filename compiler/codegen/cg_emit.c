@@ -411,7 +411,8 @@ static const char *yes(bool b) { return b ? "1" : ""; }
 static bool calls(const Cg *g, const char *name)
 {
     const char *texts[] = {g->code.text, g->push.text, g->init.text,  g->freec.text,     g->finish.text,
-                           g->trie.text, g->run.text,  g->many_fast.text, g->many_in.text, g->many_out.text};
+                           g->trie.text, g->run.text,  g->many_fast.text, g->many_in.text, g->many_out.text,
+                           g->canon.text};   /* a replay may test a condition no step tests */
     char needle[CG_NAME_MAX + 2];
     snprintf(needle, sizeof needle, "%s_%s(", g->P, name);
     for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++)

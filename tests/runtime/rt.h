@@ -49,5 +49,6 @@ void add_explore_tests(void);
 void add_occmap_tests(void);
 void add_episode_tests(void);
 void add_canon_tests(void);
+void add_state_tests(void);
 
 #endif

@@ -48,6 +48,7 @@ int main(void)
     add_occmap_tests();
     add_episode_tests();
     add_canon_tests();
+    add_state_tests();
     CU_basic_set_mode(getenv("UNIT_VERBOSE") ? CU_BRM_VERBOSE : CU_BRM_NORMAL);
     CU_basic_run_tests();
     failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

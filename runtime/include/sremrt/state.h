@@ -38,7 +38,8 @@ const char *sremrt_state_strerror(int err);
  * version, u32 runtime ABI, u64 the pattern file's hash (the compiler's
  * constant over the automata, plans and state layouts), u64 events (accepted
  * events the matcher had taken), u64 rejected (events it refused), u64 the
- * body's length, u64 the body's checksum (FNV-1a 64). */
+ * body's length, u64 the checksum (FNV-1a 64 of the header before it, then
+ * of the body). */
 #define SREMRT_STATE_MAGIC "SREMCKPT"
 #define SREMRT_STATE_VERSION 1u
 #define SREMRT_STATE_HEADER 56u
@@ -97,7 +98,7 @@ void sremrt_state_count(sremrt_state_io *io, int32_t *n, int32_t max);
 
 /* A partition table: its keys in slot order (the count first, which the
  * caller wrote or read with sremrt_state_count and made room for: load
- * fails with SREMRT_STATE_EMEMORY when the table holds fewer than n keys,
+ * fails with SREMRT_STATE_ECONFIG when the table has room for fewer than n keys,
  * or finds it not empty) and its overflow count. Load inserts the keys in
  * order, so every key gets its slot back. */
 void sremrt_state_keymap(sremrt_state_io *io, sremrt_keymap *km, int32_t n);
