@@ -44,8 +44,22 @@ uint64_t sremrt_state_fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+/* Whether the host stores integers little-endian (then the codec copies
+ * them as they are; a constant the compiler folds). */
+static int little_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char b;
+    memcpy(&b, &one, 1);
+    return b == 1;
+}
+
 static void put_le(unsigned char *p, uint64_t v, int n)
 {
+    if (little_endian()) {
+        memcpy(p, &v, (size_t)n);
+        return;
+    }
     for (int i = 0; i < n; i++)
         p[i] = (unsigned char)(v >> (8 * i));
 }
@@ -53,6 +67,10 @@ static void put_le(unsigned char *p, uint64_t v, int n)
 static uint64_t get_le(const unsigned char *p, int n)
 {
     uint64_t v = 0;
+    if (little_endian() && n == 8) {
+        memcpy(&v, p, 8);
+        return v;
+    }
     for (int i = 0; i < n; i++)
         v |= (uint64_t)p[i] << (8 * i);
     return v;
@@ -104,11 +122,23 @@ static uint64_t host_hash(uint64_t hash)
     return sremrt_state_fnv(hash, host, sizeof host);
 }
 
+/* FNV-1a over little-endian 64-bit words (a byte at a time for the
+ * tail): eight times fewer multiplications than over bytes. */
+static uint64_t fnv_words(uint64_t h, const unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        h ^= get_le(p + i, 8);
+        h *= 0x100000001b3u;
+    }
+    return sremrt_state_fnv(h, p + i, n - i);
+}
+
 /* The checksum: the header up to it, then the body. */
 static uint64_t checksum(const unsigned char *buf, size_t body)
 {
-    uint64_t h = sremrt_state_fnv(SREMRT_STATE_FNV_SEED, buf, 48);
-    return sremrt_state_fnv(h, buf + SREMRT_STATE_HEADER, body);
+    uint64_t h = fnv_words(SREMRT_STATE_FNV_SEED, buf, 48);
+    return fnv_words(h, buf + SREMRT_STATE_HEADER, body);
 }
 
 /* Load: the header names this file and this runtime, and the body is

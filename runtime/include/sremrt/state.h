@@ -38,8 +38,8 @@ const char *sremrt_state_strerror(int err);
  * version, u32 runtime ABI, u64 the pattern file's hash (the compiler's
  * constant over the automata, plans and state layouts), u64 events (accepted
  * events the matcher had taken), u64 rejected (events it refused), u64 the
- * body's length, u64 the checksum (FNV-1a 64 of the header before it, then
- * of the body). */
+ * body's length, u64 the checksum (FNV-1a 64 over the little-endian 64-bit
+ * words, then the bytes left, of the header before it and of the body). */
 #define SREMRT_STATE_MAGIC "SREMCKPT"
 #define SREMRT_STATE_VERSION 1u
 #define SREMRT_STATE_HEADER 56u
