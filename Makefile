@@ -10,6 +10,10 @@ SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 BISON   ?= bison
 RE2C    ?= re2c
 FUZZ_SECONDS ?= 60
+# libnats (pkg-config): lib/libsremrt_nats.a, the --nats mode of programs
+NATS_FOUND  := $(shell pkg-config --exists libnats 2>/dev/null && echo yes)
+NATS_LIB     = $(if $(NATS_FOUND),lib/libsremrt_nats.a)
+NATS_CFLAGS := $(if $(NATS_FOUND),$(shell pkg-config --cflags libnats))
 
 COMPILER_SRC = $(filter-out compiler/main.c,$(wildcard compiler/*.c compiler/codegen/*.c))
 GEN_SRC      = build/parser.c build/lexer.c build/templates.c
@@ -57,7 +61,7 @@ build/san/%.o: %.c | build/san build/parser.h build/templates.c
 
 # ---- programs ---------------------------------------------------------------
 
-bin/sremc: $(LIB_OBJ) build/obj/main.o | bin
+bin/sremc: $(LIB_OBJ) build/obj/main.o | bin $(NATS_LIB)
 	$(CC) $(CFLAGS) -o $@ $^
 
 build/san/sremc: $(SAN_LIB_OBJ) build/san/main.o
@@ -81,6 +85,21 @@ RT_TEST_OBJ  = $(patsubst %.c,build/rt-test/%.o,$(notdir $(RT_TEST_SRC)))
 RT_STEST_OBJ = $(patsubst %.c,build/rt-san-test/%.o,$(notdir $(RT_TEST_SRC)))
 
 .PHONY: check-runtime
+
+# The NATS JetStream mode of generated programs (runtime/nats/nats.c,
+# docs/SCALING.md): lib/libsremrt_nats.a, built where pkg-config finds
+# libnats (NATS_FOUND, at the top); `sremc build` links it (and libnats)
+# when it is there.
+
+build/rt-nats:
+	mkdir -p $@
+
+build/rt-nats/nats.o: runtime/nats/nats.c | build/rt-nats
+	$(CC) $(RT_WARN) $(CFLAGS) $(RT_CPPFLAGS) $(NATS_CFLAGS) -c -o $@ $<
+
+lib/libsremrt_nats.a: build/rt-nats/nats.o | lib
+	rm -f $@
+	$(AR) rcs $@ $^
 
 lib build/rt build/rt-san build/rt-test build/rt-san-test:
 	mkdir -p $@
@@ -113,8 +132,8 @@ check-runtime: build/runtime_tests build/san/runtime_tests  ## runtime suites, p
 	./build/runtime_tests
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/san/runtime_tests
 	@if command -v clang >/dev/null; then \
-	    for f in $(RT_SRC) $(RT_TEST_SRC); do \
-	        clang $(RT_WARN) -fsyntax-only -Iruntime/include $$f || exit 1; \
+	    for f in $(RT_SRC) $(RT_TEST_SRC) $(if $(NATS_FOUND),runtime/nats/nats.c); do \
+	        clang $(RT_WARN) -fsyntax-only -Iruntime/include $(NATS_CFLAGS) $$f || exit 1; \
 	    done; echo "clang: runtime sources build warning-free"; \
 	else echo "clang: not installed, skipped"; fi
 
@@ -124,7 +143,7 @@ check-runtime: build/runtime_tests build/san/runtime_tests  ## runtime suites, p
 check-num-long: build/runtime_tests  ## the number parsers' differential test, 20 times longer
 	SREMC_DIFF_SCALE=20 ./build/runtime_tests
 
--include $(wildcard build/rt/*.d build/rt-san/*.d build/rt-test/*.d build/rt-san-test/*.d)
+-include $(wildcard build/rt/*.d build/rt-san/*.d build/rt-test/*.d build/rt-san-test/*.d build/rt-nats/*.d)
 
 # ---- user-facing targets ------------------------------------------------------
 
@@ -136,7 +155,7 @@ demo: deps  ## build sremc, build a matcher from a sample and run it
 	@sh scripts/demo.sh
 
 check: deps  ## run every test (about 4 minutes on 2 idle cores)
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install check-embed samples-long check-firmware check-cost check-canon check-forecast
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install check-embed samples-long check-firmware check-cost check-canon check-forecast check-nats
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests  ## unit suites of the compiler
@@ -395,6 +414,20 @@ samples-long: bin/sremc lib/libsremrt.a $(SL_TOOLS)  ## sample streams regenerat
 	./build/building_oracle $(SL)/building.csv $(SL)/building.jsonl
 	@echo "samples-long: generated streams and sample programs agree with the oracles"
 
+# ---- NATS JetStream ---------------------------------------------------------------
+# check-nats (in check; tests/nats/run.sh, about 2 minutes): a 3-node
+# JetStream cluster on 127.0.0.1, 2 M generated events published to 2-4
+# partitions and matched by `PROG --nats`: the records equal the file-mode
+# run's, also across matcher kills, two instances of one partition and a
+# server killed and restarted. Skipped with a message without nats-server
+# or libnats. bench-nats (not in check): docs/SCALING.md's throughput table.
+.PHONY: check-nats bench-nats
+check-nats: bin/sremc lib/libsremrt.a build/telecom_gen  ## NATS JetStream mode against a real 3-node cluster (~2 min)
+	timeout -k 10 420 sh tests/nats/run.sh bin/sremc
+
+bench-nats: bin/sremc lib/libsremrt.a build/telecom_gen  ## NATS mode throughput by partitions, beside file mode (not in check)
+	timeout -k 10 900 sh bench/nats.sh bin/sremc
+
 # ---- install ------------------------------------------------------------------
 # make install [PREFIX=/usr/local] [DESTDIR=]: sremc, the runtime library and
 # headers, the man page. An installed sremc finds the runtime next to it
@@ -415,6 +448,7 @@ install: bin/sremc lib/libsremrt.a  ## install sremc, the runtime (with sremrt.p
 	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/sremc/runtime
 	install -m 755 bin/sremc $(DESTDIR)$(PREFIX)/bin/sremc
 	install -m 644 lib/libsremrt.a $(DESTDIR)$(PREFIX)/lib/libsremrt.a
+	if [ -f lib/libsremrt_nats.a ]; then install -m 644 lib/libsremrt_nats.a $(DESTDIR)$(PREFIX)/lib/; fi
 	install -m 644 $(RT_HEADERS) $(DESTDIR)$(PREFIX)/include/sremrt/
 	install -m 644 $(RT_FW_SRC) $(DESTDIR)$(PREFIX)/share/sremc/runtime/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@VERSION@|$$(bin/sremc --version | sed 's/^sremc //')|" \

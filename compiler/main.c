@@ -766,6 +766,23 @@ static void remove_tree(const char *dir, char *const *files, int n)
     rmdir(dir);
 }
 
+/* The NATS JetStream mode (docs/SCALING.md): lib/libsremrt_nats.a next to
+ * the runtime (make builds it where pkg-config finds libnats) and
+ * libnats's link flags from pkg-config; false without either. */
+static bool find_nats(const char *lib, char *nlib, size_t size, char *flags, size_t fsize)
+{
+    snprintf(nlib, size, "%.*s_nats.a", (int)(strlen(lib) - 2), lib);
+    if (!file_exists(nlib))
+        return false;
+    FILE *p = popen("pkg-config --libs libnats 2>/dev/null", "r");
+    if (!p)
+        return false;
+    size_t n = fread(flags, 1, fsize - 1, p);
+    flags[n] = '\0';
+    flags[strcspn(flags, "\n")] = '\0';
+    return pclose(p) == 0 && n > 0;
+}
+
 /* $CC -std=c99 $CFLAGS (default -O2) -I... -o prog sources extra lib;
  * both variables split on spaces. extra: the user's SRC operands (the
  * code of extern predicates). ext: an extern of the file, named in a note
@@ -800,6 +817,13 @@ static int compile_program(const char *dir, const char *prefix, const char *prog
         argv[argc++] = rest[i];
     for (int i = 0; i < opts->nextra; i++)
         argv[argc++] = (char *)opts->extra[i];
+    char nlib[4200], nflags[1024];
+    if (find_nats(lib, nlib, sizeof nlib, nflags, sizeof nflags)) {   /* PROG --nats */
+        argv[argc++] = "-DSREMRT_NATS=1";
+        argv[argc++] = nlib;
+        for (char *tok = strtok(nflags, " \t"); tok && argc < 60 + MAX_EXTRA; tok = strtok(NULL, " \t"))
+            argv[argc++] = tok;
+    }
     argv[argc++] = lib;
     argv[argc++] = "-lm";
     argv[argc++] = "-pthread";   /* the program's --threads */
@@ -918,7 +942,7 @@ static int run_emit(const Options *opts, bool build)
         forecast_attach(plans, npatterns, opts->model, fc_kb, opts->explain != NULL, opts->training, arena, diag);
         bool ok = cg_emit(ast, plans, &co, arena, diag, c, h);
         if (ok && build)
-            ok = cg_emit_main(&co, diag, m);
+            ok = cg_emit_main(ast, &co, diag, m);
         fclose(c);
         fclose(h);
         fclose(m);

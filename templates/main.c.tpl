@@ -3,6 +3,7 @@
 @@#   PREFIX   the matcher's prefix;  HEADER: its .h
 @@#   SOURCE   the .srem file's name, fit for a C string and a comment
 @@#   VERSION  sremc's version (--version of the program)
+@@#   ROUTE_ATTR the attribute every declaration is partitioned by, or -1
 /* @@PREFIX@@_main.c: the program `sremc build` wraps around @@HEADER@@:
  * events from CSV, JSON Lines or binary input -> records (docs/language.md
  * section 6). */
@@ -21,6 +22,7 @@
 #include "@@HEADER@@"
 #include "sremrt/fc_model.h"
 #include "sremrt/sremrt.h"
+#include "sremrt/nats.h"
 #include "sremrt/state.h"
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>
@@ -32,7 +34,9 @@ enum {
     OPT_FORMAT, OPT_INPUT, OPT_EVENTS, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
     OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
     OPT_CONVERT_BIN, OPT_THREADS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESTORE, OPT_FORECAST_EMIT,
-    OPT_FORECAST_STATS, OPT_TRAIN_FIRST, OPT_FC_TRAIN, OPT_MAX_DELAY, NOPT
+    OPT_FORECAST_STATS, OPT_TRAIN_FIRST, OPT_FC_TRAIN, OPT_MAX_DELAY,
+    OPT_NATS, OPT_STREAM, OPT_PARTITION, OPT_RESULTS, OPT_CKPT_BUCKET, OPT_CKPT_SECS,
+    OPT_IDLE, OPT_NATS_PUBLISH, OPT_PARTITIONS, OPT_BATCH, OPT_RUN_ID, NOPT
 };
 static const struct option_spec {
     const char *name, *arg, *help;
@@ -85,6 +89,24 @@ static const struct option_spec {
     {"--max-delay", "D", "accept events up to D late (D in the timestamp's unit, or with a\n"
                          "unit: 2s, 500ms): held back and fed to the patterns in timestamp\n"
                          "order once an event more than D later arrives", 0},
+    {"--nats", "URLS", "NATS JetStream mode (docs/SCALING.md): match partition P of stream S\n"
+                       "from the servers URLS (comma-separated), exactly once", 0},
+    {"--stream", "S", "--nats, --nats-publish: base name of the streams: partition P is\n"
+                      "stream S_P (subject S.P), its results S_OUT_P (subject S.out.P)", 0},
+    {"--partition", "P/N", "--nats: the partition to match, 0 <= P < N", 0},
+    {"--results", "SUBJECT", "--nats: publish results on SUBJECT (a stream must hold it)\n"
+                             "instead of S.out.P", 0},
+    {"--checkpoint-bucket", "B", "--nats: key-value bucket of the checkpoints (default S_ckpt)", 0},
+    {"--checkpoint-secs", "X", "--nats: a checkpoint at most every X seconds (default 5; 0: after\n"
+                               "every fetched batch)", 0},
+    {"--idle", "X", "--nats: stop after X seconds without input, all the stream holds\n"
+                    "matched (default: never)", 0},
+    {"--nats-publish", "URLS", "instead of matching, publish the events to the N partition streams\n"
+                               "of S (created if missing), each to partition fnv1a32(key) mod N", 0},
+    {"--partitions", "N", "--nats-publish: number of partitions (default 1)", 65536},
+    {"--batch", "N", "--nats-publish: events per message (default 1000)", 1000000},
+    {"--run-id", "ID", "--nats-publish: message id prefix (default: pid and time); the same ID\n"
+                       "on a rerun after a crash lets JetStream drop batches already stored", 0},
 };
 
 static void usage(FILE *out, const char *prog)
@@ -119,7 +141,13 @@ static void usage(FILE *out, const char *prog)
           "\nexit status: 0 all lines accepted and nothing dropped; 3 some line rejected,\n"
           "something dropped, a fatal input error, a write error on the output or\n"
           "on a checkpoint; 2 usage errors, FILE or the --trie-dot file cannot be\n"
-          "opened, or the --restore checkpoint is missing, damaged or another program's\n", out);
+          "opened, or the --restore checkpoint is missing, damaged or another program's;\n"
+          "4 (--nats) fenced off by another instance of the same partition\n", out);
+#ifdef SREMRT_NATS
+    fputs("\nNATS JetStream (--nats, --nats-publish): built in\n", out);
+#else
+    fputs("\nNATS JetStream (--nats, --nats-publish): not built in (sremc build found no libnats)\n", out);
+#endif
 }
 
 /* Where records go: error records (overflows) to standard error, the
@@ -731,6 +759,104 @@ static int run_sharded(pool *p, output *o, reader *rd, int strict, uint64_t *bad
     return status;
 }
 
+/* --nats and --nats-publish (runtime/nats/nats.c; docs/SCALING.md). */
+static size_t nats_push(void *m, const void *events, size_t n)
+{
+    return @@PREFIX@@_push_many((@@PREFIX@@_matcher *)m, (const @@PREFIX@@_event *)events, n);
+}
+
+static const char *nats_error(void *m)
+{
+    return @@PREFIX@@_error((@@PREFIX@@_matcher *)m);
+}
+
+static size_t nats_state_size(void *m)
+{
+    return @@PREFIX@@_state_size((const @@PREFIX@@_matcher *)m);
+}
+
+static int nats_state_save(void *m, void *buf, size_t n)
+{
+    return @@PREFIX@@_state_save((const @@PREFIX@@_matcher *)m, buf, n);
+}
+
+static int nats_state_load(void *m, const void *buf, size_t n)
+{
+    return @@PREFIX@@_state_load((@@PREFIX@@_matcher *)m, buf, n);
+}
+
+/* The values of the NATS options into c; NULL, or what is wrong. */
+static const char *nats_option(int k, const char *v, sremrt_nats_conf *c)
+{
+    char *end = NULL;
+    double x;
+    switch (k) {
+    case OPT_NATS:
+    case OPT_NATS_PUBLISH:
+        c->urls = v;
+        return NULL;
+    case OPT_STREAM:
+        c->stream = v;
+        return v[strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")] || !*v
+             ? "--stream needs a name of letters, digits, '_' and '-'" : NULL;
+    case OPT_PARTITION:
+        if (sscanf(v, "%d/%d", &c->partition, &c->npartitions) != 2 || c->partition < 0
+            || c->npartitions < 1 || c->partition >= c->npartitions)
+            return "--partition needs P/N with 0 <= P < N";
+        return NULL;
+    case OPT_RESULTS:
+        c->results = v;
+        return NULL;
+    case OPT_CKPT_BUCKET:
+        c->bucket = v;
+        return NULL;
+    case OPT_RUN_ID:
+        c->run_id = v;
+        return NULL;
+    default:   /* OPT_CKPT_SECS, OPT_IDLE */
+        x = strtod(v, &end);
+        if (end == v || *end || !(x >= 0 && x < 1e9))
+            return "--checkpoint-secs and --idle need a number of seconds";
+        if (k == OPT_IDLE)
+            c->idle = x;
+        else
+            c->checkpoint_secs = x > 0 ? x : -1;
+        return NULL;
+    }
+}
+
+/* --nats-publish (in: the events) or --nats (cfg: the matcher's): the
+ * run's exit status, or 2 when not built in. */
+static int nats_main(const char *prog, sremrt_nats_conf *c, @@PREFIX@@_config *cfg, FILE *in, int bin, int strict)
+{
+#ifdef SREMRT_NATS
+    if (!cfg)
+        return sremrt_nats_publish(c, &@@PREFIX@@_schema, @@ROUTE_ATTR@@, in, bin, strict);
+    sremrt_nats *s = sremrt_nats_new(c);
+    @@PREFIX@@_matcher *m = malloc(@@PREFIX@@_matcher_size());
+    cfg->record = sremrt_nats_record;
+    cfg->user = s;
+    if (!s || !m || @@PREFIX@@_init(m, cfg) != 0) {
+        fprintf(stderr, "%s: cannot set up the matcher (out of memory or runtime ABI mismatch)\n", prog);
+        free(m);
+        sremrt_nats_free(s);
+        return 2;
+    }
+    sremrt_nats_matcher mt = {&@@PREFIX@@_schema, m, nats_push, nats_error, nats_state_size, nats_state_save,
+                              nats_state_load};
+    int rc = sremrt_nats_run(s, &mt);
+    @@PREFIX@@_free(m);   /* no finish: the stream has no end, summaries would depend on when it stops */
+    free(m);
+    sremrt_nats_free(s);
+    return rc;
+#else
+    (void)c, (void)cfg, (void)in, (void)bin, (void)strict;
+    (void)nats_push, (void)nats_error, (void)nats_state_size, (void)nats_state_save, (void)nats_state_load;
+    fprintf(stderr, "%s: NATS JetStream is not built in (sremc build found no libnats)\n", prog);
+    return 2;
+#endif
+}
+
 /* A program's checkpoint file: "SREMPROG", the input records read (events
  * given to the matcher and malformed lines) and the malformed ones, as
  * little-endian u64, then the matcher's state (NAME_state_save). */
@@ -1220,6 +1346,8 @@ int main(int argc, char **argv)
     int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
     const char *trie_dot = NULL, *convert = NULL, *checkpoint = NULL, *restore = NULL, *fc_model = NULL;
     const char *delay = NULL;
+    sremrt_nats_conf nc = {0};
+    int publish = 0;
     int64_t max_delay = -1;   /* --max-delay in timestamp units; -1: none */
     long train_first = 0;
     int fc_every = 0, fc_score = 0;
@@ -1301,6 +1429,22 @@ int main(int argc, char **argv)
         case OPT_CONVERT_BIN:
             convert = v;
             break;
+        case OPT_PARTITIONS:
+        case OPT_BATCH: {
+            long n = strtol(v, &end, 10);
+            if (end == v || *end || n < 1 || n > options[k].max)
+                return bad_usage(prog, "%s needs a positive integer in range", a);
+            *(k == OPT_BATCH ? &nc.batch : &nc.npartitions) = (int)n;
+            break;
+        }
+        case OPT_NATS: case OPT_STREAM: case OPT_PARTITION: case OPT_RESULTS: case OPT_CKPT_BUCKET:
+        case OPT_CKPT_SECS: case OPT_IDLE: case OPT_NATS_PUBLISH: case OPT_RUN_ID: {
+            const char *why = nats_option(k, v, &nc);
+            if (why)
+                return bad_usage(prog, "%s", why);
+            publish |= k == OPT_NATS_PUBLISH;
+            break;
+        }
         case OPT_CHECKPOINT:
             checkpoint = v;
             break;
@@ -1336,6 +1480,24 @@ int main(int argc, char **argv)
             return 0;
         }
     }
+    nc.prog = prog;
+    nc.format = format;
+    nc.events = events;
+    nc.csv = input != INPUT_BIN;
+    if (nc.urls && (!nc.stream || (!publish && !nc.npartitions)))
+        return bad_usage(prog, "%s", publish ? "--nats-publish needs --stream" : "--nats needs --stream and --partition");
+    if (!nc.urls && (nc.stream || nc.npartitions))
+        return bad_usage(prog, "%s", "--stream, --partition, --partitions: only with --nats or --nats-publish");
+    if (nc.urls && (checkpoint || restore || convert))
+        return bad_usage(prog, "%s", "--nats and --nats-publish keep no --checkpoint or --restore file and convert nothing");
+    if (nc.urls && input == INPUT_JSONL)
+        return bad_usage(prog, "%s", "--nats and --nats-publish carry CSV or bin events, not --input jsonl");
+    if (nc.urls && (delay || fc_model || fc_score || train_first || num[OPT_THREADS] > 1))
+        return bad_usage(prog, "%s", "--nats and --nats-publish take no --max-delay, --threads or forecast training and scoring");
+    if (nc.urls && !publish && path)
+        return bad_usage(prog, "--nats reads no FILE ('%s'): its input is the partition's stream", path);
+    if (publish && !nc.npartitions)
+        nc.npartitions = 1;
     if (num[OPT_CHECKPOINT_EVERY] && !checkpoint)
         return bad_usage(prog, "%s needs --checkpoint FILE", "--checkpoint-every");
     if (delay && (checkpoint || restore))   /* a checkpoint does not hold the events held back */
@@ -1350,6 +1512,12 @@ int main(int argc, char **argv)
     }
     if (convert && delay)
         return bad_usage(prog, "%s", "--max-delay does not apply to --convert-bin");
+    if (publish) {
+        int rc = nats_main(prog, &nc, NULL, in, input == INPUT_BIN, strict);
+        if (in != stdin)
+            fclose(in);
+        return rc;
+    }
     if (convert) {
         int rc = convert_bin(convert, in, input, format, strict);
         if (in != stdin)
@@ -1384,6 +1552,8 @@ int main(int argc, char **argv)
     cfg.explore_algo = algo;
     cfg.explore_cap = num[OPT_EXPLORE_CAP];
     cfg.forecast_every = fc_every;
+    if (nc.urls)
+        return nats_main(prog, &nc, &cfg, NULL, input == INPUT_BIN, strict);
     fctrain trainer;
     fcscore scorer;
     sremrt_fc_flat **flats = NULL;   /* --train-first: the tables learned */

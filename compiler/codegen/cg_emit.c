@@ -746,7 +746,27 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     return ok;
 }
 
-bool cg_emit_main(const CgOptions *o, Diag *diag, FILE *out)
+/* The attribute every pattern and episode of the file is partitioned by:
+ * the publisher of --nats-publish splits the events by it; -1 when there
+ * is none or some declaration sees the whole stream. */
+static int route_attr(const Ast *ast)
+{
+    int attr = -1, seen = 0;
+    for (int i = 0; i < ast->ndecls; i++) {
+        const AstDecl *d = &ast->decls[i];
+        const AstAttr *a = d->kind == DECL_PATTERN ? d->u.pattern->partition_attr
+                         : d->kind == DECL_EPISODE ? d->u.episode->partition_attr : NULL;
+        if (d->kind != DECL_PATTERN && d->kind != DECL_EPISODE)
+            continue;
+        if (!a || (seen && a->index != attr))
+            return -1;
+        attr = a->index;
+        seen = 1;
+    }
+    return attr;
+}
+
+bool cg_emit_main(const Ast *ast, const CgOptions *o, Diag *diag, FILE *out)
 {
     char *src_comment = NULL;
     size_t src_len = 0;
@@ -757,12 +777,15 @@ bool cg_emit_main(const CgOptions *o, Diag *diag, FILE *out)
     for (char *s = src_comment; *s; s++)
         if (*s == '"' || *s == '\\' || *s == '%' || *s == '?')
             *s = '_';
+    char route[16];
+    snprintf(route, sizeof route, "%d", route_attr(ast));
     Hole holes[] = {{"PREFIX", o->prefix},
                     {"HEADER", o->header},
                     {"SOURCE", src_comment},
-                    {"VERSION", SREMC_VERSION}};
+                    {"VERSION", SREMC_VERSION},
+                    {"ROUTE_ATTR", route}};
     char *t = cg_load_template(o, "main.c.tpl", diag);
-    bool ok = t && cg_fill(t, "main.c.tpl", holes, 4, diag, out);
+    bool ok = t && cg_fill(t, "main.c.tpl", holes, 5, diag, out);
     free(t);
     free(src_comment);
     return ok;
