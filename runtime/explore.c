@@ -485,11 +485,7 @@ static void stam_push(sremrt_explore *ex, sremrt_explore_part *st, int64_t key, 
     sw_enter(ex, w, t);
     if (!st->cap)
         return;
-    if (st->size == st->cap) {
-        sremrt_explore_overflow(ex, st);
-        sw_leave(ex, w, st->codes[st->head]);
-        sremrt_xring_pop(st);
-    }
+    sremrt_explore_make_room(ex, st);
     j = sremrt_xring_back(st);
     st->keys[j] = key;
     st->codes[j] = t;
@@ -502,12 +498,7 @@ static void stam_push(sremrt_explore *ex, sremrt_explore_part *st, int64_t key, 
  * those are exactly ranks 1..f[k]. The ring keeps the keys of the starts
  * still in the window (and maybe live), newest at the back: the ranks in
  * the window are f[1]-size+1 .. f[1]. */
-static uint64_t in_window(uint64_t lo, uint64_t hi, uint64_t first)
-{
-    /* ranks lo+1..hi that are >= first */
-    uint64_t from = lo + 1 > first ? lo + 1 : first;
-    return hi >= from ? hi - from + 1 : 0;
-}
+#define in_window sremrt_explore_in_window   /* ranks lo+1..hi that are >= first */
 
 /* Lowest rank any future match can still use: below it, starts are dead. */
 static uint64_t stnm_dead(const sremrt_explore *ex, const sremrt_explore_part *st)
@@ -558,15 +549,7 @@ static void stnm_push(sremrt_explore *ex, sremrt_explore_part *st, int64_t key, 
     f[1]++;
     if (!st->cap)
         return;
-    if (st->size == st->cap) {
-        uint64_t dead = stnm_dead(ex, st);
-        while (st->size > 0 && f[1] - 1 - (uint64_t)st->size + 1 <= dead)
-            sremrt_xring_pop(st);
-        if (st->size == st->cap) {
-            sremrt_explore_overflow(ex, st);
-            sremrt_xring_pop(st);
-        }
-    }
+    sremrt_explore_make_room(ex, st);
     j = sremrt_xring_back(st);
     st->keys[j] = key;
 }
@@ -633,7 +616,7 @@ static void add_at(sremrt_explore *ex, int32_t node, int32_t depth, uint64_t k)
  * confidence can only have dropped (the total grew or stayed), so if it
  * was not due before, it is not due now: checking these two is checking
  * all of them. */
-static void to_trie(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
+static int32_t take_slow(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
 {
     int32_t en = -1, vn = -1, pnode = ex->pattern_node, m = ex->cfg.m;
     if (out->pattern)
@@ -650,6 +633,59 @@ static void to_trie(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
         suggest(ex, en, t, SREMRT_EXTENSION, out);
     if (vn >= 0 && may_suggest(ex, vn))
         suggest(ex, vn, t, SREMRT_VARIATION, out);
+    return out->nsuggest;
+}
+
+/* take_slow's trie updates merged: every counted sequence passes through
+ * ET_1..ET_m-1, so the path from the root to ET_m-1 gets the event's sum
+ * in one pass, p's node its own and the extension's matches. Taken while
+ * nothing can saturate and the candidates' nodes exist; the same counts
+ * and suggestions as take_slow. */
+int32_t sremrt_explore_take(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
+{
+    sremrt_ptrie_node *nd = ex->trie.nodes;
+    uint64_t p = out->pattern, e = out->extension, v = out->variation, pe = p + e, s = pe + v;
+    int32_t en = e ? ex->ext_node[t] : -1, vn = v ? ex->var_node[t] : -1, i, m = ex->cfg.m;
+    if (pe < p || s < pe || nd[0].count > UINT64_MAX - s || (e && en < 0) || (v && vn < 0))
+        return take_slow(ex, t, out);
+    for (i = 0; i < m; i++)
+        nd[ex->path[i]].count += s;
+    nd[ex->pattern_node].count += pe;
+    nd[ex->pattern_node].freq += p;
+    if (e) {
+        nd[en].count += e;
+        nd[en].freq += e;
+    }
+    if (v) {
+        nd[vn].count += v;
+        nd[vn].freq += v;
+    }
+    if (en >= 0 && may_suggest(ex, en))
+        suggest(ex, en, t, SREMRT_EXTENSION, out);
+    if (vn >= 0 && may_suggest(ex, vn))
+        suggest(ex, vn, t, SREMRT_VARIATION, out);
+    return out->nsuggest;
+}
+
+/* The full-ring path of a generated counting step (rare): what stam_push
+ * and stnm_push do when the ring has no room, so that both stay equal. */
+void sremrt_explore_make_room(sremrt_explore *ex, sremrt_explore_part *st)
+{
+    if (st->size < st->cap)
+        return;
+    if (ex->cfg.policy == SREMRT_EXPLORE_STNM) {
+        uint64_t dead = stnm_dead(ex, st), *f = st->cnt;
+        /* f[1] already counts the start being pushed: the oldest in the
+         * ring is rank f[1] - 1 - size + 1 */
+        while (st->size > 0 && f[1] - 1 - (uint64_t)st->size + 1 <= dead)
+            sremrt_xring_pop(st);
+        if (st->size < st->cap)
+            return;
+    }
+    sremrt_explore_overflow(ex, st);
+    if (ex->cfg.policy == SREMRT_EXPLORE_STAM)
+        sw_leave(ex, st->cnt, st->codes[st->head]);
+    sremrt_xring_pop(st);
 }
 
 /* ---- push ---------------------------------------------------------------------------- */
@@ -704,7 +740,7 @@ int32_t sremrt_explore_push(sremrt_explore *ex, sremrt_explore_part *st, int64_t
         break;
     }
     if (out->pattern || out->extension || out->variation)
-        to_trie(ex, type, out);
+        sremrt_explore_take(ex, type, out);
     return out->nsuggest;
 }
 

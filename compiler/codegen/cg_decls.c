@@ -250,6 +250,194 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
 _Static_assert(EXPLORE_MAX_LENGTH == SREMRT_EXPLORE_MAX_M && EXPLORE_MAX_VALUES == SREMRT_EXPLORE_MAX_VALUES,
                "the checker's explore limits are the runtime's");
 
+/* ---- the generated counting step of an explore clause ------------------------------------ */
+
+/* What the step knows at compile time: docs/explore.md "Generated counting
+ * step". The runtime's default algorithm with every loop over the pattern
+ * unrolled into statements on constant counter indexes. */
+typedef struct XStep {
+    Buf *b;
+    const int32_t *seq;   /* ET_1..ET_m, value indexes */
+    int m, nvalues;
+    bool stam, windowed;
+} XStep;
+
+/* Positions k (1-based, ascending) with ET_k == v; returns how many. */
+static int xocc(const XStep *x, int v, int *occ)
+{
+    int n = 0;
+    for (int k = 1; k <= x->m; k++)
+        if (x->seq[k - 1] == v)
+            occ[n++] = k;
+    return n;
+}
+
+/* stam, an event of type v enters: W[a][b] += W[a][b-1] for each b with
+ * ET_b == v (descending), a = 1..b (explore.c sw_enter). */
+static void xstep_enter(const XStep *x, int v, int level)
+{
+    int occ[SREMRT_EXPLORE_MAX_M], n = xocc(x, v, occ), M = x->m + 1;
+    for (int i = n - 1; i >= 0; i--)
+        for (int a = 1; a <= occ[i]; a++)
+            cg_line(x->b, level, "w[%d] += w[%d];", a * M + occ[i], a * M + occ[i] - 1);
+}
+
+/* stam, the oldest event, of type v, leaves: W[a][b] -= W'[a+1][b] for
+ * b = first occurrence..m, a with ET_a == v descending (explore.c sw_leave). */
+static void xstep_leave(const XStep *x, int v, int level)
+{
+    int occ[SREMRT_EXPLORE_MAX_M], n = xocc(x, v, occ), M = x->m + 1;
+    for (int b = occ[0]; b <= x->m; b++)
+        for (int i = n - 1; i >= 0; i--)
+            if (occ[i] <= b)
+                cg_line(x->b, level, "w[%d] -= w[%d];", occ[i] * M + b, (occ[i] + 1) * M + b);
+}
+
+/* Whether v is some ET_k (else a candidate X). */
+static bool xin_pattern(const XStep *x, int v)
+{
+    int occ[SREMRT_EXPLORE_MAX_M];
+    return xocc(x, v, occ) > 0;
+}
+
+/* A new entry at the back of the window ring, slot j, with the event's
+ * key; a full ring first makes room as the runtime does. */
+static void xstep_ring_push(const XStep *x)
+{
+    cg_line(x->b, 2, "if (st->size == st->cap)");
+    cg_line(x->b, 3, "sremrt_explore_make_room(ex, st);");
+    cg_line(x->b, 2, "j = st->head + st->size++;");
+    cg_line(x->b, 2, "j -= j >= st->cap ? st->cap : 0;");
+    cg_line(x->b, 2, "st->keys[j] = key;");
+}
+
+/* The case of pattern type v in the step's switch (stam). */
+static void xstep_stam_case(const XStep *x, int v)
+{
+    int M = x->m + 1, m = x->m;
+    if (v == x->seq[m - 1]) {
+        cg_line(x->b, 2, "if ((uint64_t)%s > ex->wrap_limit)", x->windowed ? "st->size" : "st->pos - 1");
+        cg_line(x->b, 3, "ex->may_wrap = 1;");
+        cg_line(x->b, 2, "out->pattern = w[%d];", M + m - 1);
+    }
+    xstep_enter(x, v, 2);
+    if (x->windowed) {
+        xstep_ring_push(x);
+        cg_line(x->b, 2, "st->codes[j] = %d;", v);
+    }
+}
+
+/* The case of pattern type v (stnm): stage moves f[k] = f[k-1] for k with
+ * ET_k == v, descending, then a new start for ET_1 (explore.c stnm_push). */
+static void xstep_stnm_case(const XStep *x, int v)
+{
+    int occ[SREMRT_EXPLORE_MAX_M], n = xocc(x, v, occ), m = x->m;
+    for (int i = n - 1; i >= 0 && occ[i] >= 2; i--) {
+        if (occ[i] == m)
+            cg_line(x->b, 2, "out->pattern = sremrt_explore_in_window(f[%d], f[%d], first);", m, m - 1);
+        cg_line(x->b, 2, "f[%d] = f[%d];", occ[i], occ[i] - 1);
+    }
+    if (occ[0] != 1)
+        return;
+    cg_line(x->b, 2, "f[1]++;");
+    if (x->windowed)
+        xstep_ring_push(x);
+}
+
+/* Pattern i's counting step: sremrt_explore_push's default algorithm for
+ * this clause alone; other algorithms (--explore-algo) go to the runtime. */
+static void put_explore_step(Cg *g, int i, const AstPattern *p)
+{
+    XStep x = {&g->sec[CG_CODE], g->explore_seq, p->body->nkids, p->explore_attr->nvalues,
+               p->hdr.policy == POLICY_STAM, p->hdr.window.kind != WIN_NONE};
+    Buf *b = x.b;
+    int m = x.m, M = m + 1;
+    cg_line(b, 0, "/* pattern %s's explore clause, default algorithm: sremrt_explore_push", p->name);
+    cg_line(b, 0, " * specialised to this pattern, policy and window (docs/explore.md) */");
+    cg_line(b, 0, "static int32_t %s_p%d_xpush(sremrt_explore *ex, sremrt_explore_part *st, int64_t ts, int32_t t,",
+            g->P, i);
+    cg_line(b, 0, "        sremrt_explore_step *out)");
+    cg_line(b, 0, "{");
+    cg_line(b, 1, "uint64_t *%s = st->cnt;", x.stam ? "w" : "f");
+    if (x.windowed)
+        cg_line(b, 1, "int64_t key, bound%s;", x.stam ? ", j, o" : ", j");
+    if (!x.stam)
+        cg_line(b, 1, "uint64_t first;");
+    cg_line(b, 1, "if (ex->cfg.algo != SREMRT_EXPLORE_DEFAULT || t < 0 || t >= %d || !st->mem)", x.nvalues);
+    cg_line(b, 2, "return sremrt_explore_push(ex, st, ts, t, out);");
+    cg_line(b, 1, "out->pattern = out->extension = out->variation = 0;");
+    cg_line(b, 1, "out->nsuggest = 0;");
+    cg_line(b, 1, "st->pos++;");
+    cg_line(b, 1, "ex->events++;");
+    if (p->hdr.window.kind == WIN_TIME) {
+        cg_line(b, 1, "key = ts;");
+        cg_line(b, 1, "bound = ts >= INT64_MIN + INT64_C(%" PRId64 ") ? ts - INT64_C(%" PRId64 ") : INT64_MIN;",
+                p->hdr.window.value, p->hdr.window.value);
+    } else {
+        cg_line(b, 1, "(void)ts;");
+        if (x.windowed) {
+            cg_line(b, 1, "key = st->pos;");
+            cg_line(b, 1, "bound = st->pos - INT64_C(%" PRId64 ") + 1;", p->hdr.window.value);
+        }
+    }
+    if (x.windowed) {   /* what left the window */
+        cg_line(b, 1, "while (st->size > 0 && st->keys[st->head] < bound) {");
+        if (x.stam) {
+            cg_line(b, 2, "switch (st->codes[st->head]) {");
+            for (int v = 0; v < x.nvalues; v++) {
+                if (!xin_pattern(&x, v))
+                    continue;
+                cg_line(b, 2, "case %d:", v);
+                xstep_leave(&x, v, 3);
+                cg_line(b, 3, "break;");
+            }
+            cg_line(b, 2, "}");
+            cg_line(b, 2, "o = st->head + 1;");
+            cg_line(b, 2, "st->head = o == st->cap ? 0 : o;");
+        } else {
+            cg_line(b, 2, "st->head = st->head + 1 == st->cap ? 0 : st->head + 1;");
+        }
+        cg_line(b, 2, "st->size--;");
+        cg_line(b, 1, "}");
+    }
+    if (!x.stam)
+        cg_line(b, 1, "first = %s;", x.windowed ? "f[1] - (uint64_t)st->size + 1" : "1");
+    cg_line(b, 1, "switch (t) {");
+    for (int v = 0; v < x.nvalues; v++) {
+        if (!xin_pattern(&x, v))
+            continue;
+        cg_line(b, 1, "case %d:", v);
+        if (x.stam)
+            xstep_stam_case(&x, v);
+        else
+            xstep_stnm_case(&x, v);
+        cg_line(b, 2, "break;");
+    }
+    cg_line(b, 1, "default:   /* a candidate X */");
+    if (x.stam) {
+        cg_line(b, 2, "if ((uint64_t)%s > ex->wrap_limit)", x.windowed ? "st->size" : "st->pos - 1");
+        cg_line(b, 3, "ex->may_wrap = 1;");
+        if (p->explore.variations)
+            cg_line(b, 2, "out->variation = w[%d];", M + m - 1);
+        if (p->explore.extensions)
+            cg_line(b, 2, "out->extension = w[%d];", M + m);
+    } else {
+        if (p->explore.variations)
+            cg_line(b, 2, "out->variation = sremrt_explore_in_window(st->g[t], f[%d], first);", m - 1);
+        if (p->explore.extensions)
+            cg_line(b, 2, "out->extension = sremrt_explore_in_window(st->h[t], f[%d], first);", m);
+        cg_line(b, 2, "st->g[t] = f[%d];", m - 1);
+        cg_line(b, 2, "st->h[t] = f[%d];", m);
+    }
+    cg_line(b, 2, "break;");
+    cg_line(b, 1, "}");
+    cg_line(b, 1, "if (out->pattern | out->extension | out->variation)");
+    cg_line(b, 2, "return sremrt_explore_take(ex, t, out);");
+    cg_line(b, 1, "return 0;");
+    cg_line(b, 0, "}");
+    cg_blank(b);
+}
+
 /* The explore clause of pattern i (docs/language.md 5): its configuration and
  * the shared trie; one counting state per partition (slot of the
  * pattern's keymap). Push code goes after the pattern's own step, so a
@@ -307,6 +495,7 @@ void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
         diag_error(g->diag, p->explore.loc, "the explore clause of pattern '%s' cannot run: %s", p->name, why);
         return;
     }
+    put_explore_step(g, i, p);
     sremrt_explore ex;
     sremrt_alloc heap = sremrt_alloc_malloc();
     size_t state = 0;
@@ -363,6 +552,6 @@ void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int 
     cg_put_decl(pu->f, g, p->name);
     fputs(", e, e->", pu->f);
     cg_put_field(pu->f, p->explore_attr);
-    fprintf(pu->f, ", %s_%d_values);", g->P, p->explore_attr->index);
+    fprintf(pu->f, ", %s_%d_values, %s_p%d_xpush);", g->P, p->explore_attr->index, g->P, i);
     cg_end(pu);
 }

@@ -147,5 +147,14 @@ if ! "$DECL" "$SREMC" "$W/decl" "${GEN_DIFF_DECL_PROGRAMS:-12}"; then
     fail=$((fail+1))
 fi
 
+# 5. the generated explore counting step against the runtime's rc and ic
+#    (build/diff_explore): GEN_DIFF_EXPLORE_PROGRAMS (default 6) programs
+#    of 10 random explore clauses, times SREMC_DIFF_SCALE, 3 streams each.
+XDIFF=${4:-build/diff_explore}
+mkdir -p "$W/explore"
+if ! "$XDIFF" "$SREMC" "$W/explore" "${GEN_DIFF_EXPLORE_PROGRAMS:-6}"; then
+    fail=$((fail+1))
+fi
+
 echo "gen: $pass passed, $fail failed"
 [ $fail -eq 0 ]
