@@ -618,7 +618,7 @@ static void add_at(sremrt_explore *ex, int32_t node, int32_t depth, uint64_t k)
  * all of them. */
 static int32_t take_slow(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
 {
-    int32_t en = -1, vn = -1, pnode = ex->pattern_node, m = ex->cfg.m;
+    int32_t en, vn, pnode = ex->pattern_node, m = ex->cfg.m;
     if (out->pattern)
         add_at(ex, pnode, m - 1, out->pattern);
     if (out->extension) {
@@ -629,11 +629,7 @@ static int32_t take_slow(sremrt_explore *ex, int32_t t, sremrt_explore_step *out
         vn = candidate_node(ex, &ex->var_node[t], ex->path[m - 1], t, SREMRT_PTRIE_VARIATION);
         add_at(ex, vn, m - 1, out->variation);
     }
-    if (en >= 0 && may_suggest(ex, en))
-        suggest(ex, en, t, SREMRT_EXTENSION, out);
-    if (vn >= 0 && may_suggest(ex, vn))
-        suggest(ex, vn, t, SREMRT_VARIATION, out);
-    return out->nsuggest;
+    return sremrt_explore_due(ex, t, out);   /* the candidates' nodes, -1 if the trie is full */
 }
 
 /* take_slow's trie updates merged: every counted sequence passes through
@@ -660,6 +656,12 @@ int32_t sremrt_explore_take(sremrt_explore *ex, int32_t t, sremrt_explore_step *
         nd[vn].count += v;
         nd[vn].freq += v;
     }
+    return sremrt_explore_due(ex, t, out);
+}
+
+int32_t sremrt_explore_due(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
+{
+    int32_t en = out->extension ? ex->ext_node[t] : -1, vn = out->variation ? ex->var_node[t] : -1;
     if (en >= 0 && may_suggest(ex, en))
         suggest(ex, en, t, SREMRT_EXTENSION, out);
     if (vn >= 0 && may_suggest(ex, vn))

@@ -311,6 +311,59 @@ static void xstep_ring_push(const XStep *x)
     cg_line(x->b, 2, "st->keys[j] = key;");
 }
 
+/* The trie update of c matches of p (take's fast path with the node ids
+ * known: path[k] == k, explore.h): every node from the root to p. */
+static void xstep_pattern_to_trie(const XStep *x)
+{
+    cg_line(x->b, 2, "if (c) {");
+    cg_line(x->b, 3, "out->pattern = c;");
+    cg_line(x->b, 3, "if (nd[0].count > UINT64_MAX - c)");
+    cg_line(x->b, 4, "return sremrt_explore_take(ex, t, out);");
+    for (int k = 0; k <= x->m; k++)
+        cg_line(x->b, 3, "nd[%d].count += c;", k);
+    cg_line(x->b, 3, "nd[%d].freq += c;", x->m);
+    cg_line(x->b, 2, "}");
+}
+
+/* The inline test of take's may_suggest (explore.c): node n might be due. */
+static void xstep_may_suggest(Buf *b, const char *n, const char *k)
+{
+    cg_line(b, 2, "if (%s && !nd[%s].suggested && !(nd[%s].freq <= ex->suggest_qmax &&", k, n, n);
+    cg_line(b, 3, "nd[%s].freq * ex->suggest_q < nd[0].count))", n);
+    cg_line(b, 3, "return sremrt_explore_due(ex, t, out);");
+}
+
+/* The trie update of a candidate's e extension and v variation matches
+ * (take's fast path), then whether either may be due. */
+static void xstep_candidate_to_trie(const XStep *x, bool ext, bool var)
+{
+    Buf *b = x->b;
+    cg_line(b, 2, "if (!(e | v))");
+    cg_line(b, 3, "return 0;");
+    cg_line(b, 2, "s = %s;", ext && var ? "e + v" : ext ? "e" : "v");
+    cg_line(b, 2, "out->extension = e;");
+    cg_line(b, 2, "out->variation = v;");
+    cg_line(b, 2, "en = ex->ext_node[t];");
+    cg_line(b, 2, "vn = ex->var_node[t];");
+    cg_line(b, 2, "if (s < e || (e && en < 0) || (v && vn < 0) || nd[0].count > UINT64_MAX - s)");
+    cg_line(b, 3, "return sremrt_explore_take(ex, t, out);");
+    for (int k = 0; k < x->m; k++)
+        cg_line(b, 2, "nd[%d].count += s;", k);
+    if (ext) {
+        cg_line(b, 2, "nd[%d].count += e;", x->m);
+        cg_line(b, 2, "nd[en].count += e;");
+        cg_line(b, 2, "nd[en].freq += e;");
+    }
+    if (var) {
+        cg_line(b, 2, "nd[vn].count += v;");
+        cg_line(b, 2, "nd[vn].freq += v;");
+    }
+    if (ext)
+        xstep_may_suggest(b, "en", "e");
+    if (var)
+        xstep_may_suggest(b, "vn", "v");
+}
+
 /* The case of pattern type v in the step's switch (stam). */
 static void xstep_stam_case(const XStep *x, int v)
 {
@@ -318,13 +371,15 @@ static void xstep_stam_case(const XStep *x, int v)
     if (v == x->seq[m - 1]) {
         cg_line(x->b, 2, "if ((uint64_t)%s > ex->wrap_limit)", x->windowed ? "st->size" : "st->pos - 1");
         cg_line(x->b, 3, "ex->may_wrap = 1;");
-        cg_line(x->b, 2, "out->pattern = w[%d];", M + m - 1);
+        cg_line(x->b, 2, "c = w[%d];", M + m - 1);
     }
     xstep_enter(x, v, 2);
     if (x->windowed) {
         xstep_ring_push(x);
         cg_line(x->b, 2, "st->codes[j] = %d;", v);
     }
+    if (v == x->seq[m - 1])
+        xstep_pattern_to_trie(x);
 }
 
 /* The case of pattern type v (stnm): stage moves f[k] = f[k-1] for k with
@@ -334,14 +389,16 @@ static void xstep_stnm_case(const XStep *x, int v)
     int occ[SREMRT_EXPLORE_MAX_M], n = xocc(x, v, occ), m = x->m;
     for (int i = n - 1; i >= 0 && occ[i] >= 2; i--) {
         if (occ[i] == m)
-            cg_line(x->b, 2, "out->pattern = sremrt_explore_in_window(f[%d], f[%d], first);", m, m - 1);
+            cg_line(x->b, 2, "c = sremrt_explore_in_window(f[%d], f[%d], first);", m, m - 1);
         cg_line(x->b, 2, "f[%d] = f[%d];", occ[i], occ[i] - 1);
     }
-    if (occ[0] != 1)
-        return;
-    cg_line(x->b, 2, "f[1]++;");
-    if (x->windowed)
-        xstep_ring_push(x);
+    if (occ[0] == 1) {
+        cg_line(x->b, 2, "f[1]++;");
+        if (x->windowed)
+            xstep_ring_push(x);
+    }
+    if (v == x->seq[m - 1])
+        xstep_pattern_to_trie(x);
 }
 
 /* Pattern i's counting step: sremrt_explore_push's default algorithm for
@@ -358,7 +415,9 @@ static void put_explore_step(Cg *g, int i, const AstPattern *p)
             g->P, i);
     cg_line(b, 0, "        sremrt_explore_step *out)");
     cg_line(b, 0, "{");
-    cg_line(b, 1, "uint64_t *%s = st->cnt;", x.stam ? "w" : "f");
+    cg_line(b, 1, "uint64_t *%s = st->cnt, c = 0, e = 0, v = 0, s;", x.stam ? "w" : "f");
+    cg_line(b, 1, "sremrt_ptrie_node *nd = ex->trie.nodes;");
+    cg_line(b, 1, "int32_t en, vn;");
     if (x.windowed)
         cg_line(b, 1, "int64_t key, bound%s;", x.stam ? ", j, o" : ", j");
     if (!x.stam)
@@ -418,21 +477,20 @@ static void put_explore_step(Cg *g, int i, const AstPattern *p)
         cg_line(b, 2, "if ((uint64_t)%s > ex->wrap_limit)", x.windowed ? "st->size" : "st->pos - 1");
         cg_line(b, 3, "ex->may_wrap = 1;");
         if (p->explore.variations)
-            cg_line(b, 2, "out->variation = w[%d];", M + m - 1);
+            cg_line(b, 2, "v = w[%d];", M + m - 1);
         if (p->explore.extensions)
-            cg_line(b, 2, "out->extension = w[%d];", M + m);
+            cg_line(b, 2, "e = w[%d];", M + m);
     } else {
         if (p->explore.variations)
-            cg_line(b, 2, "out->variation = sremrt_explore_in_window(st->g[t], f[%d], first);", m - 1);
+            cg_line(b, 2, "v = sremrt_explore_in_window(st->g[t], f[%d], first);", m - 1);
         if (p->explore.extensions)
-            cg_line(b, 2, "out->extension = sremrt_explore_in_window(st->h[t], f[%d], first);", m);
+            cg_line(b, 2, "e = sremrt_explore_in_window(st->h[t], f[%d], first);", m);
         cg_line(b, 2, "st->g[t] = f[%d];", m - 1);
         cg_line(b, 2, "st->h[t] = f[%d];", m);
     }
+    xstep_candidate_to_trie(&x, p->explore.extensions, p->explore.variations);
     cg_line(b, 2, "break;");
     cg_line(b, 1, "}");
-    cg_line(b, 1, "if (out->pattern | out->extension | out->variation)");
-    cg_line(b, 2, "return sremrt_explore_take(ex, t, out);");
     cg_line(b, 1, "return 0;");
     cg_line(b, 0, "}");
     cg_blank(b);

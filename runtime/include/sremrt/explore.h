@@ -163,6 +163,10 @@ int32_t sremrt_explore_push(sremrt_explore *ex, sremrt_explore_part *st, int64_t
  * one entry as the default algorithm does (stnm: after f[1] counted the
  * new start). in_window: stnm, how many of the ranks lo+1..hi are >= first. */
 int32_t sremrt_explore_take(sremrt_explore *ex, int32_t t, sremrt_explore_step *out);
+/* The suggestions due once out's counts are in the trie (take's last
+ * part; the generated step updates the trie itself, with path[k] == k:
+ * init inserts the path first into an empty trie). Returns out->nsuggest. */
+int32_t sremrt_explore_due(sremrt_explore *ex, int32_t t, sremrt_explore_step *out);
 void sremrt_explore_make_room(sremrt_explore *ex, sremrt_explore_part *st);
 static inline uint64_t sremrt_explore_in_window(uint64_t lo, uint64_t hi, uint64_t first)
 {
