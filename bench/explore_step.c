@@ -5,6 +5,9 @@
  * -DPFX=name -DSRC='"name.c"': it includes the generated C, whose step
  * (PFX_p0_xpush) is static, and feeds the clause's state in the matcher
  * directly, without the pattern's own matching. */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include SRC
 
 #include "bench.h"

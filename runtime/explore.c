@@ -485,7 +485,8 @@ static void stam_push(sremrt_explore *ex, sremrt_explore_part *st, int64_t key, 
     sw_enter(ex, w, t);
     if (!st->cap)
         return;
-    sremrt_explore_make_room(ex, st);
+    if (st->size == st->cap)
+        sremrt_explore_make_room(ex, st);
     j = sremrt_xring_back(st);
     st->keys[j] = key;
     st->codes[j] = t;
@@ -549,7 +550,8 @@ static void stnm_push(sremrt_explore *ex, sremrt_explore_part *st, int64_t key, 
     f[1]++;
     if (!st->cap)
         return;
-    sremrt_explore_make_room(ex, st);
+    if (st->size == st->cap)
+        sremrt_explore_make_room(ex, st);
     j = sremrt_xring_back(st);
     st->keys[j] = key;
 }
@@ -616,50 +618,27 @@ static void add_at(sremrt_explore *ex, int32_t node, int32_t depth, uint64_t k)
  * confidence can only have dropped (the total grew or stayed), so if it
  * was not due before, it is not due now: checking these two is checking
  * all of them. */
-static int32_t take_slow(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
+static inline int32_t due(sremrt_explore *ex, int32_t t, sremrt_explore_step *out);
+
+static inline int32_t to_trie(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
 {
-    int32_t en, vn, pnode = ex->pattern_node, m = ex->cfg.m;
+    int32_t pnode = ex->pattern_node, m = ex->cfg.m;
     if (out->pattern)
         add_at(ex, pnode, m - 1, out->pattern);
-    if (out->extension) {
-        en = candidate_node(ex, &ex->ext_node[t], pnode, t, SREMRT_PTRIE_EXTENSION);
-        add_at(ex, en, m, out->extension);
-    }
-    if (out->variation) {
-        vn = candidate_node(ex, &ex->var_node[t], ex->path[m - 1], t, SREMRT_PTRIE_VARIATION);
-        add_at(ex, vn, m - 1, out->variation);
-    }
-    return sremrt_explore_due(ex, t, out);   /* the candidates' nodes, -1 if the trie is full */
+    if (out->extension)
+        add_at(ex, candidate_node(ex, &ex->ext_node[t], pnode, t, SREMRT_PTRIE_EXTENSION), m, out->extension);
+    if (out->variation)
+        add_at(ex, candidate_node(ex, &ex->var_node[t], ex->path[m - 1], t, SREMRT_PTRIE_VARIATION), m - 1,
+               out->variation);
+    return due(ex, t, out);   /* the candidates' nodes, -1 if the trie is full */
 }
 
-/* take_slow's trie updates merged: every counted sequence passes through
- * ET_1..ET_m-1, so the path from the root to ET_m-1 gets the event's sum
- * in one pass, p's node its own and the extension's matches. Taken while
- * nothing can saturate and the candidates' nodes exist; the same counts
- * and suggestions as take_slow. */
 int32_t sremrt_explore_take(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
 {
-    sremrt_ptrie_node *nd = ex->trie.nodes;
-    uint64_t p = out->pattern, e = out->extension, v = out->variation, pe = p + e, s = pe + v;
-    int32_t en = e ? ex->ext_node[t] : -1, vn = v ? ex->var_node[t] : -1, i, m = ex->cfg.m;
-    if (pe < p || s < pe || nd[0].count > UINT64_MAX - s || (e && en < 0) || (v && vn < 0))
-        return take_slow(ex, t, out);
-    for (i = 0; i < m; i++)
-        nd[ex->path[i]].count += s;
-    nd[ex->pattern_node].count += pe;
-    nd[ex->pattern_node].freq += p;
-    if (e) {
-        nd[en].count += e;
-        nd[en].freq += e;
-    }
-    if (v) {
-        nd[vn].count += v;
-        nd[vn].freq += v;
-    }
-    return sremrt_explore_due(ex, t, out);
+    return to_trie(ex, t, out);
 }
 
-int32_t sremrt_explore_due(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
+static inline int32_t due(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
 {
     int32_t en = out->extension ? ex->ext_node[t] : -1, vn = out->variation ? ex->var_node[t] : -1;
     if (en >= 0 && may_suggest(ex, en))
@@ -667,6 +646,11 @@ int32_t sremrt_explore_due(sremrt_explore *ex, int32_t t, sremrt_explore_step *o
     if (vn >= 0 && may_suggest(ex, vn))
         suggest(ex, vn, t, SREMRT_VARIATION, out);
     return out->nsuggest;
+}
+
+int32_t sremrt_explore_due(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
+{
+    return due(ex, t, out);
 }
 
 /* The full-ring path of a generated counting step (rare): what stam_push
@@ -742,7 +726,7 @@ int32_t sremrt_explore_push(sremrt_explore *ex, sremrt_explore_part *st, int64_t
         break;
     }
     if (out->pattern || out->extension || out->variation)
-        sremrt_explore_take(ex, type, out);
+        to_trie(ex, type, out);
     return out->nsuggest;
 }
 

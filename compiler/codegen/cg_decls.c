@@ -343,9 +343,12 @@ static void xstep_candidate_to_trie(const XStep *x, bool ext, bool var)
     cg_line(b, 2, "s = %s;", ext && var ? "e + v" : ext ? "e" : "v");
     cg_line(b, 2, "out->extension = e;");
     cg_line(b, 2, "out->variation = v;");
-    cg_line(b, 2, "en = ex->ext_node[t];");
-    cg_line(b, 2, "vn = ex->var_node[t];");
-    cg_line(b, 2, "if (s < e || (e && en < 0) || (v && vn < 0) || nd[0].count > UINT64_MAX - s)");
+    /* take's slow path creates missing nodes and saturates: needed at most
+     * twice per candidate and near 2^64 (a node missing while its count
+     * is 0 only sends the event there too) */
+    cg_line(b, 2, "en = %s;", ext ? "ex->ext_node[t]" : "0");
+    cg_line(b, 2, "vn = %s;", var ? "ex->var_node[t]" : "0");
+    cg_line(b, 2, "if ((en | vn) < 0 || %snd[0].count > UINT64_MAX - s)", ext && var ? "s < e || " : "");
     cg_line(b, 3, "return sremrt_explore_take(ex, t, out);");
     for (int k = 0; k < x->m; k++)
         cg_line(b, 2, "nd[%d].count += s;", k);
@@ -422,7 +425,7 @@ static void put_explore_step(Cg *g, int i, const AstPattern *p)
         cg_line(b, 1, "int64_t key, bound%s;", x.stam ? ", j, o" : ", j");
     if (!x.stam)
         cg_line(b, 1, "uint64_t first;");
-    cg_line(b, 1, "if (ex->cfg.algo != SREMRT_EXPLORE_DEFAULT || t < 0 || t >= %d || !st->mem)", x.nvalues);
+    cg_line(b, 1, "if (ex->cfg.algo != SREMRT_EXPLORE_DEFAULT || (uint32_t)t >= %du || !st->mem)", x.nvalues);
     cg_line(b, 2, "return sremrt_explore_push(ex, st, ts, t, out);");
     cg_line(b, 1, "out->pattern = out->extension = out->variation = 0;");
     cg_line(b, 1, "out->nsuggest = 0;");
@@ -440,7 +443,10 @@ static void put_explore_step(Cg *g, int i, const AstPattern *p)
         }
     }
     if (x.windowed) {   /* what left the window */
-        cg_line(b, 1, "while (st->size > 0 && st->keys[st->head] < bound) {");
+        /* a count window's bound grows by one per event and its keys are
+         * distinct positions, all >= the last bound: at most one leaves */
+        cg_line(b, 1, "%s (st->size > 0 && st->keys[st->head] < bound) {",
+                p->hdr.window.kind == WIN_EVENTS ? "if" : "while");
         if (x.stam) {
             cg_line(b, 2, "switch (st->codes[st->head]) {");
             for (int v = 0; v < x.nvalues; v++) {
