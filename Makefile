@@ -165,6 +165,10 @@ check-san: build/san/unit_tests build/san/sremc  ## unit suites and goldens unde
 build/diff_codegen: $(LIB_OBJ) build/obj/diff_codegen.o build/obj/gen.o build/obj/shrink.o
 	$(CC) $(CFLAGS) -o $@ $^
 
+# Checkpoints of generated programs: restored runs against whole runs.
+build/diff_state: $(LIB_OBJ) build/obj/diff_state.o build/obj/gen.o build/obj/shrink.o
+	$(CC) $(CFLAGS) -o $@ $^
+
 # Episodes and explore clauses of generated programs against brute-force
 # oracles (no compiler objects: the oracles are independent of them).
 build/diff_decl: build/obj/diff_decl.o
@@ -175,8 +179,8 @@ build/diff_decl: build/obj/diff_decl.o
 build/diff_explore: build/obj/diff_explore.o
 	$(CC) $(CFLAGS) -o $@ $^
 
-check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl build/diff_explore  ## generated code against the reference interpreter and oracles
-	sh tests/gen/run.sh bin/sremc build/diff_codegen build/diff_decl build/diff_explore
+check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl build/diff_state build/diff_explore  ## generated code against the reference interpreter and oracles
+	sh tests/gen/run.sh bin/sremc build/diff_codegen build/diff_decl build/diff_state build/diff_explore
 
 # The canonical match (docs/language.md 3.4): the reference interpreter
 # against Python's re on seeded random register-free patterns with labels

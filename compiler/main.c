@@ -799,6 +799,7 @@ static int compile_program(const char *dir, const char *prefix, const char *prog
         argv[argc++] = (char *)opts->extra[i];
     argv[argc++] = lib;
     argv[argc++] = "-lm";
+    argv[argc++] = "-pthread";   /* the program's --threads */
     argv[argc] = NULL;
     int rc = run_command(argv);
     if (rc != 0 && interrupted)

@@ -18,6 +18,7 @@
  * back to the OccMap when a single configuration of single-element events
  * is left. */
 #include "episode_impl.h"
+#include "sremrt/state.h"
 
 #include <string.h>
 
@@ -420,4 +421,111 @@ void sremrt_episode_record(const sremrt_episode *ep, sremrt_kind kind, const cha
         rec->occurrence = ep->occurrence;
         rec->noccurrence = ep->noccurrence;
     }
+}
+
+/* ---- checkpoints (state.h) ------------------------------------------------ */
+
+/* The OccMap's lists, each oldest first (a loaded list starts at slot 0). */
+static void state_lists(sremrt_state_io *io, sremrt_occmap *m)
+{
+    int32_t stride = m->cap + 1;
+    for (int32_t j = 0; j < m->layers && io->err == SREMRT_STATE_OK; j++) {
+        int32_t len = m->len[j];
+        sremrt_state_count(io, &len, m->cap);
+        for (int32_t i = 0; i < len && io->err == SREMRT_STATE_OK; i++) {
+            int32_t slot = io->mode == SREMRT_STATE_LOAD ? i : (m->head[j] + i) % stride;
+            sremrt_occ_entry *e = &m->ent[(size_t)j * (size_t)stride + (size_t)slot];
+            sremrt_state_i64(io, &e->pos);
+            sremrt_state_i64(io, &e->ts);
+        }
+        if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK) {
+            m->head[j] = 0;
+            m->len[j] = len;
+        }
+    }
+}
+
+/* The configurations, current ones in order (loaded into slots 0..configs-1,
+ * the rest spare): each one's header and free events. */
+static void state_configs(sremrt_state_io *io, sremrt_episode *c)
+{
+    int load = io->mode == SREMRT_STATE_LOAD;
+    for (int32_t i = 0; i < c->configs && io->err == SREMRT_STATE_OK; i++) {
+        ep_conf *f = (ep_conf *)(void *)(c->pool + (size_t)(load ? i : c->cur[i]) * c->slot_bytes);
+        ep_ev *ev = (ep_ev *)(void *)(f + 1);
+        int32_t roles = (int32_t)f->roles;
+        if (load)
+            c->cur[i] = i;
+        sremrt_state_i64(io, &f->count);
+        sremrt_state_count(io, &f->n, c->cfg.list_cap);
+        sremrt_state_i32(io, &f->single);
+        sremrt_state_i32(io, &roles);
+        sremrt_state_i32(io, &f->starts);
+        f->roles = (uint32_t)roles;
+        for (int32_t e = 0; e < f->n && io->err == SREMRT_STATE_OK; e++) {
+            int32_t mask = (int32_t)ev[e].mask;
+            sremrt_state_i64(io, &ev[e].pos);
+            sremrt_state_i64(io, &ev[e].ts);
+            sremrt_state_i32(io, &mask);
+            ev[e].mask = (uint32_t)mask;
+        }
+    }
+    if (load && io->err == SREMRT_STATE_OK) {   /* between events: every other slot is spare */
+        c->nnext = 0;
+        c->nspare = c->nslots - c->configs;
+        for (int32_t i = 0; i < c->nspare; i++)
+            c->spare[i] = c->nslots - 1 - i;
+    }
+}
+
+/* A counter's state, logically: its counts, then what its mode keeps
+ * (latest starts and the occurrence counted last; the OccMap's lists; the
+ * configurations), never the unused part of its block. A counter the
+ * allocator refused (k = 0) stays one. */
+void sremrt_state_episode(sremrt_state_io *io, sremrt_episode *c)
+{
+    int32_t k = c->cfg.k;
+    int load = io->mode == SREMRT_STATE_LOAD;
+    sremrt_state_i32(io, &k);
+    if (io->err != SREMRT_STATE_OK || (k == 0 && c->cfg.k == 0))
+        return;
+    if (k == 0) {   /* refused when the checkpoint was taken */
+        sremrt_episode_free(c);
+        memset(c, 0, sizeof *c);
+        return;
+    }
+    if (c->cfg.k == 0 || k != c->cfg.k) {
+        sremrt_state_fail(io, c->cfg.k == 0 ? SREMRT_STATE_EMEMORY : SREMRT_STATE_EFORMAT);
+        return;
+    }
+    int32_t list_cap = c->cfg.list_cap, budget = c->cfg.budget;
+    sremrt_state_i32(io, &list_cap);   /* the options that size the lists */
+    sremrt_state_i32(io, &budget);
+    if (load && io->err == SREMRT_STATE_OK && (list_cap != c->cfg.list_cap || budget != c->cfg.budget)) {
+        sremrt_state_fail(io, SREMRT_STATE_ECONFIG);
+        return;
+    }
+    sremrt_state_i64(io, &c->freq);
+    sremrt_state_int(io, &c->exact);
+    sremrt_state_u64(io, &c->events);
+    sremrt_state_u64(io, &c->rejected);
+    sremrt_state_u64(io, &c->overflows);
+    sremrt_state_u64(io, &c->budget_exceeded);
+    sremrt_state_count(io, &c->configs, c->pool ? c->cfg.budget : 0);
+    sremrt_state_i32(io, &c->peak);
+    sremrt_state_count(io, &c->mode, SREMRT_EP_CONFIGS);
+    sremrt_state_i64(io, &c->last_pos);
+    sremrt_state_i64(io, &c->min_ts);
+    sremrt_state_count(io, &c->noccurrence, k);
+    sremrt_state_u64(io, &c->occ.overflows);
+    if (c->start)
+        for (size_t i = 0; i < ((size_t)k + 1u) * (size_t)slot_words(k); i++)
+            sremrt_state_u64(io, &c->start[i]);
+    if (c->occurrence)
+        for (int32_t i = 0; i < k; i++)
+            sremrt_state_i64(io, &c->occurrence[i]);
+    if (c->occ.layers)
+        state_lists(io, &c->occ);
+    if (c->pool)
+        state_configs(io, c);
 }

@@ -5,6 +5,7 @@
  *   stnm: starts numbered in order, m stage boundaries and per-candidate
  *         ranks (docs/explore.md has the algorithms and their proofs). */
 #include "explore_impl.h"
+#include "sremrt/state.h"
 
 #include <string.h>
 
@@ -871,5 +872,90 @@ void sremrt_explore_summary_emit(sremrt_sink *s, const sremrt_explore *ex, const
         if (ex->trie.nodes[best[i].node].suggested)
             sremrt_sink_puts(s, " suggested");
         sremrt_sink_putc(s, '\n');
+    }
+}
+
+/* ---- checkpoints (state.h) ------------------------------------------------ */
+
+/* The shared part: totals, the trie's nodes in use, and the candidates'
+ * nodes; the rest of the block is the configuration, which init set. */
+void sremrt_state_explore(sremrt_state_io *io, sremrt_explore *ex)
+{
+    int64_t cap = ex->capacity;
+    int32_t n = ex->trie.count, nv = ex->cfg.nvalues, algo = (int32_t)ex->cfg.algo;
+    sremrt_state_i64(io, &cap);   /* the options that shape the windows */
+    sremrt_state_i32(io, &algo);
+    if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK &&
+        (cap != ex->capacity || algo != (int32_t)ex->cfg.algo))
+        sremrt_state_fail(io, SREMRT_STATE_ECONFIG);
+    sremrt_state_u64(io, &ex->events);
+    sremrt_state_u64(io, &ex->overflows);
+    sremrt_state_int(io, &ex->inexact);
+    sremrt_state_int(io, &ex->may_wrap);
+    sremrt_state_i32(io, &ex->pattern_node);
+    sremrt_state_bytes(io, ex->ext_node, (size_t)nv * sizeof(int32_t));
+    sremrt_state_bytes(io, ex->var_node, (size_t)nv * sizeof(int32_t));
+    sremrt_state_bytes(io, ex->path, (size_t)(ex->cfg.m + 1) * sizeof(int32_t));
+    sremrt_state_count(io, &n, ex->trie.capacity);
+    if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK && n < 1)
+        sremrt_state_fail(io, SREMRT_STATE_EFORMAT);
+    if (io->err != SREMRT_STATE_OK)
+        return;
+    ex->trie.count = n;
+    sremrt_state_bytes(io, ex->trie.nodes, (size_t)n * sizeof(sremrt_ptrie_node));
+    sremrt_state_u64(io, &ex->trie.overflows);
+    sremrt_state_u64(io, &ex->trie.saturated);
+}
+
+/* One ring entry of a partition's window: key, code, counters. */
+static void state_entry(sremrt_state_io *io, sremrt_explore_part *st, const part_shape *s, int64_t at)
+{
+    if (s->keys)
+        sremrt_state_i64(io, &st->keys[at]);
+    if (s->codes)
+        sremrt_state_i32(io, &st->codes[at]);
+    for (size_t v = 0; v < s->vals_per; v++)
+        sremrt_state_u64(io, &st->vals[(size_t)at * s->vals_per + v]);
+}
+
+/* A partition: its position, the window's entries oldest first (a loaded
+ * ring starts at 0) and its counters. A partition whose memory was
+ * refused (mem NULL) stays one. */
+void sremrt_state_explore_part(sremrt_state_io *io, const sremrt_explore *ex, sremrt_explore_part *st)
+{
+    int load = io->mode == SREMRT_STATE_LOAD;
+    int has = st->mem != NULL;
+    sremrt_state_int(io, &has);
+    if (io->err != SREMRT_STATE_OK || (!has && !st->mem))
+        return;
+    if (!has) {
+        sremrt_explore_part_free(st);
+        return;
+    }
+    if (!st->mem) {
+        sremrt_state_fail(io, SREMRT_STATE_EMEMORY);
+        return;
+    }
+    part_shape s = shape_of(ex);
+    int64_t cap = st->cap, size = st->size;
+    sremrt_state_i64(io, &cap);
+    sremrt_state_i64(io, &size);
+    if (load && io->err == SREMRT_STATE_OK && (cap != st->cap || size < 0 || size > cap)) {
+        sremrt_state_fail(io, cap != st->cap ? SREMRT_STATE_ECONFIG : SREMRT_STATE_EFORMAT);
+        return;
+    }
+    sremrt_state_i64(io, &st->pos);
+    sremrt_state_u64(io, &st->overflows);
+    for (int64_t i = 0; i < size && io->err == SREMRT_STATE_OK; i++)
+        state_entry(io, st, &s, load ? i : (st->head + i) % st->cap);
+    if (load && io->err == SREMRT_STATE_OK) {
+        st->head = 0;
+        st->size = size;
+    }
+    if (st->cnt)
+        sremrt_state_bytes(io, st->cnt, s.cnt * sizeof(uint64_t));
+    if (st->g) {
+        sremrt_state_bytes(io, st->g, (size_t)ex->cfg.nvalues * sizeof(uint64_t));
+        sremrt_state_bytes(io, st->h, (size_t)ex->cfg.nvalues * sizeof(uint64_t));
     }
 }

@@ -5,19 +5,31 @@
 @@#   VERSION  sremc's version (--version of the program)
 /* @@PREFIX@@_main.c: the program `sremc build` wraps around @@HEADER@@:
  * events from CSV or binary input -> records (docs/language.md section 6). */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* pthreads (--threads); fsync and fileno for checkpoints */
+#endif
 #include <errno.h>
+#include <pthread.h>
+#ifdef __GLIBC__
+#include <stdio_ext.h>   /* __fsetlocking */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "@@HEADER@@"
 #include "sremrt/sremrt.h"
+#include "sremrt/state.h"
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#define HAVE_FSYNC 1
+#endif
 
 /* The program's options: the parser below and --help both read this table. */
 enum {
     OPT_FORMAT, OPT_INPUT, OPT_EVENTS, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
     OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
-    OPT_CONVERT_BIN, NOPT
+    OPT_CONVERT_BIN, OPT_THREADS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESTORE, NOPT
 };
 static const struct option_spec {
     const char *name, *arg, *help;
@@ -50,6 +62,14 @@ static const struct option_spec {
     {"--convert-bin", "OUT", "instead of matching, write the events to OUT (- for standard output)\n"
                              "as the binary records of --input bin; rejected lines are reported\n"
                              "and left out", 0},
+    {"--threads", "N", "match on N threads (default 1), the keys of partitioned declarations\n"
+                       "spread over them; the same records as on one; the rest runs on the\n"
+                       "first; --max-keys, --max-memory, --checkpoint or --restore: one thread", 256},
+    {"--checkpoint", "FILE", "save the matcher's state to FILE (atomically: FILE.tmp, then renamed)\n"
+                             "at the end of input, and every N records with --checkpoint-every", 0},
+    {"--checkpoint-every", "N", "with --checkpoint: also every N input records", 2147483647L},
+    {"--restore", "FILE", "start from the checkpoint in FILE: its first k input records (k\n"
+                          "saved in it) are skipped, the rest matched as if never stopped", 0},
 };
 
 static void usage(FILE *out, const char *prog)
@@ -82,8 +102,9 @@ static void usage(FILE *out, const char *prog)
     fputs("\nAnything dropped for lack of capacity (a limit above, memory) is reported at\n"
           "the end: one overflow error record per pattern or episode, with the counts.\n"
           "\nexit status: 0 all lines accepted and nothing dropped; 3 some line rejected,\n"
-          "something dropped, a fatal input error or a write error on the output;\n"
-          "2 usage errors, or FILE or the --trie-dot file cannot be opened\n", out);
+          "something dropped, a fatal input error, a write error on the output or\n"
+          "on a checkpoint; 2 usage errors, FILE or the --trie-dot file cannot be\n"
+          "opened, or the --restore checkpoint is missing, damaged or another program's\n", out);
 }
 
 /* Where records go: error records (overflows) to standard error, the
@@ -106,6 +127,17 @@ static void flush_out(output *o)
     }
 }
 
+/* r as written: the matcher fills r->schema, and only --events writes
+ * the events it describes (else a copy without it, in *copy). */
+static const sremrt_record *visible(const output *o, const sremrt_record *r, sremrt_record *copy)
+{
+    if (!r->schema || o->events)
+        return r;
+    *copy = *r;
+    copy->schema = NULL;
+    return copy;
+}
+
 static void write_record(void *user, const sremrt_record *r)
 {
     output *o = (output *)user;
@@ -115,11 +147,7 @@ static void write_record(void *user, const sremrt_record *r)
         return;
     }
     sremrt_record copy;
-    if (r->schema && !o->events) {   /* the matcher fills it; --events writes it */
-        copy = *r;
-        copy.schema = NULL;
-        r = &copy;
-    }
+    r = visible(o, r, &copy);
     errno = 0;
     if (sremrt_record_write(stdout, o->format, r) != 0 && !o->failed) {
         o->failed = 1;
@@ -208,6 +236,508 @@ static int convert_bin(const char *out_path, FILE *in, int bin, sremrt_format fo
     return status;
 }
 
+/* ---- --threads: shards of the partition keys, one matcher per thread ---- */
+
+/* The reader hands the workers batches of this many events (tests build
+ * with -DSREMC_BATCH_EVENTS=5 to cross many batches); NSLOTS batches are
+ * in flight (read, matched, merged). */
+#ifndef SREMC_BATCH_EVENTS
+#define SREMC_BATCH_EVENTS 4096
+#endif
+#define BATCH_EVENTS SREMC_BATCH_EVENTS
+#define NSLOTS 4
+
+/* A growing byte buffer: records as text, each after its rec_head. */
+typedef struct text_buf {
+    char *p;
+    size_t len, cap;
+    int oom;   /* a record did not fit in memory */
+} text_buf;
+
+/* Before each record's text: where it goes in the single-thread order
+ * (major, then minor), its length and its stream. */
+typedef struct rec_head {
+    int64_t major, minor;
+    uint32_t len;
+    uint32_t to_stderr;
+} rec_head;
+
+static void text_put(void *ctx, const char *p, size_t n)
+{
+    text_buf *b = (text_buf *)ctx;
+    if (b->len + n > b->cap && !b->oom) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n)
+            cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q)
+            b->oom = 1;
+        else {
+            b->p = q;
+            b->cap = cap;
+        }
+    }
+    if (!b->oom) {
+        memcpy(b->p + b->len, p, n);
+        b->len += n;
+    }
+}
+
+/* Appends one record, keyed, to b. */
+static void text_record(text_buf *b, sremrt_format format, int64_t major, int64_t minor, const sremrt_record *r)
+{
+    char buf[256];
+    sremrt_sink s;
+    rec_head h = {major, minor, 0, r->kind == SREMRT_ERROR};
+    size_t at = b->len;
+    text_put(b, (const char *)&h, sizeof h);
+    sremrt_sink_init_flush(&s, buf, sizeof buf, text_put, b);
+    sremrt_record_emit(&s, format, r);
+    sremrt_sink_end(&s);
+    if (!b->oom) {
+        h.len = (uint32_t)(b->len - at - sizeof h);
+        memcpy(b->p + at, &h, sizeof h);
+    }
+}
+
+/* One batch of events and, per worker, the records it made of them. */
+typedef struct slot {
+    @@PREFIX@@_event ev[BATCH_EVENTS];
+    size_t n;
+    int pending;     /* workers still on it */
+    text_buf *out;   /* [threads] */
+    text_buf errs;   /* error records of lines after its events (rec_head'ed) */
+} slot;
+
+typedef struct pool pool;
+
+typedef struct worker {
+    pool *pool;      /* NULL: one thread, records written at once */
+    output *out;
+    int id;
+    int finishing;   /* finish: summaries and overflows, keyed by declaration */
+    @@PREFIX@@_matcher *m;
+    text_buf *cur;   /* where its records go now */
+    pthread_t thread;
+} worker;
+
+struct pool {
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    uint64_t published;   /* batches handed out: batch b is in slots[b % NSLOTS] */
+    int quit;
+    int threads;
+    slot *slots;          /* [NSLOTS] */
+    worker **w;           /* [threads]; w[0] the caller's */
+    @@PREFIX@@_matcher **m;   /* [threads]; m[0] the caller's */
+};
+
+/* A worker's record callback: the record as text into its buffer, keyed
+ * by the single-thread order: during push, index then declaration (the
+ * records of one event and declaration all come from one worker); at the
+ * end, declaration then the partition's first event, overflow records
+ * last. */
+static void shard_record(void *user, const sremrt_record *r)
+{
+    worker *w = (worker *)user;
+    sremrt_record copy;
+    if (!w->pool) {
+        write_record(w->out, r);
+        return;
+    }
+    r = visible(w->out, r, &copy);
+    if (!w->finishing)
+        text_record(w->cur, w->out->format, r->index, r->decl, r);
+    else if (r->kind == SREMRT_ERROR)
+        text_record(w->cur, w->out->format, INT64_MAX, r->decl, r);
+    else
+        text_record(w->cur, w->out->format, r->decl, r->index, r);
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = (worker *)arg;
+    pool *p = w->pool;
+    for (uint64_t b = 0;; b++) {
+        pthread_mutex_lock(&p->mu);
+        while (p->published <= b && !p->quit)
+            pthread_cond_wait(&p->work, &p->mu);
+        int stop = p->published <= b;
+        pthread_mutex_unlock(&p->mu);
+        if (stop)
+            return NULL;
+        slot *s = &p->slots[b % NSLOTS];
+        w->cur = &s->out[w->id];
+        @@PREFIX@@_push_many(w->m, s->ev, s->n);   /* the reader took out what goes backwards */
+        pthread_mutex_lock(&p->mu);
+        if (--s->pending == 0)
+            pthread_cond_signal(&p->done);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+/* Writes the keyed records of bufs[0..n-1] (each in key order) in key
+ * order, as write_record would have; empties them. */
+static void merge_write(output *o, text_buf *bufs, int n)
+{
+    size_t at[256] = {0};
+    int lost = 0;
+    for (int i = 0; i < n; i++)
+        lost |= bufs[i].oom;
+    while (!lost) {
+        int best = -1;
+        rec_head h, bh = {0, 0, 0, 0};
+        for (int i = 0; i < n; i++) {
+            if (at[i] >= bufs[i].len)
+                continue;
+            memcpy(&h, bufs[i].p + at[i], sizeof h);
+            if (best < 0 || h.major < bh.major || (h.major == bh.major && h.minor < bh.minor)) {
+                best = i;
+                bh = h;
+            }
+        }
+        if (best < 0)
+            break;
+        const char *text = bufs[best].p + at[best] + sizeof bh;
+        at[best] += sizeof bh + bh.len;
+        if (bh.to_stderr) {
+            flush_out(o);   /* the records before it first, on a shared terminal */
+            fwrite(text, 1, bh.len, stderr);
+            continue;
+        }
+        errno = 0;
+        if (fwrite(text, 1, bh.len, stdout) != bh.len && !o->failed) {
+            o->failed = 1;
+            o->err = errno;
+        }
+    }
+    if (lost && !o->failed) {   /* records lost (a buffer cut mid-record): the run ends */
+        o->failed = 1;
+        o->err = ENOMEM;
+    }
+    for (int i = 0; i < n; i++) {
+        bufs[i].len = 0;
+        bufs[i].oom = 0;
+    }
+}
+
+/* Waits for batch b's workers, then writes its records and error records. */
+static void drain(pool *p, output *o, uint64_t b)
+{
+    slot *s = &p->slots[b % NSLOTS];
+    pthread_mutex_lock(&p->mu);
+    while (s->pending > 0)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+    merge_write(o, s->out, p->threads);
+    merge_write(o, &s->errs, 1);
+    s->n = 0;
+}
+
+static void publish(pool *p, slot *s)
+{
+    pthread_mutex_lock(&p->mu);
+    s->pending = p->threads;
+    p->published++;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* The error record of a rejected line, after the events already batched. */
+static void batch_error(slot *s, sremrt_format format, int64_t line, const char *message)
+{
+    sremrt_record r;
+    memset(&r, 0, sizeof r);
+    r.kind = SREMRT_ERROR;
+    r.line = line;
+    r.message = message;
+    text_record(&s->errs, format, 0, 0, &r);
+}
+
+/* The input, read in this thread and matched by p's workers: the events
+ * in batches (a rejected line ends one: its error record comes after the
+ * records of the events before it), each batch's records written in the
+ * single-thread order once every worker is done with it. Returns the
+ * exit status of the input (3: a line rejected under --strict or a fatal
+ * error), *bad the lines rejected. */
+static int shard_read(pool *p, output *o, int bin, sremrt_csv *csv, sremrt_bin *br, int strict, uint64_t *bad)
+{
+    sremrt_tsorder order;
+    uint64_t filling = 0, merged = 0;
+    int status = 0, more = 1;
+    sremrt_tsorder_init(&order);
+    while (more && !o->failed) {
+        if (filling - merged == NSLOTS)
+            drain(p, o, merged++);
+        slot *s = &p->slots[filling % NSLOTS];
+        while (s->n < BATCH_EVENTS) {
+            @@PREFIX@@_event *e = &s->ev[s->n];
+            char why[96];   /* as the matcher's error */
+            int rc = bin ? sremrt_bin_next(br, e) : sremrt_csv_next(csv, e);
+            int64_t line = bin ? sremrt_bin_line(br) : sremrt_csv_line(csv);
+            if (rc == SREMRT_READ_END) {
+                more = 0;
+                break;
+            }
+            if (rc == SREMRT_READ_EVENT && s->errs.len > 0) {
+                /* the error records stay after this batch's records: the event starts the next */
+                slot *next = &p->slots[(filling + 1) % NSLOTS];
+                publish(p, s);
+                if (++filling - merged == NSLOTS)
+                    drain(p, o, merged++);
+                next->ev[0] = *e;
+                s = next;
+                e = &s->ev[0];
+            }
+            if (rc == SREMRT_READ_EVENT && sremrt_tsorder_event(&order, &@@PREFIX@@_schema, e, why, sizeof why) == 0) {
+                s->n++;
+                continue;
+            }
+            batch_error(s, o->format, line, rc == SREMRT_READ_EVENT ? why
+                        : bin ? sremrt_bin_message(br) : sremrt_csv_message(csv));
+            ++*bad;
+            if (rc == SREMRT_READ_FATAL || strict) {
+                status = 3;
+                more = 0;
+                break;
+            }
+        }
+        publish(p, s);
+        filling++;
+    }
+    while (merged < filling)
+        drain(p, o, merged++);
+    return status;
+}
+
+/* Stops p's workers (after the batches published) and waits for them. */
+static void stop_workers(pool *p, int started)
+{
+    pthread_mutex_lock(&p->mu);
+    p->quit = 1;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    for (int i = 0; i < started; i++)
+        pthread_join(p->w[i]->thread, NULL);
+}
+
+/* Gives back what run_sharded took (not lead nor its matcher). */
+static void pool_free(pool *p)
+{
+    for (int i = 1; p->m && p->w && i < p->threads; i++) {
+        if (p->m[i]) {
+            @@PREFIX@@_free(p->m[i]);
+            free(p->m[i]);
+        }
+        free(p->w[i]);
+    }
+    for (int k = 0; p->slots && k < NSLOTS; k++) {
+        for (int i = 0; p->slots[k].out && i < p->threads; i++)
+            free(p->slots[k].out[i].p);
+        free(p->slots[k].out);
+        free(p->slots[k].errs.p);
+    }
+    free(p->slots);
+    free(p->w);
+    free(p->m);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->work);
+    pthread_cond_destroy(&p->done);
+}
+
+/* Sets up threads - 1 more matchers beside m (lead's, its shard 0 set),
+ * each with its thread. 0, or -1 (p freed) when memory or a thread is
+ * refused. */
+static int pool_start(pool *p, int threads, const @@PREFIX@@_config *cfg, @@PREFIX@@_matcher *m, worker *lead)
+{
+    memset(p, 0, sizeof *p);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->work, NULL);
+    pthread_cond_init(&p->done, NULL);
+    p->threads = threads;
+    p->slots = calloc(NSLOTS, sizeof *p->slots);
+    p->w = calloc((size_t)threads, sizeof *p->w);
+    p->m = calloc((size_t)threads, sizeof *p->m);
+    int ok = p->slots && p->w && p->m;
+    for (int k = 0; ok && k < NSLOTS; k++)
+        ok = (p->slots[k].out = calloc((size_t)threads, sizeof *p->slots[k].out)) != NULL;
+    if (ok) {
+        p->w[0] = lead;
+        p->m[0] = m;
+    }
+    for (int i = 1; ok && i < threads; i++) {
+        @@PREFIX@@_config c = *cfg;
+        @@PREFIX@@_matcher *mi = malloc(@@PREFIX@@_matcher_size());
+        c.user = p->w[i] = calloc(1, sizeof *p->w[i]);
+        c.alloc = sremrt_alloc_malloc();   /* no --max-memory here: no shared count */
+        if (!mi || !p->w[i]) {
+            free(mi);
+            ok = 0;
+            break;
+        }
+        *p->w[i] = (worker){.pool = p, .out = lead->out, .id = i, .m = mi};
+        ok = @@PREFIX@@_init(mi, &c) == 0 && @@PREFIX@@_set_shard(mi, i, threads) == 0;
+        p->m[i] = mi;   /* init failed or not, free gives its memory back */
+    }
+    int started = 0;
+    if (ok) {
+        lead->pool = p;
+        for (; started < threads; started++)
+            if (pthread_create(&p->w[started]->thread, NULL, worker_main, p->w[started]) != 0)
+                break;
+    }
+    if (ok && started == threads)
+        return 0;
+    stop_workers(p, started);
+    lead->pool = NULL;
+    pool_free(p);
+    return -1;
+}
+
+/* With threads, stdio locks each stream at each call, a getc per byte for
+ * the CSV reader; only this thread does I/O, so where the C library can,
+ * it leaves the locking out. */
+static void stdio_unlocked(FILE *in)
+{
+#ifdef __GLIBC__
+    __fsetlocking(in, FSETLOCKING_BYCALLER);
+    __fsetlocking(stdout, FSETLOCKING_BYCALLER);
+    __fsetlocking(stderr, FSETLOCKING_BYCALLER);
+#else
+    (void)in;
+#endif
+}
+
+/* --threads: the input matched on p's threads, then the end of the run
+ * (finish_shards); its records in the single-thread order. Returns
+ * shard_read's status. */
+static int run_sharded(pool *p, output *o, int bin, sremrt_csv *csv, sremrt_bin *br, int strict, uint64_t *bad)
+{
+    int status = shard_read(p, o, bin, csv, br, strict, bad);
+    stop_workers(p, p->threads);
+    for (int i = 0; i < p->threads; i++) {   /* the batches are written: their buffers are free */
+        p->w[i]->finishing = 1;
+        p->w[i]->cur = &p->slots[0].out[i];
+    }
+    @@PREFIX@@_finish_shards(p->m, p->threads);
+    merge_write(o, p->slots[0].out, p->threads);
+    p->w[0]->pool = NULL;
+    pool_free(p);
+    return status;
+}
+
+/* A program's checkpoint file: "SREMPROG", the input records read (events
+ * given to the matcher and malformed lines) and the malformed ones, as
+ * little-endian u64, then the matcher's state (NAME_state_save). */
+enum { CKPT_HEAD = 24 };
+
+static void put_u64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_u64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* --checkpoint: the state after `records` input records into path.tmp,
+ * flushed to the disk, then renamed over path, so path always holds a
+ * whole checkpoint. 0, or -1 (reported). */
+static int save_checkpoint(const char *prog, const char *path, const @@PREFIX@@_matcher *m, uint64_t records,
+                           uint64_t bad)
+{
+    size_t n = @@PREFIX@@_state_size(m);
+    unsigned char *buf = malloc(CKPT_HEAD + n);
+    char tmp[4096];
+    int rc = -1;
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        fprintf(stderr, "%s: %s: checkpoint path too long\n", prog, path);
+        free(buf);
+        return -1;
+    }
+    if (!buf) {
+        fprintf(stderr, "%s: %s: out of memory for the checkpoint\n", prog, path);
+        return -1;
+    }
+    memcpy(buf, "SREMPROG", 8);
+    put_u64(buf + 8, records);
+    put_u64(buf + 16, bad);
+    int err = @@PREFIX@@_state_save(m, buf + CKPT_HEAD, n);
+    FILE *f = err ? NULL : fopen(tmp, "wb");
+    if (err)
+        fprintf(stderr, "%s: %s: %s\n", prog, path, sremrt_state_strerror(err));
+    else if (!f)
+        perror(tmp);
+    else {
+        int ok = fwrite(buf, 1, CKPT_HEAD + n, f) == CKPT_HEAD + n && fflush(f) == 0;
+#ifdef HAVE_FSYNC
+        ok = ok && fsync(fileno(f)) == 0;
+#endif
+        ok = fclose(f) == 0 && ok;
+        if (ok && rename(tmp, path) == 0)
+            rc = 0;
+        else {
+            perror(path);
+            remove(tmp);
+        }
+    }
+    free(buf);
+    return rc;
+}
+
+/* --restore: path's state into m (fresh from init), *records and *bad
+ * from it. 0, or -1 (reported: missing, unreadable, corrupt, foreign). */
+static int load_checkpoint(const char *prog, const char *path, @@PREFIX@@_matcher *m, uint64_t *records,
+                           uint64_t *bad)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    size_t len = 0, cap = 0;
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    int bad_read = 0;
+    for (;;) {   /* the whole file */
+        if (len == cap) {
+            unsigned char *more = realloc(buf, cap = cap ? 2 * cap : 65536);
+            if (!more) {
+                bad_read = 1;
+                break;
+            }
+            buf = more;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    bad_read |= ferror(f) != 0;
+    fclose(f);
+    int err = bad_read ? 0 : len < CKPT_HEAD || memcmp(buf, "SREMPROG", 8) != 0
+                                 ? SREMRT_STATE_EFORMAT : @@PREFIX@@_state_load(m, buf + CKPT_HEAD, len - CKPT_HEAD);
+    if (bad_read)
+        fprintf(stderr, "%s: %s: read error\n", prog, path);
+    else if (err)
+        fprintf(stderr, "%s: %s: cannot restore: %s\n", prog, path, sremrt_state_strerror(err));
+    else {
+        *records = get_u64(buf + 8);
+        *bad = get_u64(buf + 16);
+        const sremrt_stats *st = @@PREFIX@@_stats(m);   /* the records are the matcher's and the bad lines */
+        if (*bad > *records || *records - *bad != st->events + st->rejected) {
+            fprintf(stderr, "%s: %s: cannot restore: %s\n", prog, path, sremrt_state_strerror(SREMRT_STATE_EFORMAT));
+            err = SREMRT_STATE_EFORMAT;
+        }
+    }
+    free(buf);
+    return bad_read || err ? -1 : 0;
+}
+
 static int bad_usage(const char *prog, const char *fmt, const char *what)
 {
     fprintf(stderr, "%s: ", prog);
@@ -225,7 +755,7 @@ int main(int argc, char **argv)
     const char *path = NULL;
     long num[NOPT] = {0};   /* numeric options given */
     int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
-    const char *trie_dot = NULL, *convert = NULL;
+    const char *trie_dot = NULL, *convert = NULL, *checkpoint = NULL, *restore = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int k = 0;
@@ -269,9 +799,11 @@ int main(int argc, char **argv)
             break;
         case OPT_MAX_KEYS:
         case OPT_MAX_RUNS:
+        case OPT_CHECKPOINT_EVERY:
         case OPT_DISTINCT_BUDGET:
         case OPT_OCCMAP_CAP:
-        case OPT_EXPLORE_CAP: {
+        case OPT_EXPLORE_CAP:
+        case OPT_THREADS: {
             errno = 0;
             long n = strtol(v, &end, 10);
             if (end == v || *end || errno || n < 1 || n > options[k].max) {
@@ -299,6 +831,12 @@ int main(int argc, char **argv)
         case OPT_CONVERT_BIN:
             convert = v;
             break;
+        case OPT_CHECKPOINT:
+            checkpoint = v;
+            break;
+        case OPT_RESTORE:
+            restore = v;
+            break;
         case OPT_HELP:
             usage(stdout, prog);
             return 0;
@@ -308,6 +846,10 @@ int main(int argc, char **argv)
             return 0;
         }
     }
+    if (num[OPT_CHECKPOINT_EVERY] && !checkpoint)
+        return bad_usage(prog, "%s needs --checkpoint FILE", "--checkpoint-every");
+    if (convert && (checkpoint || restore))
+        return bad_usage(prog, "%s matches nothing: no --checkpoint or --restore with it", "--convert-bin");
     FILE *in = stdin;
     if (path && strcmp(path, "-") != 0 && !(in = fopen(path, bin ? "rb" : "r"))) {
         perror(path);
@@ -328,13 +870,15 @@ int main(int argc, char **argv)
     }
 
     output out = {format, events, 0, 0};
+    worker lead = {.out = &out};   /* its pool, with --threads: records merged, else written at once */
+    pool shards;
     sremrt_alloc hook = sremrt_alloc_malloc();
     sremrt_alloc_limit limit;   /* --max-memory: the matcher's memory, not the reader's */
     sremrt_alloc_limit_init(&limit, &hook, max_memory);
     @@PREFIX@@_config cfg;
     @@PREFIX@@_config_default(&cfg);
-    cfg.record = write_record;
-    cfg.user = &out;
+    cfg.record = shard_record;
+    cfg.user = &lead;
     cfg.alloc = sremrt_alloc_limit_hook(&limit);
     if (num[OPT_MAX_KEYS])
         cfg.max_keys = (int32_t)num[OPT_MAX_KEYS];
@@ -349,15 +893,39 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: cannot set up the matcher (out of memory or runtime ABI mismatch)\n", argv[0]);
         return 2;
     }
+    long threads = num[OPT_THREADS] ? num[OPT_THREADS] : 1;
+    lead.m = m;
+    if (threads > 1 && (cfg.max_keys > 0 || max_memory > 0 || checkpoint || restore || @@PREFIX@@_set_shard(m, 0, (int32_t)threads) != 0 ||
+                        pool_start(&shards, (int)threads, &cfg, m, &lead) != 0)) {
+        @@PREFIX@@_set_shard(m, 0, 1);   /* limits counted over all keys, one state to checkpoint, or nothing to spread: one thread */
+        threads = 1;
+    }
+    if (threads > 1)
+        stdio_unlocked(in);
     sremrt_csv csv;
     sremrt_bin br;
     uint64_t bad = 0;   /* malformed lines: the matcher counts the rest */
+    uint64_t records = 0, skip = 0;   /* input records read; --restore: the first skip of them were */
+    if (restore && load_checkpoint(prog, restore, m, &skip, &bad) != 0) {
+        @@PREFIX@@_free(m);
+        free(m);
+        if (in != stdin)
+            fclose(in);
+        if (dot)
+            fclose(dot);
+        return 2;
+    }
     double start = sremrt_clock_seconds();
     if (bin) {
         sremrt_bin_open(&br, &@@PREFIX@@_schema, in);
     } else if (sremrt_csv_open(&csv, &@@PREFIX@@_schema, in, NULL, &hook) != 0) {
         sremrt_write_error(stderr, format, sremrt_csv_line(&csv), sremrt_csv_message(&csv));
         flush_out(&out);
+        if (threads > 1) {
+            stop_workers(&shards, (int)threads);
+            lead.pool = NULL;
+            pool_free(&shards);
+        }
         @@PREFIX@@_free(m);   /* the reader freed its own buffers */
         free(m);
         if (in != stdin)
@@ -366,33 +934,53 @@ int main(int argc, char **argv)
             fclose(dot);
         return 3;
     }
-    while (!out.failed) {   /* a write error on the output ends the run */
+    if (threads > 1)
+        status = run_sharded(&shards, &out, bin, &csv, &br, strict, &bad);   /* finish included */
+    while (threads == 1 && !out.failed) {   /* a write error on the output ends the run */
         @@PREFIX@@_event e;
         int rc = bin ? sremrt_bin_next(&br, &e) : sremrt_csv_next(&csv, &e);
         int64_t line = bin ? sremrt_bin_line(&br) : sremrt_csv_line(&csv);
         if (rc == SREMRT_READ_END)
             break;
-        if (rc == SREMRT_READ_EVENT) {
-            if (@@PREFIX@@_push(m, &e) == 0)
-                continue;
+        if (rc != SREMRT_READ_FATAL && ++records <= skip)
+            continue;   /* --restore: the checkpoint has it (and its error record was written) */
+        if (rc != SREMRT_READ_EVENT || @@PREFIX@@_push(m, &e) != 0) {
             flush_out(&out);
-            sremrt_write_error(stderr, format, line, @@PREFIX@@_error(m));
-        } else {
-            flush_out(&out);
-            sremrt_write_error(stderr, format, line,
-                               bin ? sremrt_bin_message(&br) : sremrt_csv_message(&csv));
-            bad++;
-            if (rc == SREMRT_READ_FATAL) {
+            if (rc == SREMRT_READ_EVENT) {
+                sremrt_write_error(stderr, format, line, @@PREFIX@@_error(m));
+            } else {
+                sremrt_write_error(stderr, format, line,
+                                   bin ? sremrt_bin_message(&br) : sremrt_csv_message(&csv));
+                bad++;
+                if (rc == SREMRT_READ_FATAL) {
+                    status = 3;
+                    break;
+                }
+            }
+            if (strict) {
                 status = 3;
                 break;
             }
         }
-        if (strict) {
-            status = 3;
-            break;
+        if (num[OPT_CHECKPOINT_EVERY] && records % (uint64_t)num[OPT_CHECKPOINT_EVERY] == 0) {
+            flush_out(&out);   /* the records before it are out when it is */
+            if (save_checkpoint(prog, checkpoint, m, records, bad) != 0) {
+                status = 3;   /* a run that cannot keep its checkpoints stops */
+                checkpoint = NULL;
+                break;
+            }
         }
     }
-    @@PREFIX@@_finish(m);
+    if (threads == 1 && records < skip) {
+        fprintf(stderr, "%s: %s: the input has %llu records, fewer than the checkpoint's %llu\n", prog,
+                restore, (unsigned long long)records, (unsigned long long)skip);
+        status = 2;
+    } else if (threads == 1 && checkpoint) {   /* the state after the last record, before finish's summaries */
+        flush_out(&out);
+        if (save_checkpoint(prog, checkpoint, m, records, bad) != 0)
+            status = 3;
+    }
+    @@PREFIX@@_finish(m);   /* once: after run_sharded, nothing */
     flush_out(&out);   /* records before the report on a shared terminal */
     if (trie) {
         char buf[4096];

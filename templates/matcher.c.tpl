@@ -17,12 +17,15 @@
 @@#   HAS_TS       the schema has a timestamp
 @@#   HAS_EPISODES, HAS_EXPLORE, HAS_KEYMAP
 @@#                an episode, an explore clause, a partitioned declaration
+@@#   SHARDED      hosted, with a declaration set_shard spreads over shards
 @@#   USES_KEYS    something formats or maps partition keys (sremrt/keymap.h)
 @@#   USES_WRAP, USES_DIV, USES_MOD, USES_MAX, USES_SAME_EVENT, USES_MATCH,
 @@#   USES_ABOUT   the generated code calls PREFIX_wrap, ... (so it is defined)
 @@#   USES_HELPERS one of wrap, div, mod, max and same_event
 @@#   HAS_CANON    a pattern's records get start and bindings by a replay (CANON_CODE)
 @@#   HAS_HIST     and unpartitioned ones read the shared ring of the last events
+@@#   STATE_HASH   the checkpoint hash of this file (cg_state_hash), a C constant
+@@#   STATE_EVENTS the checkpoint walk saves events of the replays' rings
 /* @@SOURCE_C@@: the matcher sremc generated from @@SOURCE@@ (do not edit):
  * one step function per pattern (@@STRATEGIES@@), driven by @@PREFIX@@_push. */
 #include "@@HEADER@@"
@@ -32,6 +35,7 @@
 #include <string.h>
 
 #include "sremrt/abi.h"
+#include "sremrt/state.h"
 @@IF HAS_CANON@@
 #include "sremrt/canon.h"
 @@END HAS_CANON@@
@@ -221,9 +225,11 @@ static void @@PREFIX@@_episode(@@PREFIX@@_matcher *m, const sremrt_episode *c, i
     }
 }
 
-/* End of input: an episode counter's summary record and its overflows. */
+/* End of input: an episode counter's summary record and its overflows;
+ * first: the index of the partition's first event (0: not kept), in
+ * r.index, the order a program merging shards writes summaries in. */
 static void @@PREFIX@@_episode_summary(@@PREFIX@@_matcher *m, const sremrt_episode *c, int32_t decl,
-        const sremrt_attr *key_attr, int64_t key, uint64_t *ovf)
+        const sremrt_attr *key_attr, int64_t key, int64_t first, uint64_t *ovf)
 {
     char key_text[128];
     sremrt_record r;
@@ -234,6 +240,7 @@ static void @@PREFIX@@_episode_summary(@@PREFIX@@_matcher *m, const sremrt_episo
     sremrt_episode_record(c, SREMRT_SUMMARY, @@PREFIX@@_decl_names[decl], &r);
     r.decl = decl;
     r.events = (int64_t)c->events;
+    r.index = first;
     if (key_attr) {
         sremrt_key_format(key_text, sizeof key_text, key_attr, key);
         r.key = key_text;
@@ -324,6 +331,47 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
     @@INIT_CODE@@
     return 0;
 }
+
+@@IF SHARDED@@
+/* Whether this matcher runs partition key `key` (set_shard). */
+static inline int @@PREFIX@@_mine(const @@PREFIX@@_matcher *m, int64_t key)
+{
+    return m->nshards <= 1 || sremrt_key_shard(key, m->nshards) == m->shard;
+}
+
+int @@PREFIX@@_set_shard(@@PREFIX@@_matcher *m, int32_t shard, int32_t nshards)
+{
+    if (nshards < 1 || shard < 0 || shard >= nshards || m->index > 0)
+        return -1;
+    m->shard = shard;
+    m->nshards = nshards;
+    return 0;
+}
+
+void @@PREFIX@@_finish_shards(@@PREFIX@@_matcher *const *ms, int32_t n)
+{
+    for (int32_t i = 1; i < n; i++) {   /* their summaries; their overflows into shard 0's */
+        @@PREFIX@@_finish(ms[i]);
+        for (int d = 0; d < @@NDECLS@@; d++)
+            for (int k = 0; k < SREMRT_OVF_KINDS; k++)
+                ms[0]->ovf[d][k] += ms[i]->ovf[d][k];
+    }
+    @@PREFIX@@_finish(ms[0]);
+}
+@@END SHARDED@@
+@@IF !SHARDED@@
+int @@PREFIX@@_set_shard(@@PREFIX@@_matcher *m, int32_t shard, int32_t nshards)
+{
+    (void)m;   /* no declaration to spread: one shard only */
+    return shard == 0 && nshards == 1 ? 0 : -1;
+}
+
+void @@PREFIX@@_finish_shards(@@PREFIX@@_matcher *const *ms, int32_t n)
+{
+    if (n > 0)
+        @@PREFIX@@_finish(ms[0]);
+}
+@@END !SHARDED@@
 
 /* The timestamp rule (docs/language.md 2): 1 if e goes backwards (counted,
  * and @@PREFIX@@_error says why), else 0 and e's timestamp is the last. */
@@ -417,6 +465,10 @@ static void @@PREFIX@@_overflow_records(@@PREFIX@@_matcher *m)
             m->stats.overflow[k] += m->ovf[d][k];
             any |= m->ovf[d][k];
         }
+@@IF SHARDED@@
+        if (m->shard > 0)   /* finish_shards: shard 0 reports the totals */
+            continue;
+@@END SHARDED@@
         if (!any || !m->cfg.record)
             continue;
         char message[400];
@@ -487,3 +539,68 @@ const uint64_t *@@PREFIX@@_overflows(const @@PREFIX@@_matcher *m, int d)
 }
 
 const char *@@PREFIX@@_error(const @@PREFIX@@_matcher *m) { return m->error; }
+
+/* ======== checkpoints (docs/codegen.md) ===================================== */
+
+@@IF STATE_EVENTS@@
+/* The events of a ring (and their global indices, idx not NULL) numbered
+ * from..to-1, each at its number % cap, oldest first. */
+static void @@PREFIX@@_state_events(sremrt_state_io *io, int64_t *idx, @@PREFIX@@_event *ev, int64_t from, int64_t to,
+        int64_t cap)
+{
+    if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK && (from < 0 || to - from > cap))
+        sremrt_state_fail(io, SREMRT_STATE_EFORMAT);
+    for (int64_t t = from; t < to && io->err == SREMRT_STATE_OK; t++) {
+        if (idx)
+            sremrt_state_i64(io, &idx[t % cap]);
+        sremrt_state_bytes(io, &ev[t % cap], sizeof *ev);
+    }
+}
+
+@@END STATE_EVENTS@@
+/* One walk over the whole state: io counts, writes or reads it. Counters
+ * first, then each declaration in file order (STATE_CODE, cg_state.c). */
+static int @@PREFIX@@_state_io(@@PREFIX@@_matcher *m, sremrt_state_io *io)
+{
+    sremrt_state_header(io, @@STATE_HASH@@, m->stats.events, m->stats.rejected);
+    sremrt_state_u64(io, &m->stats.events);
+    sremrt_state_u64(io, &m->stats.rejected);
+    for (int k = 0; k < SREMRT_OVF_KINDS; k++)
+        sremrt_state_u64(io, &m->stats.overflow[k]);
+    sremrt_state_i64(io, &m->order.last);
+    sremrt_state_int(io, &m->order.seen);
+    sremrt_state_i64(io, &m->index);
+    for (size_t d = 0; d < sizeof m->ovf / sizeof m->ovf[0]; d++)
+        for (int k = 0; k < SREMRT_OVF_KINDS; k++)
+            sremrt_state_u64(io, &m->ovf[d][k]);
+@@# STATE_CODE: each declaration's part (cg_state.c)
+    @@STATE_CODE@@
+    return sremrt_state_end(io);
+}
+
+size_t @@PREFIX@@_state_size(const @@PREFIX@@_matcher *m)
+{
+    sremrt_state_io io;
+    sremrt_state_begin(&io, SREMRT_STATE_SIZE, NULL, 0);
+    @@PREFIX@@_state_io((@@PREFIX@@_matcher *)m, &io);   /* counting writes nothing */
+    return io.pos;
+}
+
+int @@PREFIX@@_state_save(const @@PREFIX@@_matcher *m, void *buf, size_t cap)
+{
+    sremrt_state_io io;
+    if (m->finished)
+        return SREMRT_STATE_EUSED;
+    sremrt_state_begin(&io, SREMRT_STATE_SAVE, buf, cap);
+    return @@PREFIX@@_state_io((@@PREFIX@@_matcher *)m, &io);   /* saving writes only buf */
+}
+
+int @@PREFIX@@_state_load(@@PREFIX@@_matcher *m, const void *buf, size_t len)
+{
+    sremrt_state_io io;
+    if (m->index != 0 || m->stats.rejected != 0 || m->finished)
+        return SREMRT_STATE_EUSED;
+    sremrt_state_begin(&io, SREMRT_STATE_LOAD, (void *)buf, len);   /* loading reads buf only */
+    return @@PREFIX@@_state_io(m, &io);
+}
+

@@ -36,6 +36,7 @@
 #include "sremrt/out.h"
 #include "sremrt/schema.h"
 #include "sremrt/sink.h"
+#include "sremrt/state.h"
 #include "sremrt/stats.h"
 #include "sremrt/tsorder.h"
 
@@ -134,6 +135,23 @@ size_t @@PREFIX@@_push_many(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e, si
  * and the totals added to the stats. Once; push no more. */
 void @@PREFIX@@_finish(@@PREFIX@@_matcher *m);
 
+/* Threads (a program's --threads): n matchers, each given its shard
+ * 0..n-1 of n before its first push, are fed the same events; each runs
+ * only the partition keys k of its shard (sremrt_key_shard(k, n) == shard)
+ * of the partitioned patterns (without explore clause) and episodes, and
+ * shard 0 alone every other declaration. The records of an event come
+ * from one matcher per declaration; a partition's summary record carries
+ * the index of its first event in r.index. 0, or -1 when shard or n is
+ * out of range, an event was pushed already, or n > 1 and the file has
+ * nothing to spread (then run one matcher). */
+int @@PREFIX@@_set_shard(@@PREFIX@@_matcher *m, int32_t shard, int32_t nshards);
+
+/* End of stream for ms[0..n-1], the shards of one stream: finishes
+ * shards 1..n-1 (their summaries), adds what they dropped to shard 0, and
+ * finishes shard 0 (its summaries, then the overflow records with the
+ * totals; its stats then hold them). */
+void @@PREFIX@@_finish_shards(@@PREFIX@@_matcher *const *ms, int32_t n);
+
 /* The pattern tries of the explore clauses, one after the other: as text
  * (totals, best candidates, then the nodes) or, dot nonzero, as Graphviz
  * digraphs. Nothing when the file has no explore clause. */
@@ -157,6 +175,24 @@ const sremrt_stats *@@PREFIX@@_stats(const @@PREFIX@@_matcher *m);
  * clauses' OccMap, budget and trie counts once finish has run), or NULL
  * if d is out of range. Valid until @@PREFIX@@_free. */
 const uint64_t *@@PREFIX@@_overflows(const @@PREFIX@@_matcher *m, int d);
+
+/* Checkpoints (docs/codegen.md): the matcher's whole state as bytes, and
+ * back. state_size gives the bytes state_save writes now; state_save
+ * writes them into buf (cap bytes): 0, or SREMRT_STATE_ESPACE (buf too
+ * small), SREMRT_STATE_EUSED (finish has run). state_load takes them into
+ * a matcher fresh from init with the same config (capacities: the same
+ * options): 0, or SREMRT_STATE_EFORMAT (not a checkpoint, truncated,
+ * corrupted), _EVERSION (another format or runtime ABI), _EFOREIGN (another
+ * pattern file, or another build of it), _ECONFIG (other capacities),
+ * _EMEMORY (allocator refused), _EUSED (m has taken events); foreign and
+ * damaged checkpoints are refused before m changes; after any other error
+ * free m and init it again. Fed the events after the checkpoint's, a loaded
+ * matcher gives exactly the records of one that never stopped.
+ * sremrt_state_strerror names a code; sremrt_state_peek reads the header
+ * (events taken, hash) without a matcher. */
+size_t @@PREFIX@@_state_size(const @@PREFIX@@_matcher *m);
+int @@PREFIX@@_state_save(const @@PREFIX@@_matcher *m, void *buf, size_t cap);
+int @@PREFIX@@_state_load(@@PREFIX@@_matcher *m, const void *buf, size_t len);
 
 /* Why the last push returned nonzero. */
 const char *@@PREFIX@@_error(const @@PREFIX@@_matcher *m);

@@ -101,11 +101,14 @@ static void @@PREFIX@@_rs_carve(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *
     s->occ = s->heap + 2 * cap;
 }
 
-/* Run records [from, to) go on the free list, before the ones there. */
+/* Run records [from, to) go on the free list, before the ones there
+ * (state -1: free, as rs_remove leaves a record). */
 static void @@PREFIX@@_rs_free_records(@@PREFIX@@_runset *s, int32_t from, int32_t to)
 {
-    for (int32_t i = from; i < to; i++)
+    for (int32_t i = from; i < to; i++) {
+        s->runs[i].state = -1;
         s->runs[i].snext = i + 1 < to ? i + 1 : s->free_;
+    }
     s->free_ = from < to ? from : s->free_;
 }
 
@@ -125,17 +128,18 @@ static int32_t @@PREFIX@@_rs_cap0(const @@PREFIX@@_rs_desc *d, int32_t limit)
 #endif
 }
 
-/* Allocates the block (limit: the most runs after an event, 0: no limit
- * in hosted builds); every list empty. */
-static int @@PREFIX@@_rs_alloc(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const sremrt_alloc *a,
-                               int32_t limit)
+/* Allocates a block of cap runs (limit: the most runs after an event, 0:
+ * no limit in hosted builds); every list empty. */
+static int @@PREFIX@@_rs_alloc_cap(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const sremrt_alloc *a,
+                                   int32_t limit, int32_t cap)
 {
-    int32_t cap = @@PREFIX@@_rs_cap0(d, limit);
     if (cap < 1 || cap > INT32_MAX / 8)   /* 4 cap buckets, 2 cap heap slots: int32_t */
         return -1;
-    unsigned char *b = sremrt_alloc_get(a, @@PREFIX@@_RUNS_BYTES(cap, d->nstates, d->rb), 0);
+    size_t bytes = @@PREFIX@@_RUNS_BYTES(cap, d->nstates, d->rb);
+    unsigned char *b = sremrt_alloc_get(a, bytes, 0);
     if (!b)
         return -1;
+    memset(b, 0, bytes);   /* a checkpoint saves the block: no indeterminate bytes */
     memset(s, 0, sizeof *s);
     s->alloc = *a;
     s->limit = limit;
@@ -149,6 +153,13 @@ static int @@PREFIX@@_rs_alloc(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d
     s->free_ = -1;
     @@PREFIX@@_rs_free_records(s, 0, 2 * cap);
     return 0;
+}
+
+/* The block at the first capacity. */
+static int @@PREFIX@@_rs_alloc(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const sremrt_alloc *a,
+                               int32_t limit)
+{
+    return @@PREFIX@@_rs_alloc_cap(s, d, a, limit, @@PREFIX@@_rs_cap0(d, limit));
 }
 
 static void @@PREFIX@@_rs_release(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d)
@@ -312,9 +323,11 @@ static int @@PREFIX@@_rs_grow(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d)
     if (d->dense || (s->limit > 0 && cap >= s->limit) || cap > INT32_MAX / 16)
         return -1;
     int32_t ncap = s->limit > 0 && s->limit / 2 < cap ? s->limit : 2 * cap;
-    unsigned char *b = sremrt_alloc_get(&s->alloc, @@PREFIX@@_RUNS_BYTES(ncap, ns, d->rb), 0);
+    size_t bytes = @@PREFIX@@_RUNS_BYTES(ncap, ns, d->rb);
+    unsigned char *b = sremrt_alloc_get(&s->alloc, bytes, 0);
     if (!b)
         return -1;
+    memset(b, 0, bytes);   /* as rs_alloc: the checkpoint's bytes are all defined */
     @@PREFIX@@_runset o = *s;
     @@PREFIX@@_rs_carve(s, d, b, ncap);
     memcpy(s->runs, o.runs, (size_t)cap * 2 * sizeof *s->runs);
@@ -710,3 +723,90 @@ static inline int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_d
     s->pos++;
     return 0;
 }
+
+/* A run record in a checkpoint: a free one (state -1) by its free-list
+ * link alone, a live one whole, with its registers. */
+static void @@PREFIX@@_rs_record(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, sremrt_state_io *io, int32_t r)
+{
+    @@PREFIX@@_run *x = &s->runs[r];
+    sremrt_state_i32(io, &x->state);
+    if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK && (x->state < -1 || x->state >= d->nstates))
+        sremrt_state_fail(io, SREMRT_STATE_EFORMAT);
+    if (x->state < 0) {
+        sremrt_state_i32(io, &x->snext);
+        return;
+    }
+    int32_t hash = (int32_t)x->hash, *links[] = {&x->heap, &x->sprev, &x->snext, &x->kb, &x->kprev,
+                                                 &x->knext, &x->hnext, &x->pend};
+    sremrt_state_i64(io, &x->start_pos);
+    sremrt_state_i64(io, &x->start_ts);
+    sremrt_state_i64(io, &x->stamp);
+    sremrt_state_i32(io, &hash);
+    x->hash = (uint32_t)hash;
+    for (size_t k = 0; k < sizeof links / sizeof links[0]; k++)
+        sremrt_state_i32(io, links[k]);
+    sremrt_state_bytes(io, @@PREFIX@@_rs_regs(s, d, r), (size_t)d->rb);
+}
+
+/* n int32 of an index array. */
+static void @@PREFIX@@_rs_ints(sremrt_state_io *io, int32_t *a, int32_t n)
+{
+    for (int32_t i = 0; i < n && io->err == SREMRT_STATE_OK; i++)
+        sremrt_state_i32(io, &a[i]);
+}
+
+/* Checkpoints (sremrt/state.h): whether the set has its block, its
+ * capacity and counters, then what the block holds: each run record (run
+ * numbers, lists, heap and buckets are indexes, kept as they are, so the
+ * loaded set steps exactly as the saved one), the parts of the arrays in
+ * use. Load gives the set a block of the saved capacity (refused above
+ * limit). */
+static void @@PREFIX@@_rs_checkpoint(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, sremrt_state_io *io,
+                                     const sremrt_alloc *a, int32_t limit)
+{
+    int32_t has = s->cur != NULL, cap = s->cap, ns = d->nstates;
+    sremrt_state_i32(io, &has);
+    sremrt_state_i32(io, &cap);
+    if (io->err != SREMRT_STATE_OK)
+        return;
+    if (io->mode == SREMRT_STATE_LOAD && (!has || !s->cur || s->cap != cap)) {
+        if (has && (cap < 1 || cap > INT32_MAX / 16 || (limit > 0 && cap > limit))) {
+            sremrt_state_fail(io, cap >= 1 && cap <= INT32_MAX / 16 ? SREMRT_STATE_ECONFIG : SREMRT_STATE_EFORMAT);
+            return;
+        }
+        @@PREFIX@@_rs_release(s, d);
+        memset(s, 0, sizeof *s);
+        if (has && @@PREFIX@@_rs_alloc_cap(s, d, a, limit, cap) != 0)
+            sremrt_state_fail(io, SREMRT_STATE_EMEMORY);
+    }
+    if (!has || io->err != SREMRT_STATE_OK)
+        return;
+    sremrt_state_i64(io, &s->pos);
+    sremrt_state_u64(io, &s->lits);
+    int32_t *counts[] = {&s->nb, &s->n, &s->nheap, &s->nloop, &s->nnext, &s->npend,
+                         &s->nfinal, &s->nocc, &s->hashed, &s->flip, &s->free_};
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
+        sremrt_state_i32(io, counts[k]);
+    if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK &&
+        (s->nb != 4 * cap || s->nheap < 0 || s->nheap > 2 * cap || s->npend < 0 || s->npend > cap || s->nocc < 0 ||
+         s->nocc > ns || s->free_ < -1 || s->free_ >= 2 * cap)) {
+        sremrt_state_fail(io, SREMRT_STATE_EFORMAT);
+        return;
+    }
+    for (int32_t r = 0; r < 2 * cap && io->err == SREMRT_STATE_OK; r++)
+        @@PREFIX@@_rs_record(s, d, io, r);
+    sremrt_state_bytes(io, s->pend, (size_t)s->npend * sizeof *s->pend);
+    if (d->dense)
+        sremrt_state_bytes(io, s->dense, (size_t)ns * 4 * sizeof *s->dense);
+    int keyed = 0;
+    for (int32_t q = 0; q < ns; q++)
+        keyed |= d->states[q].run_key != NULL;
+    @@PREFIX@@_rs_ints(io, s->shead, ns);
+    @@PREFIX@@_rs_ints(io, s->occ, 2 * ns);
+    @@PREFIX@@_rs_ints(io, s->heap, s->nheap);
+    if (s->hashed)   /* else every bucket is empty (-1) */
+        @@PREFIX@@_rs_ints(io, s->hhead, s->nb);
+    if (keyed)
+        @@PREFIX@@_rs_ints(io, s->khead, s->nb);
+}
+

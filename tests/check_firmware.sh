@@ -5,7 +5,9 @@
 #     -Os -Wall -Wextra -Werror), and neither it nor the runtime parts it
 #     needs refer to malloc, free or stdio;
 #  2. with exactly NAME_ARENA_BYTES of arena, each sample with events runs
-#     on them without a refused allocation (tests/firmware/arena_fill.c);
+#     on them without a refused allocation (tests/firmware/arena_fill.c),
+#     and checkpoints taken at six points load into a second matcher in a
+#     second arena that then gives the same records (tests/firmware/state_fw.c);
 #  3. the runtime's float formatting without snprintf matches %.9g;
 #  4. samples/firmware builds for the host and prints expected.txt, and for
 #     the Cortex-M4, with its size.
@@ -15,7 +17,7 @@ W=build/firmware-test
 rm -rf "$W" && mkdir -p "$W"
 fail=0
 pass=0
-RT_PARTS="abi arena canon episode episode_conf explore explore_ref keymap occmap out ptrie schema sink stats tsorder"
+RT_PARTS="abi arena canon episode episode_conf explore explore_ref keymap occmap out ptrie schema sink state stats tsorder"
 ARM_FLAGS="-std=c99 -mcpu=cortex-m4 -mthumb -ffreestanding -Os -Wall -Wextra -Werror -DSREMRT_FREESTANDING"
 HOST_FLAGS="-std=c99 -Wall -Wextra -pedantic -Werror -DSREMRT_FREESTANDING -ffreestanding"
 have_arm=0
@@ -56,6 +58,14 @@ for e in samples/*.csv; do
         if out=$("$W/fill_$n" "$e"); then ok; echo "firmware: $n: $out"; else bad "$n: $out"; fi
     else
         bad "building the arena test of $n"; cat "$W/fill_$n.log"
+    fi
+    # checkpoints in the arena: saved, loaded into a second matcher, the same records after
+    # shellcheck disable=SC2086
+    if cc -std=c99 -O1 -Iruntime/include -I"$W" -DPFX="$n" -DHDR="\"$n.h\"" -o "$W/state_$n" \
+            tests/firmware/state_fw.c "$W/$n.c" $ext lib/libsremrt.a -lm 2>"$W/state_$n.log"; then
+        if out=$("$W/state_$n" "$e"); then ok; echo "firmware: $n: $out"; else bad "$n: $out"; fi
+    else
+        bad "building the checkpoint test of $n"; cat "$W/state_$n.log"
     fi
 done
 

@@ -48,22 +48,38 @@ void cg_arena_keymap(Cg *g, const char *what, const char *name)
 /* Push code: the event's partition key and its slot in m->KEYS, opening
  * the `else` branch taken when the table had room; a full table grows
  * (hosted: KEYS_grow, cg_emit_key_grow), and a key it cannot take is
- * counted. The caller writes the branch (at level 2) and closes both
- * blocks. */
-void cg_put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *attr, const char *keys)
+ * counted. shard: in a sharded file, a key another shard owns gets slot
+ * -2 and is skipped (NAME_set_shard). The caller writes the branch (at
+ * level 2) and closes both blocks. */
+void cg_put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *attr, const char *keys,
+                     bool shard)
 {
     Buf *pu = &g->sec[CG_PUSH];
+    bool mine = shard && g->sharded;
     cg_line(pu, 0, "{ /* %s %s, partition by %s */", what, name, attr->name);
     cg_line(pu, 1, "int64_t key = sremrt_attr_int(&%s_attrs[%d], e);", g->P, attr->index);
     cg_line(pu, 1, "int inserted = 0;");
-    cg_line(pu, 1, "int32_t slot = sremrt_keymap_get(&m->%s, key, &inserted);", keys);
+    if (mine)
+        cg_line(pu, 1, "int32_t slot = %s_mine(m, key) ? sremrt_keymap_get(&m->%s, key, &inserted) : -2;", g->P,
+                keys);
+    else
+        cg_line(pu, 1, "int32_t slot = sremrt_keymap_get(&m->%s, key, &inserted);", keys);
     if (!g->o->freestanding) {
-        cg_line(pu, 1, "if (slot < 0 && %s_%s_grow(m) == 0)", g->P, keys);
+        cg_line(pu, 1, "if (slot == -1 && %s_%s_grow(m) == 0)", g->P, keys);
         cg_line(pu, 2, "slot = sremrt_keymap_get(&m->%s, key, &inserted);", keys);
     }
-    cg_line(pu, 1, "if (slot < 0) {");
+    cg_line(pu, 1, "if (slot == -1) {");
     cg_line(pu, 2, "m->ovf[%d][SREMRT_OVF_KEYS]++;", g->decl);
-    cg_line(pu, 1, "} else {");
+    cg_line(pu, 1, mine ? "} else if (slot >= 0) {" : "} else {");
+}
+
+/* A declaration whose partitions a shard can run alone: partitioned, and
+ * nothing shared between its keys (an explore clause's trie is). */
+bool cg_shardable(const AstDecl *d)
+{
+    if (d->kind == DECL_EPISODE)
+        return d->u.episode->partition_attr != NULL;
+    return d->kind == DECL_PATTERN && d->u.pattern->partition_attr && !d->u.pattern->explore.present;
 }
 
 /* Partition table m->KEYS of a declaration: its field, its set-up at its

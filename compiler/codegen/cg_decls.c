@@ -210,13 +210,21 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
         cg_line(fr, 1, "for (int32_t i = 0; i < m->e%d_keys.count; i++)", j);
         cg_line(fr, 2, "sremrt_episode_free(&m->e%d[i]);", j);
         cg_put_key_array(g, keys, array, "sremrt_episode", "k = 0 until the key's first event");
+        char first[32];   /* sharded: each key's first event, the order of summaries across shards */
+        snprintf(first, sizeof first, "e%d_first", j);
+        if (g->sharded)
+            cg_put_key_array(g, keys, first, "int64_t", "the index of the key's first event");
         cg_line(fr, 0, "sremrt_keymap_free(&m->e%d_keys);", j);
-        const char *arrays[1] = {array};
-        cg_emit_key_grow(g, "episode", ep->name, keys, arrays, 1);
-        cg_put_key_slot(g, "episode", ep->name, ep->partition_attr, keys);
+        const char *arrays[2] = {array, first};
+        cg_emit_key_grow(g, "episode", ep->name, keys, arrays, g->sharded ? 2 : 1);
+        cg_put_key_slot(g, "episode", ep->name, ep->partition_attr, keys, true);
         cg_line(pu, 2, "sremrt_episode *c = &m->e%d[slot];", j);
         cg_line(pu, 2, "if (inserted && %s_e%d_start(c, &m->cfg) != 0)", P, j);
         cg_line(pu, 3, "m->ovf[%d][SREMRT_OVF_MEMORY]++;", g->decl);
+        if (g->sharded) {
+            cg_line(pu, 2, "if (inserted)");
+            cg_line(pu, 3, "m->%s[slot] = m->index;", first);
+        }
         char key[CG_NAME_MAX + 32];
         snprintf(key, sizeof key, "&%s_attrs[%d], key", P, a);
         put_episode_push(g, j, ep, "(int64_t)c->events + 1", key, 2);
@@ -227,7 +235,12 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
         cg_begin(fi, 2);
         fprintf(fi->f, "%s_episode_summary(m, &m->e%d[i], ", P, j);
         cg_put_decl(fi->f, g, ep->name);
-        fprintf(fi->f, ", &%s_attrs[%d], sremrt_keymap_key(&m->e%d_keys, i), m->ovf[%d]);", P, a, j, g->decl);
+        fprintf(fi->f, ", &%s_attrs[%d], sremrt_keymap_key(&m->e%d_keys, i), ", P, a, j);
+        if (g->sharded)
+            fprintf(fi->f, "m->%s[i], ", first);
+        else
+            fputs("0, ", fi->f);
+        fprintf(fi->f, "m->ovf[%d]);", g->decl);
         cg_end(fi);
     } else {
         cg_line(f, 0, "sremrt_episode e%d;   /* episode %s */", j, ep->name);
@@ -242,7 +255,7 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
         cg_begin(fi, 1);
         fprintf(fi->f, "%s_episode_summary(m, &m->e%d, ", P, j);
         cg_put_decl(fi->f, g, ep->name);
-        fprintf(fi->f, ", NULL, 0, m->ovf[%d]);", g->decl);
+        fprintf(fi->f, ", NULL, 0, 0, m->ovf[%d]);", g->decl);
         cg_end(fi);
     }
 }

@@ -78,7 +78,7 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             arrays[narrays++] = hist;
         }
         cg_emit_key_grow(g, "pattern", p->name, keys, arrays, narrays);
-        cg_put_key_slot(g, "pattern", p->name, p->partition_attr, keys);
+        cg_put_key_slot(g, "pattern", p->name, p->partition_attr, keys, !p->explore.present);
         cg_line(pu, 2, "%s_p%d_st *s = &m->p%d[slot];", P, i, i);
         cg_line(pu, 2, "if (inserted)");
         cg_line(pu, 3, "memset(s, 0, sizeof *s);");
@@ -136,6 +136,93 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
         cg_emit_explore_conf(g, i, p);
     if (part)   /* last: the per-key releases read its count */
         cg_line(fr, 0, "sremrt_keymap_free(&m->p%d_keys);", i);
+}
+
+/* Pattern i's code: its automaton in the layout its plan chose, start
+ * and bindings, and its driver. */
+static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
+{
+    const AstPattern *p = plan->pattern;
+    Arena *arena = g->arena;
+    FILE *out = g->code.f;
+    fprintf(out, "/* ---- pattern %s (p%d): strategy %s (%s), ", p->name, i,
+            strategy_name(plan->strategy), plan->reason);
+    cg_put_window(out, &p->hdr.window);
+    if (p->partition_attr)
+        fprintf(out, ", partition by %s", p->partition_attr->name);
+    if (plan->min)
+        fprintf(out, "; %d states, %d minterms", plan->min->nstates, plan->min->ncubes);
+    fputs(" ---- */\n\n", out);
+    if (plan->strategy == STRATEGY_RUNS) {
+        cg_emit_runs(g, i, plan);
+        g->has_runs = true;
+    } else if (plan->chain && plan->strategy == STRATEGY_TDFA &&
+               (!plan->min || plan->layout == LAYOUT_CHAIN)) {
+        g->canon_tag_now = cg_canon_tag_mode(plan);
+        cg_emit_chain(g, i, plan);
+        g->local_state = p->partition_attr == NULL;
+        g->has_tdfa = true;
+    } else {
+        Table table;
+        int *atom_bit = arena_alloc(arena, ((size_t)plan->min->mt->natoms + 1) * sizeof *atom_bit);
+        g->local_state = false;
+        /* plan->layout is cost_choose's (compiler/cost.c), under the
+         * code budget; tables where cg_table_plan takes them, else
+         * (and for AUTO, which no plan of strategy_plan_all has) trees */
+        if (plan->layout == LAYOUT_NODES) {
+            cg_emit_nodes(g, i, plan);
+        } else if (plan->layout == LAYOUT_TABLE && cg_table_plan(g, plan->min, &table, atom_bit)) {
+            cg_emit_tdfa_table(g, i, plan, &table, atom_bit);
+            g->local_state = p->partition_attr == NULL;
+        } else {
+            /* threaded run: one per-state prologue each, so only for
+             * small automata (fire's 768-state dsra took 7x longer to
+             * compile at -O2 threaded) */
+            g->threaded = ndecls == 1 && !p->partition_attr && !p->explore.present &&
+                         plan->min->nstates <= CG_THREADED_MAX_STATES;
+            cg_emit_dsra(g, i, plan);
+        }
+        if (plan->strategy == STRATEGY_TDFA)
+            g->has_tdfa = true;
+        else
+            g->has_dsra = true;
+    }
+    cg_emit_canon(g, i, p);
+    emit_driver(g, i, plan);
+    cg_state_pattern(g, i, plan);
+    g->canon_tag_now = 0;
+    g->local_state = false;
+    g->threaded = false;
+}
+
+/* Sharded files (NAME_set_shard): a declaration that is not spread over
+ * the shards runs on shard 0 alone. Its push and finish code go to
+ * scratch sections first (shard0_begin), then into the file's, inside
+ * `if (m->shard == 0)` (shard0_end). */
+static const CgSec shard0_secs[2] = {CG_PUSH, CG_FINISH};
+
+static void shard0_begin(Cg *g, Buf keep[2])
+{
+    for (int k = 0; k < 2; k++) {
+        keep[k] = g->sec[shard0_secs[k]];
+        cg_buf_open(&g->sec[shard0_secs[k]]);
+    }
+}
+
+static void shard0_end(Cg *g, Buf keep[2])
+{
+    for (int k = 0; k < 2; k++) {
+        Buf *b = &g->sec[shard0_secs[k]];
+        const char *text = cg_buf_close(b);
+        Buf scratch = *b;
+        *b = keep[k];
+        if (text && *text) {
+            cg_line(b, 0, "if (m->shard == 0) { /* not spread over shards: shard 0 runs it */");
+            cg_block(b, 1, text);
+            cg_line(b, 0, "}");
+        }
+        cg_bufs_free(&scratch, 1);
+    }
 }
 
 /* push_many of a file whose declarations are all unpartitioned patterns
@@ -371,6 +458,8 @@ static void put_matcher_struct(Cg *g, Buf *b)
     cg_line(b, 1, "int finished;   /* finish ran: summaries given, stats added */");
     cg_line(b, 1, "uint64_t ovf[%d][SREMRT_OVF_KINDS];   /* by declaration (PREFIX_DECL_NAME) and kind */",
             g->ndecls > 0 ? g->ndecls : 1);
+    if (g->sharded)
+        cg_line(b, 1, "int32_t shard, nshards;   /* this matcher runs shard `shard` of `nshards` (set_shard) */");
     cg_block(b, 1, g->fields.text);
     cg_line(b, 0, "};");
 }
@@ -411,7 +500,8 @@ static const char *yes(bool b) { return b ? "1" : ""; }
 static bool calls(const Cg *g, const char *name)
 {
     const char *texts[] = {g->code.text, g->push.text, g->init.text,  g->freec.text,     g->finish.text,
-                           g->trie.text, g->run.text,  g->many_fast.text, g->many_in.text, g->many_out.text};
+                           g->trie.text, g->run.text,  g->many_fast.text, g->many_in.text, g->many_out.text,
+                           g->canon.text};   /* a replay may test a condition no step tests */
     char needle[CG_NAME_MAX + 2];
     snprintf(needle, sizeof needle, "%s_%s(", g->P, name);
     for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++)
@@ -503,6 +593,12 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
     snprintf(ndecls, sizeof ndecls, "%d", g->ndecls);
     Flags fl;
     find_flags(g, &fl);
+    /* the checkpoint's hash: everything a saved state's meaning depends on */
+    const char *hashed[] = {t[DT_FIELDS].text, t[DT_TYPES].text, g->code.text, g->push.text, g->init.text,
+                            g->canon.text, g->run.text, g->many_fast.text, g->sec[CG_STATE].text};
+    char state_hash[40];
+    snprintf(state_hash, sizeof state_hash, "UINT64_C(0x%016" PRIx64 ")",
+             cg_state_hash(hashed, (int)(sizeof hashed / sizeof hashed[0])));
     Hole holes[CG_NSECTIONS + 48];
     int nh = 0;
     for (int k = 0; k < CG_NSECTIONS; k++)
@@ -531,12 +627,14 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"OCCMAP_CAP", occcap},
         {"EXPLORE_CAP", xcap},
         {"NDECLS", ndecls},
+        {"STATE_HASH", state_hash},
         /* conditions */
         {"FREESTANDING", yes(o->freestanding)},
         {"HAS_TS", yes(g->schema->ts_attr >= 0)},
         {"HAS_EPISODES", yes(fl.episodes)},
         {"HAS_EXPLORE", yes(fl.explore)},
         {"HAS_KEYMAP", yes(fl.keymap)},
+        {"SHARDED", yes(g->sharded)},
         {"USES_KEYS", yes(fl.match || fl.episodes || fl.keymap)},
         {"USES_WRAP", yes(fl.wrap || fl.div)},
         {"USES_DIV", yes(fl.div)},
@@ -546,6 +644,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"USES_MATCH", yes(fl.match)},
         {"HAS_CANON", yes(cg_canon_on(g))},
         {"HAS_HIST", yes(g->canon_hist > 0)},
+        {"STATE_EVENTS", yes(strstr(g->sec[CG_STATE].text, "_state_events(") != NULL)},
         {"USES_ABOUT", yes(fl.match || fl.episodes || fl.explore)},
         {"USES_HELPERS", yes(fl.wrap || fl.div || fl.mod || fl.max || fl.same_event)},
     };
@@ -580,71 +679,36 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     }
     g.nodes_share = nnodes >= CG_NODES_SHARE_MIN;
     g.ndecls = ndecls;
+    for (int k = 0; k < ast->ndecls; k++)
+        g.sharded |= !o->freestanding && cg_shardable(&ast->decls[k]);
     for (int k = 0; k < ast->ndecls; k++) {
-        g.decl = i + j;   /* patterns and episodes, in file order */
-        if (ast->decls[k].kind == DECL_EPISODE)
-            cg_emit_episode(&g, j++, ast->decls[k].u.episode);
-        if (ast->decls[k].kind != DECL_PATTERN)
+        const AstDecl *d = &ast->decls[k];
+        if (d->kind != DECL_PATTERN && d->kind != DECL_EPISODE)
             continue;
-        const AstPattern *p = ast->decls[k].u.pattern;
-        const Plan *plan = plans[i];
-        if (!plan) {
+        if (d->kind == DECL_PATTERN && !plans[i]) {
             ok = false;
             continue;
         }
-        FILE *out = g.code.f;
-        fprintf(out, "/* ---- pattern %s (p%d): strategy %s (%s), ", p->name, i,
-                strategy_name(plan->strategy), plan->reason);
-        cg_put_window(out, &p->hdr.window);
-        if (p->partition_attr)
-            fprintf(out, ", partition by %s", p->partition_attr->name);
-        if (plan->min)
-            fprintf(out, "; %d states, %d minterms", plan->min->nstates, plan->min->ncubes);
-        fputs(" ---- */\n\n", out);
-        if (plan->strategy == STRATEGY_RUNS) {
-            cg_emit_runs(&g, i, plan);
-            g.has_runs = true;
-        } else if (plan->chain && plan->strategy == STRATEGY_TDFA &&
-                   (!plan->min || plan->layout == LAYOUT_CHAIN)) {
-            g.canon_tag_now = cg_canon_tag_mode(plan);
-            cg_emit_chain(&g, i, plan);
-            g.local_state = p->partition_attr == NULL;
-            g.has_tdfa = true;
+        g.decl = i + j;   /* patterns and episodes, in file order */
+        Buf keep[2];
+        bool only0 = g.sharded && !cg_shardable(d);
+        if (only0)
+            shard0_begin(&g, keep);
+        if (d->kind == DECL_EPISODE) {
+            cg_state_episode(&g, j, d->u.episode);
+            cg_emit_episode(&g, j++, d->u.episode);
         } else {
-            Table table;
-            int *atom_bit = arena_alloc(arena, ((size_t)plan->min->mt->natoms + 1) * sizeof *atom_bit);
-            g.local_state = false;
-            /* plan->layout is cost_choose's (compiler/cost.c), under the
-             * code budget; tables where cg_table_plan takes them, else
-             * (and for AUTO, which no plan of strategy_plan_all has) trees */
-            if (plan->layout == LAYOUT_NODES) {
-                cg_emit_nodes(&g, i, plan);
-            } else if (plan->layout == LAYOUT_TABLE && cg_table_plan(&g, plan->min, &table, atom_bit)) {
-                cg_emit_tdfa_table(&g, i, plan, &table, atom_bit);
-                g.local_state = p->partition_attr == NULL;
-            } else {
-                /* threaded run: one per-state prologue each, so only for
-                 * small automata (fire's 768-state dsra took 7x longer to
-                 * compile at -O2 threaded) */
-                g.threaded = ndecls == 1 && !p->partition_attr && !p->explore.present &&
-                             plan->min->nstates <= CG_THREADED_MAX_STATES;
-                cg_emit_dsra(&g, i, plan);
-            }
-            if (plan->strategy == STRATEGY_TDFA)
-                g.has_tdfa = true;
-            else
-                g.has_dsra = true;
+            emit_pattern(&g, i, plans[i], ndecls);
+            i++;
         }
-        cg_emit_canon(&g, i, p);
-        emit_driver(&g, i, plan);
-        g.canon_tag_now = 0;
-        g.local_state = false;
-        g.threaded = false;
-        i++;
+        if (only0)
+            shard0_end(&g, keep);
     }
     bool batched = !g.no_batch && g.nbatch > 0 && g.nbatch == ndecls;
     emit_externs(&g);
     cg_emit_canon_end(&g);
+    if (g.canon_hist > 0)
+        cg_state_hist(&g, g.canon_grow >= 0);
     /* every section but the last, many_fast, which a batched push_many
        writes from many_in's and many_out's closed texts */
     _Static_assert(CG_MANY_FAST == CG_NSECTIONS - 1, "many_fast is the last section");

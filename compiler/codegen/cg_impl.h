@@ -58,7 +58,7 @@ typedef struct Cg {
         Buf sec[CG_NSECTIONS];
         struct {
             Buf code, fields, init, push, freec, externs, finish, trie, types, heap;
-            Buf many_in, many_out, run, canon, many_fast;
+            Buf many_in, many_out, run, canon, state, many_fast;
         };
     };
     int              ndecls;              /* patterns and episodes in the file */
@@ -66,6 +66,8 @@ typedef struct Cg {
                                              the patterns and episodes (m->ovf[decl]) */
     bool             threaded;            /* this file: one unpartitioned tree pattern */
     bool             local_state;         /* the pattern being emitted keeps its state in a local */
+    bool             sharded;             /* hosted, with a declaration whose keys can be spread
+                                             over shards (NAME_set_shard: a program's --threads) */
     size_t           rt_bytes;     /* the runtime terms of the arena */
     int32_t          explore_seq[SREMRT_EXPLORE_MAX_M];   /* sizing an explore clause */
     bool             has_tdfa, has_dsra, has_runs;
@@ -127,7 +129,9 @@ void cg_arena_keymap(Cg *g, const char *what, const char *name);
 void cg_arena_runtime(Cg *g, const char *what, const char *name, int count, size_t bytes);
 void cg_arena_term(Cg *g, const char *what, const char *fmt, ...);
 int cg_keys(const Cg *g);
-void cg_put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *attr, const char *keys);
+void cg_put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *attr, const char *keys,
+                     bool shard);
+bool cg_shardable(const AstDecl *d);
 void cg_put_key_table(Cg *g, const char *keys, const char *what, const char *name);
 void cg_put_key_array(Cg *g, const char *keys, const char *array, const char *type, const char *what);
 void cg_emit_key_grow(Cg *g, const char *what, const char *name, const char *keys, const char *const *arrays,
@@ -180,6 +184,12 @@ void cg_emit_runs(Cg *g, int i, const Plan *plan);
 
 /* cg_nodes.c */
 void cg_emit_nodes(Cg *g, int i, const Plan *plan);
+
+/* cg_state.c */
+void cg_state_pattern(Cg *g, int i, const Plan *plan);
+void cg_state_episode(Cg *g, int j, const AstEpisode *ep);
+void cg_state_hist(Cg *g, bool grow);
+uint64_t cg_state_hash(const char *const *texts, int n);
 
 /* cg_table.c */
 void cg_put_table(FILE *out, const char *type, const char *name, long n,

@@ -14,7 +14,7 @@ const char *cg_sec_hole(CgSec s)
         [CG_CODE] = "PATTERN_CODE", [CG_INIT] = "INIT_CODE",     [CG_PUSH] = "PUSH_CODE",
         [CG_FREE] = "FREE_CODE",    [CG_EXTERNS] = "EXTERNS",    [CG_FINISH] = "FINISH_CODE",
         [CG_TRIE] = "TRIE_CODE",    [CG_MANY_IN] = "MANY_IN",    [CG_MANY_OUT] = "MANY_OUT",
-        [CG_RUN] = "RUN_CODE", [CG_CANON] = "CANON_CODE",      [CG_MANY_FAST] = "MANY_FAST",
+        [CG_RUN] = "RUN_CODE", [CG_CANON] = "CANON_CODE",      [CG_STATE] = "STATE_CODE",      [CG_MANY_FAST] = "MANY_FAST",
     };
     return s < CG_NSECTIONS ? hole[s] : NULL;
 }

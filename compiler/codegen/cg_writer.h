@@ -32,6 +32,7 @@ typedef enum CgSec {
     CG_MANY_OUT,   /* MANY_OUT: and back */
     CG_RUN,        /* RUN_CODE: a one-pattern file's threaded run function */
     CG_CANON,      /* CANON_CODE: the replay of start and bindings (cg_canon.c) */
+    CG_STATE,      /* STATE_CODE: each declaration's part of the checkpoint walk (cg_state.c) */
     CG_MANY_FAST,  /* MANY_FAST: push_many's own loop, or empty */
     CG_NSECTIONS
 } CgSec;

@@ -4,6 +4,10 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "frontend.h"
+#include "strategy.h"
 
 uint64_t rng_next(Rng *r)
 {
@@ -421,4 +425,40 @@ void gen_stream(Rng *r, int n, Value *values)
         e[GEN_K].i = rng_int(r, 0, 3);
         e[GEN_TIME].i = time;
     }
+}
+
+bool gen_applies(const char *src, int strategy, int max_states, int *chosen)
+{
+    Arena arena;
+    arena_init(&arena);
+    Diag diag;
+    diag_init(&diag, "gen.srem", src, strlen(src));
+    Ast *ast = frontend_parse_check("gen.srem", src, strlen(src), &arena, &diag);
+    bool ok = diag.nerrors == 0;
+    for (int i = 0; ok && i < ast->ndecls; i++)
+        if (ast->decls[i].kind == DECL_PATTERN) {
+            StrategyOpts o = {(Strategy)strategy, max_states, 1024, LAYOUT_AUTO, 0, 1};
+            Plan *plan = strategy_plan(ast->decls[i].u.pattern, &o, &arena, &diag);
+            ok = plan != NULL && diag.nerrors == 0;
+            if (ok && chosen)
+                *chosen = (int)plan->strategy;
+        }
+    diag_free(&diag);
+    arena_free(&arena);
+    return ok;
+}
+
+bool gen_write_csv(const char *path, const Value *values, int n)
+{
+    static const char *const tnames[] = {"A", "B", "C"};
+    FILE *c = fopen(path, "w");
+    if (!c)
+        return false;
+    fputs("t,v,k,time\n", c);
+    for (int e = 0; e < n; e++) {
+        const Value *v = values + e * GEN_NATTRS;
+        fprintf(c, "%s,%lld,%lld,%lld\n", tnames[v[GEN_T].i], (long long)v[GEN_V].i, (long long)v[GEN_K].i,
+                (long long)v[GEN_TIME].i);
+    }
+    return fclose(c) == 0;
 }

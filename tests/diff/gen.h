@@ -45,4 +45,12 @@ void gen_pattern(Rng *r, const GenOpts *o, char *buf, size_t size);
  * in 0..3 (so equalities happen), time non-decreasing by gaps of 0..2. */
 void gen_stream(Rng *r, int n, Value *values);
 
+/* The first n events of values as a CSV file (header t,v,k,time). */
+bool gen_write_csv(const char *path, const Value *values, int n);
+
+/* Whether every pattern of the file src checks and strategy (a Strategy;
+ * 0: auto, which *chosen then names if not NULL) plans it within
+ * max_states states. */
+bool gen_applies(const char *src, int strategy, int max_states, int *chosen);
+
 #endif

@@ -34,7 +34,6 @@ static const char *layout_of(int s, int b)
     static const char *const tdfa[] = {"table", "tree", "chain", "nodes"}, *const dsra[] = {"nodes", "tree"};
     return s == 1 ? tdfa[b % 4] : s == 2 ? dsra[b % 2] : "auto";
 }
-static const char *const tnames[] = {"A", "B", "C"};
 
 /* GEN_SCHEMA without its timestamp: what the timestamp-free builds use. */
 #define GEN_SCHEMA_NO_TS "schema E { t : enum { A, B, C }; v : int; k : int; }\n"
@@ -67,27 +66,6 @@ typedef struct Pat {
     int  chosen;       /* the strategy auto picks */
 } Pat;
 
-static bool applies(const char *src, int strategy, int *chosen)
-{
-    Arena arena;
-    arena_init(&arena);
-    Diag diag;
-    diag_init(&diag, "gen.srem", src, strlen(src));
-    Ast *ast = frontend_parse_check("gen.srem", src, strlen(src), &arena, &diag);
-    bool ok = diag.nerrors == 0;
-    for (int i = 0; ok && i < ast->ndecls; i++)
-        if (ast->decls[i].kind == DECL_PATTERN) {
-            StrategyOpts o = {(Strategy)strategy, MAX_STATES, 1024, LAYOUT_AUTO, 0, 1};
-            Plan *plan = strategy_plan(ast->decls[i].u.pattern, &o, &arena, &diag);
-            ok = plan != NULL && diag.nerrors == 0;
-            if (ok && chosen)
-                *chosen = (int)plan->strategy;
-        }
-    diag_free(&diag);
-    arena_free(&arena);
-    return ok;
-}
-
 static int run(const char *cmd)
 {
     int rc = system(cmd);
@@ -98,16 +76,7 @@ static int run(const char *cmd)
 static bool write_csv(const char *dir, const Value *values, int n, char *csv, size_t size)
 {
     snprintf(csv, size, "%s/stream.csv", dir);
-    FILE *c = fopen(csv, "w");
-    if (!c)
-        return false;
-    fputs("t,v,k,time\n", c);
-    for (int e = 0; e < n; e++) {
-        const Value *v = values + e * GEN_NATTRS;
-        fprintf(c, "%s,%lld,%lld,%lld\n", tnames[v[GEN_T].i], (long long)v[GEN_V].i, (long long)v[GEN_K].i,
-                (long long)v[GEN_TIME].i);
-    }
-    return fclose(c) == 0;
+    return gen_write_csv(csv, values, n);
 }
 
 /* A match record's start and "bind" object into g. */
@@ -493,10 +462,10 @@ int main(int argc, char **argv)
             p = "";
         snprintf(pats[i].body, sizeof pats[i].body, "pattern p%d %s", i, p[0] ? p + 10 : "");
         for (int s = 0; s < 4; s++)
-            pats[i].ok[s] = p[0] && applies(pats[i].src, s, s == 0 ? &pats[i].chosen : NULL);
+            pats[i].ok[s] = p[0] && gen_applies(pats[i].src, s, MAX_STATES, s == 0 ? &pats[i].chosen : NULL);
         char no_ts[sizeof pats[i].src + sizeof GEN_SCHEMA_NO_TS];
         snprintf(no_ts, sizeof no_ts, "%s%s", GEN_SCHEMA_NO_TS, pats[i].src + strlen(GEN_SCHEMA));
-        pats[i].no_ts = pats[i].ok[0] && applies(no_ts, 0, NULL);
+        pats[i].no_ts = pats[i].ok[0] && gen_applies(no_ts, 0, MAX_STATES, NULL);
     }
     int failures = 0, compared = 0, programs = 0;
     Value *values = malloc(sizeof(Value) * LEN * GEN_NATTRS);

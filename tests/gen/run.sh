@@ -14,7 +14,9 @@
 #     and the extern code included) built warning-free;
 #  3. the differential test (build/diff_codegen) against the interpreter:
 #     GEN_DIFF_PATTERNS (default 1000) random patterns, times
-#     SREMC_DIFF_SCALE, batched into programs built with -O0.
+#     SREMC_DIFF_SCALE, batched into programs built with -O0;
+#  4. episodes and explore clauses against oracles (build/diff_decl);
+#  5. --threads N against the plain run (tests/gen/threads.sh).
 set -u
 SREMC=${1:-bin/sremc}
 DIFF=${2:-build/diff_codegen}
@@ -74,7 +76,10 @@ done
 #     and NAME.expected (the text records on stdout), built with the code
 #     of their extern predicates (samples/NAME_*.c, given as build operands)
 #     under every strategy that applies; exit status 0, or 3 when the
-#     stream has bad lines on purpose (fire).
+#     stream has bad lines on purpose (fire). Then checkpoints: each
+#     program cut after k lines (--checkpoint; 1, a third, a half, all but
+#     one) and restored on the whole stream (--restore) prints the
+#     expected records after the k-th line's events, with the same status.
 for e in samples/*.expected; do
     n=$(basename "$e" .expected)
     ext=$(ls samples/"${n}"_*.c 2>/dev/null | grep -v "_gen\.c$")   # NAME_gen.c: a stream generator
@@ -99,8 +104,24 @@ for e in samples/*.expected; do
         else
             pass=$((pass+1)); ran="$ran $s"
         fi
+        lines=$(($(wc -l < "samples/$n.csv") - 1))
+        for k in 1 $((lines / 3)) $((lines / 2)) $((lines - 1)); do
+            head -n $((k + 1)) "samples/$n.csv" > "$p.part.csv"
+            # the events the first k lines gave: records up to that index are the cut run's
+            ev=$("$p" --stats --checkpoint "$p.ck" "$p.part.csv" 2>&1 >/dev/null | awk '$1 == "events" { print $2 }')
+            "$p" --restore "$p.ck" "samples/$n.csv" > "$p.rout" 2>"$p.rerr"
+            rst=$?
+            awk -v k="${ev:-0}" 'match($0, / index=[0-9]+/) && substr($0, RSTART + 7, RLENGTH - 7) + 0 <= k { next } { print }' \
+                "$e" > "$p.rwant"
+            if ! diff -u "$p.rwant" "$p.rout" >"$p.rdiff" || [ $rst != $st ]; then
+                echo "gen: FAIL sample $n, strategy $s, restored after $k lines (exit $rst, whole run $st)"
+                sed 's/^/    /' "$p.rdiff" "$p.rerr"; fail=$((fail+1))
+            else
+                pass=$((pass+1))
+            fi
+        done
     done
-    echo "gen: sample $n:$ran"
+    echo "gen: sample $n:$ran (each restored at 4 points)"
 done
 
 # 3. differential
@@ -147,10 +168,27 @@ if ! "$DECL" "$SREMC" "$W/decl" "${GEN_DIFF_DECL_PROGRAMS:-12}"; then
     fail=$((fail+1))
 fi
 
-# 5. the generated explore counting step against the runtime's rc and ic
+# 5. a program's --threads N gives the records of its plain run, byte for
+#    byte: the samples, and step 3's and step 4's random files on random
+#    streams (tests/gen/threads.sh; ASan, UBSan and TSan builds included)
+if ! sh tests/gen/threads.sh "$SREMC" "$W"; then
+    fail=$((fail+1))
+fi
+
+# 6. checkpoints (build/diff_state): GEN_DIFF_STATE_PROGRAMS (default 8:
+#    one per strategy and layout) programs of random patterns, episodes
+#    and an explore clause, times SREMC_DIFF_SCALE, each cut after k
+#    records and restored in a new process, against the whole run.
+STATE=${4:-build/diff_state}
+mkdir -p "$W/state"
+if ! "$STATE" "$SREMC" "$W/state" "${GEN_DIFF_STATE_PROGRAMS:-8}"; then
+    fail=$((fail+1))
+fi
+
+# 7. the generated explore counting step against the runtime's rc and ic
 #    (build/diff_explore): GEN_DIFF_EXPLORE_PROGRAMS (default 6) programs
 #    of 10 random explore clauses, times SREMC_DIFF_SCALE, 3 streams each.
-XDIFF=${4:-build/diff_explore}
+XDIFF=${5:-build/diff_explore}
 mkdir -p "$W/explore"
 if ! "$XDIFF" "$SREMC" "$W/explore" "${GEN_DIFF_EXPLORE_PROGRAMS:-6}"; then
     fail=$((fail+1))

@@ -51,5 +51,6 @@ void add_episode_tests(void);
 void add_canon_tests(void);
 void add_num_tests(void);
 void add_csv_gen_tests(void);
+void add_state_tests(void);
 
 #endif

@@ -54,6 +54,7 @@ int main(void)
     add_fc_score_tests();
     add_num_tests();
     add_csv_gen_tests();
+    add_state_tests();
     CU_basic_set_mode(getenv("UNIT_VERBOSE") ? CU_BRM_VERBOSE : CU_BRM_NORMAL);
     CU_basic_run_tests();
     failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

@@ -68,6 +68,21 @@ int sremrt_keymap_grow(sremrt_keymap *km, int32_t capacity);
 /* Key stored in a slot (0 <= slot < count). */
 int64_t sremrt_keymap_key(const sremrt_keymap *km, int32_t slot);
 
+/* The shard 0..n-1 (n >= 1) that owns a partition key when a stream's
+ * keys are spread over n matchers (NAME_set_shard): every bit of the key
+ * mixed into the high ones (a 64-bit finalizer), scaled to n, so that
+ * consecutive keys spread evenly. */
+static inline int32_t sremrt_key_shard(int64_t key, int32_t n)
+{
+    uint64_t h = (uint64_t)key;
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 33;
+    h *= UINT64_C(0xc4ceb9fe1a85ec53);
+    h ^= h >> 33;
+    return (int32_t)(((h >> 32) * (uint64_t)n) >> 32);
+}
+
 /* Key text as records show it (docs/language.md 3.3): decimal for int, the
  * value's name for enum (decimal if out of range), true/false for bool.
  * Returns the text's length; writes at most cap bytes, NUL included. */

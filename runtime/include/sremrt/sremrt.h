@@ -16,6 +16,7 @@
 #include "ptrie.h"
 #include "schema.h"
 #include "sink.h"
+#include "state.h"
 #include "stats.h"
 #include "tsorder.h"
 
