@@ -727,8 +727,8 @@ int32_t sremrt_explore_push(sremrt_explore *ex, sremrt_explore_part *st, int64_t
         break;
     }
     if (out->pattern || out->extension || out->variation)
-        to_trie(ex, type, out);
-    return out->nsuggest;
+        return to_trie(ex, type, out);   /* a tail call */
+    return 0;
 }
 
 /* ---- records and summaries ------------------------------------------------------------ */

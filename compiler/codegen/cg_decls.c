@@ -624,11 +624,20 @@ void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
 void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int level)
 {
     Buf *pu = &g->sec[CG_PUSH];
-    cg_begin(pu, level);
-    fprintf(pu->f, "%s_explore(m, &m->p%d_ex, %s, ", g->P, i, st);
-    cg_put_decl(pu->f, g, p->name);
-    fputs(", e, e->", pu->f);
+    cg_line(pu, level, "{");
+    cg_line(pu, level + 1, "sremrt_explore_step xs;");
+    cg_begin(pu, level + 1);
+    fprintf(pu->f, "int32_t xn = %s_p%d_xpush(&m->p%d_ex, %s, (int64_t)", g->P, i, i, st);
+    put_ts(g, pu->f);
+    fputs(", e->", pu->f);
     cg_put_field(pu->f, p->explore_attr);
-    fprintf(pu->f, ", %s_%d_values, %s_p%d_xpush);", g->P, p->explore_attr->index, g->P, i);
+    fputs(", &xs);", pu->f);
     cg_end(pu);
+    cg_line(pu, level + 1, "if (xn > 0)   /* suggestions due: their records */");
+    cg_begin(pu, level + 2);
+    fprintf(pu->f, "%s_explore(m, &m->p%d_ex, ", g->P, i);
+    cg_put_decl(pu->f, g, p->name);
+    fprintf(pu->f, ", e, &xs, xn, %s_%d_values);", g->P, p->explore_attr->index);
+    cg_end(pu);
+    cg_line(pu, level, "}");
 }
