@@ -193,8 +193,13 @@ build/diff_state: $(LIB_OBJ) build/obj/diff_state.o build/obj/gen.o build/obj/sh
 build/diff_decl: build/obj/diff_decl.o
 	$(CC) $(CFLAGS) -o $@ $^
 
-check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl build/diff_state  ## generated code against the reference interpreter and oracles
-	sh tests/gen/run.sh bin/sremc build/diff_codegen build/diff_decl build/diff_state
+# The generated explore counting step against the runtime's reference
+# algorithms (rc, ic) on random clauses and streams.
+build/diff_explore: build/obj/diff_explore.o
+	$(CC) $(CFLAGS) -o $@ $^
+
+check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl build/diff_state build/diff_explore  ## generated code against the reference interpreter and oracles
+	sh tests/gen/run.sh bin/sremc build/diff_codegen build/diff_decl build/diff_state build/diff_explore
 
 # The canonical match (docs/language.md 3.4): the reference interpreter
 # against Python's re on seeded random register-free patterns with labels

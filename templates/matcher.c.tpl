@@ -275,22 +275,16 @@ static void @@PREFIX@@_episode_summary(@@PREFIX@@_matcher *m, const sremrt_episo
 
 @@END HAS_EPISODES@@
 @@IF HAS_EXPLORE@@
-/* An explore clause sees the event (of type `type`): count, then the
- * suggest records due. */
-static void @@PREFIX@@_explore(@@PREFIX@@_matcher *m, sremrt_explore *ex, sremrt_explore_part *st,
-        int32_t decl, const @@PREFIX@@_event *e, int32_t type, const char *const *names)
+/* The suggest records of the n suggestions an explore clause's counting
+ * step (NAME_pN_xpush, a sremrt_explore_push specialised to the clause)
+ * returned for the event; most events have none and do not come here. */
+static void @@PREFIX@@_explore(@@PREFIX@@_matcher *m, sremrt_explore *ex, int32_t decl,
+        const @@PREFIX@@_event *e, const sremrt_explore_step *step, int32_t n, const char *const *names)
 {
-    sremrt_explore_step step;
     const char *seq[SREMRT_EXPLORE_MAX_M + 1];
     sremrt_record r;
-@@IF HAS_TS@@
-    int32_t n = sremrt_explore_push(ex, st, (int64_t)e->@@TS_FIELD@@, type, &step);
-@@END HAS_TS@@
-@@IF !HAS_TS@@
-    int32_t n = sremrt_explore_push(ex, st, 0, type, &step);   /* no timestamp: count windows */
-@@END !HAS_TS@@
     for (int32_t k = 0; k < n && m->cfg.record; k++) {
-        sremrt_explore_suggest_record(ex, &step.suggest[k], @@PREFIX@@_decl_names[decl], names, seq,
+        sremrt_explore_suggest_record(ex, &step->suggest[k], @@PREFIX@@_decl_names[decl], names, seq,
                                       SREMRT_EXPLORE_MAX_M + 1, &r);
         r.decl = decl;
         @@PREFIX@@_about(m, e, &r);

@@ -19,7 +19,8 @@
 #  4. episodes and explore clauses against oracles (build/diff_decl);
 #  5. --threads N against the plain run (tests/gen/threads.sh);
 #  6. checkpoints restored against the whole run (build/diff_state);
-#  7. --max-delay against the release order of its definition (late.py).
+#  7. --max-delay against the release order of its definition (late.py);
+#  8. the generated explore step against the runtime's rc and ic (build/diff_explore).
 set -u
 SREMC=${1:-bin/sremc}
 DIFF=${2:-build/diff_codegen}
@@ -239,6 +240,15 @@ if [ -x "$W/partition.auto" ] && [ $st = 2 ] && grep -q 'max-delay needs a times
     pass=$((pass+1))
 else
     echo "gen: FAIL --max-delay on a schema without a timestamp (exit $st)"; fail=$((fail+1))
+fi
+
+# 8. the generated explore counting step against the runtime's rc and ic
+#    (build/diff_explore): GEN_DIFF_EXPLORE_PROGRAMS (default 6) programs
+#    of 10 random explore clauses, times SREMC_DIFF_SCALE, 3 streams each.
+XDIFF=${5:-build/diff_explore}
+mkdir -p "$W/explore"
+if ! "$XDIFF" "$SREMC" "$W/explore" "${GEN_DIFF_EXPLORE_PROGRAMS:-6}"; then
+    fail=$((fail+1))
 fi
 
 echo "gen: $pass passed, $fail failed"
