@@ -213,7 +213,7 @@ static void test_utf8_values(void)
     typedef struct word_event { int32_t w; } word_event;
     static const char *const words[] = {"caf\xc3\xa9", "\xc3\xa9t\xc3\xa9 \"q\""};
     static const sremrt_attr attrs[] = {{"w", SREMRT_ENUM, 0, 2, words}};
-    static const sremrt_schema schema = {"Word", 1, attrs, -1, sizeof(word_event)};
+    static const sremrt_schema schema = {"Word", 1, attrs, -1, sizeof(word_event), 0};
     static const char input[] = "{\"w\":\"caf\xc3\xa9\"}\n{\"w\":\"caf\\u00e9\"}\n"
                                 "{\"w\":\"\xc3\xa9t\xc3\xa9 \\\"q\\\"\"}\n{\"w\":\"\\u00e9t\xc3\xa9 \\u0022q\\\"\"}\n"
                                 "{\"w\":\"caf\xc3\xa9 \"}\n";
