@@ -10,6 +10,10 @@ SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 BISON   ?= bison
 RE2C    ?= re2c
 FUZZ_SECONDS ?= 60
+# libnats (pkg-config): lib/libsremrt_nats.a, the --nats mode of programs
+NATS_FOUND  := $(shell pkg-config --exists libnats 2>/dev/null && echo yes)
+NATS_LIB     = $(if $(NATS_FOUND),lib/libsremrt_nats.a)
+NATS_CFLAGS := $(if $(NATS_FOUND),$(shell pkg-config --cflags libnats))
 
 COMPILER_SRC = $(filter-out compiler/main.c,$(wildcard compiler/*.c compiler/codegen/*.c))
 GEN_SRC      = build/parser.c build/lexer.c build/templates.c
@@ -24,7 +28,7 @@ SAN_LIB_OBJ  = $(call obj,san,$(COMPILER_SRC) $(GEN_SRC)) lib/libsremrt.a
 
 vpath %.c compiler compiler/codegen build tests/unit tests/diff tests/fuzz tests/gen tests/canon bench
 
-.PHONY: all deps demo check check-long check-gen check-firmware check-unit check-golden check-samples check-dot check-build check-san check-clang \
+.PHONY: all deps demo check check-long check-gen check-firmware check-forecast check-unit check-golden check-samples check-dot check-build check-san check-clang \
         golden-update compile-bench bench fuzz clean
 .DELETE_ON_ERROR:
 
@@ -57,7 +61,7 @@ build/san/%.o: %.c | build/san build/parser.h build/templates.c
 
 # ---- programs ---------------------------------------------------------------
 
-bin/sremc: $(LIB_OBJ) build/obj/main.o | bin
+bin/sremc: $(LIB_OBJ) build/obj/main.o | bin $(NATS_LIB)
 	$(CC) $(CFLAGS) -o $@ $^
 
 build/san/sremc: $(SAN_LIB_OBJ) build/san/main.o
@@ -81,6 +85,21 @@ RT_TEST_OBJ  = $(patsubst %.c,build/rt-test/%.o,$(notdir $(RT_TEST_SRC)))
 RT_STEST_OBJ = $(patsubst %.c,build/rt-san-test/%.o,$(notdir $(RT_TEST_SRC)))
 
 .PHONY: check-runtime
+
+# The NATS JetStream mode of generated programs (runtime/nats/nats.c,
+# docs/SCALING.md): lib/libsremrt_nats.a, built where pkg-config finds
+# libnats (NATS_FOUND, at the top); `sremc build` links it (and libnats)
+# when it is there.
+
+build/rt-nats:
+	mkdir -p $@
+
+build/rt-nats/nats.o: runtime/nats/nats.c | build/rt-nats
+	$(CC) $(RT_WARN) $(CFLAGS) $(RT_CPPFLAGS) $(NATS_CFLAGS) -c -o $@ $<
+
+lib/libsremrt_nats.a: build/rt-nats/nats.o | lib
+	rm -f $@
+	$(AR) rcs $@ $^
 
 lib build/rt build/rt-san build/rt-test build/rt-san-test:
 	mkdir -p $@
@@ -113,8 +132,8 @@ check-runtime: build/runtime_tests build/san/runtime_tests  ## runtime suites, p
 	./build/runtime_tests
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/san/runtime_tests
 	@if command -v clang >/dev/null; then \
-	    for f in $(RT_SRC) $(RT_TEST_SRC); do \
-	        clang $(RT_WARN) -fsyntax-only -Iruntime/include $$f || exit 1; \
+	    for f in $(RT_SRC) $(RT_TEST_SRC) $(if $(NATS_FOUND),runtime/nats/nats.c); do \
+	        clang $(RT_WARN) -fsyntax-only -Iruntime/include $(NATS_CFLAGS) $$f || exit 1; \
 	    done; echo "clang: runtime sources build warning-free"; \
 	else echo "clang: not installed, skipped"; fi
 
@@ -124,7 +143,7 @@ check-runtime: build/runtime_tests build/san/runtime_tests  ## runtime suites, p
 check-num-long: build/runtime_tests  ## the number parsers' differential test, 20 times longer
 	SREMC_DIFF_SCALE=20 ./build/runtime_tests
 
--include $(wildcard build/rt/*.d build/rt-san/*.d build/rt-test/*.d build/rt-san-test/*.d)
+-include $(wildcard build/rt/*.d build/rt-san/*.d build/rt-test/*.d build/rt-san-test/*.d build/rt-nats/*.d)
 
 # ---- user-facing targets ------------------------------------------------------
 
@@ -136,7 +155,7 @@ demo: deps  ## build sremc, build a matcher from a sample and run it
 	@sh scripts/demo.sh
 
 check: deps  ## run every test (about 4 minutes on 2 idle cores)
-	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install check-embed samples-long check-firmware check-cost check-canon
+	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install check-embed samples-long check-firmware check-cost check-canon check-forecast check-nats
 	@echo "check: all suites passed"
 
 check-unit: build/unit_tests  ## unit suites of the compiler
@@ -174,8 +193,13 @@ build/diff_state: $(LIB_OBJ) build/obj/diff_state.o build/obj/gen.o build/obj/sh
 build/diff_decl: build/obj/diff_decl.o
 	$(CC) $(CFLAGS) -o $@ $^
 
-check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl build/diff_state  ## generated code against the reference interpreter and oracles
-	sh tests/gen/run.sh bin/sremc build/diff_codegen build/diff_decl build/diff_state
+# The generated explore counting step against the runtime's reference
+# algorithms (rc, ic) on random clauses and streams.
+build/diff_explore: build/obj/diff_explore.o
+	$(CC) $(CFLAGS) -o $@ $^
+
+check-gen: bin/sremc lib/libsremrt.a build/diff_codegen build/diff_decl build/diff_state build/diff_explore  ## generated code against the reference interpreter and oracles
+	sh tests/gen/run.sh bin/sremc build/diff_codegen build/diff_decl build/diff_state build/diff_explore
 
 # The canonical match (docs/language.md 3.4): the reference interpreter
 # against Python's re on seeded random register-free patterns with labels
@@ -204,6 +228,12 @@ check-fault-long: bin/sremc lib/libsremrt.a  ## check-fault with 10^8 events thr
 # Cortex-M4, no malloc or stdio, the arena large enough, samples/firmware.
 check-firmware: bin/sremc lib/libsremrt.a  ## freestanding builds for the host and a Cortex-M4
 	sh tests/check_firmware.sh bin/sremc
+
+# Forecasting end to end (tests/forecast/run.sh): trained models, calibration
+# of the interval forecasts on a held-out stream against an independent
+# rescoring, a learned model against a reference, a stale model refused.
+check-forecast: bin/sremc lib/libsremrt.a  ## forecasts end to end: calibration, learned vs reference, stale models
+	sh tests/forecast/run.sh bin/sremc
 
 # The differential tests (unit suites and generated code against the
 # reference interpreter) with LONG_SCALE times the random cases of `make
@@ -248,8 +278,10 @@ compile-bench: build/compile_bench  ## automaton sizes and compile times by wind
 # matchers, Hyperscan and the reference interpreter (linked from the
 # compiler's objects), every count checked (golden or same-run baseline);
 # then episode counters and explore algorithms beside their baselines
-# (bench/episodes.sh, bench/explore.sh); bench/report.sh merges all into
-# bench/results.json and draws docs/bench-window.svg. One process, 2
+# (bench/episodes.sh, bench/explore.sh), the runs strategy (bench/runs.sh)
+# and the ingest table (bench/ingest.sh: build/bench/ingest.md and .json);
+# bench/report.sh merges the rest into bench/results.json and draws
+# docs/bench-window.svg. One process, 2
 # repetitions (1 for the baselines): 5-8 minutes here. BENCH_CFLAGS
 # compiles the matchers and drivers (run.sh: -O3 -march=native; the
 # others: -O2).
@@ -260,6 +292,8 @@ bench: bin/sremc lib/libsremrt.a  ## the benchmark workloads, beside floors and 
 	sh bench/fc_core.sh lib/libsremrt.a
 	sh bench/explore.sh bin/sremc lib/libsremrt.a
 	sh bench/runs.sh bin/sremc lib/libsremrt.a
+	sh bench/forecast.sh bin/sremc lib/libsremrt.a
+	sh bench/ingest.sh bin/sremc lib/libsremrt.a
 	sh bench/report.sh
 
 # CSV ingest: MB/s and events/s of a trivial-pattern program on the sensor
@@ -267,6 +301,13 @@ bench: bin/sremc lib/libsremrt.a  ## the benchmark workloads, beside floors and 
 .PHONY: bench-csv
 bench-csv: bin/sremc lib/libsremrt.a  ## CSV ingest speed beside cat and wc -l (not in check)
 	sh bench/csv_speed.sh bin/sremc lib/libsremrt.a
+
+# The ingest table alone (bench/ingest.sh, last part of `make bench`): CSV,
+# JSONL and bin input of programs beside cat and wc -l; INGEST_QUICK=1 for
+# 3 runs a row instead of 5.
+.PHONY: bench-ingest
+bench-ingest: bin/sremc lib/libsremrt.a  ## CSV, JSONL and bin input speed beside cat and wc -l (1-3 min)
+	sh bench/ingest.sh bin/sremc lib/libsremrt.a
 
 # Everything, at full size (BENCH_FULL=1): 3 processes x 5 repetitions,
 # more windows, longer streams and budgets; about an hour (bench/run.sh:
@@ -303,7 +344,13 @@ build/fuzz_csv: tests/fuzz/fuzz_csv.c build/fuzz-csv-gen/fcsv.c $(RT_SRC)
 	clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    -Iruntime/include -Ibuild/fuzz-csv-gen -o $@ $^
 
-fuzz: deps build/fuzz_frontend build/fuzz_compiler build/fuzz_csv  ## libFuzzer on the front end, the compiler and the CSV reader
+# fuzz_jsonl: the same driver and matcher behind the JSON Lines reader;
+# seeds are the sample streams as JSON Lines (tests/gen/csv2jsonl.py).
+build/fuzz_jsonl: tests/fuzz/fuzz_csv.c build/fuzz-csv-gen/fcsv.c $(RT_SRC)
+	clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DFUZZ_JSONL \
+	    -Iruntime/include -Ibuild/fuzz-csv-gen -o $@ $^
+
+fuzz: deps build/fuzz_frontend build/fuzz_compiler build/fuzz_csv build/fuzz_jsonl  ## libFuzzer on the front end, the compiler, the CSV and JSONL readers
 	for f in frontend compiler; do \
 	    mkdir -p build/fuzz-corpus-$$f && \
 	    cp tests/golden/*/*.srem samples/*.srem build/fuzz-corpus-$$f/ 2>/dev/null; \
@@ -313,6 +360,12 @@ fuzz: deps build/fuzz_frontend build/fuzz_compiler build/fuzz_csv  ## libFuzzer 
 	mkdir -p build/fuzz-corpus-csv && cp samples/*.csv build/fuzz-corpus-csv/
 	./build/fuzz_csv -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
 	    -artifact_prefix=build/fuzz-csv- build/fuzz-corpus-csv
+	mkdir -p build/fuzz-corpus-jsonl
+	for f in samples/*.csv; do \
+	    python3 tests/gen/csv2jsonl.py $${f%.csv}.srem $$f > build/fuzz-corpus-jsonl/$$(basename $$f .csv).jsonl || exit 1; \
+	done
+	./build/fuzz_jsonl -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
+	    -artifact_prefix=build/fuzz-jsonl- build/fuzz-corpus-jsonl
 
 # ---- sample streams -------------------------------------------------------------
 # Stream generators of two samples (samples/telecom_gen.c: alarms after the ONCE
@@ -328,19 +381,21 @@ fuzz: deps build/fuzz_frontend build/fuzz_compiler build/fuzz_csv  ## libFuzzer 
 # --stats, and its records compared with its oracle.
 SAMPLE_TELECOM_ARGS  = --cells 12 --days 2 --alarms-per-day 1200
 SAMPLE_BUILDING_ARGS = --hours 24
+SAMPLE_MACHINE_ARGS  = --events 2000 --seed 1
+TRAIN_MACHINE_ARGS   = --events 200000 --seed 2
 LONG_TELECOM_ARGS   ?=
 LONG_BUILDING_ARGS  ?=
 SL = build/samples-long
 
 .PHONY: samples-long
 
-build/telecom_gen build/building_gen: build/%: samples/%.c | build
+build/telecom_gen build/building_gen build/machine_gen: build/%: samples/%.c | build
 	$(CC) $(RT_WARN) $(CFLAGS) -o $@ $<
 
 build/telecom_oracle build/building_oracle: build/%: tests/samples/%.c | build
 	$(CC) $(RT_WARN) $(CFLAGS) -o $@ $<
 
-SL_TOOLS = build/telecom_gen build/building_gen build/telecom_oracle build/building_oracle
+SL_TOOLS = build/telecom_gen build/building_gen build/telecom_oracle build/building_oracle build/machine_gen
 
 samples-long: bin/sremc lib/libsremrt.a $(SL_TOOLS)  ## sample streams regenerated and checked against oracles
 	rm -rf $(SL) && mkdir -p $(SL)
@@ -348,6 +403,10 @@ samples-long: bin/sremc lib/libsremrt.a $(SL_TOOLS)  ## sample streams regenerat
 	bin/sremc build samples/building.srem -o $(SL)/building
 	./build/telecom_gen $(SAMPLE_TELECOM_ARGS) | cmp - samples/telecom.csv
 	./build/building_gen $(SAMPLE_BUILDING_ARGS) | cmp - samples/building.csv
+	./build/machine_gen $(SAMPLE_MACHINE_ARGS) | cmp - samples/machine.csv
+	./build/machine_gen $(TRAIN_MACHINE_ARGS) > $(SL)/machine-train.csv
+	bin/sremc train samples/machine.srem $(SL)/machine-train.csv -o $(SL)/machine.model
+	cmp $(SL)/machine.model samples/machine.model
 	$(SL)/telecom --format jsonl samples/telecom.csv > $(SL)/telecom-small.jsonl
 	./build/telecom_oracle samples/telecom.csv $(SL)/telecom-small.jsonl
 	$(SL)/building --format jsonl samples/building.csv > $(SL)/building-small.jsonl
@@ -360,6 +419,20 @@ samples-long: bin/sremc lib/libsremrt.a $(SL_TOOLS)  ## sample streams regenerat
 	./build/building_oracle $(SL)/building.csv $(SL)/building.jsonl
 	@echo "samples-long: generated streams and sample programs agree with the oracles"
 
+# ---- NATS JetStream ---------------------------------------------------------------
+# check-nats (in check; tests/nats/run.sh, about 2 minutes): a 3-node
+# JetStream cluster on 127.0.0.1, 2 M generated events published to 2-4
+# partitions and matched by `PROG --nats`: the records equal the file-mode
+# run's, also across matcher kills, two instances of one partition and a
+# server killed and restarted. Skipped with a message without nats-server
+# or libnats. bench-nats (not in check): docs/SCALING.md's throughput table.
+.PHONY: check-nats bench-nats
+check-nats: bin/sremc lib/libsremrt.a build/telecom_gen  ## NATS JetStream mode against a real 3-node cluster (~2 min)
+	timeout -k 10 420 sh tests/nats/run.sh bin/sremc
+
+bench-nats: bin/sremc lib/libsremrt.a build/telecom_gen  ## NATS mode throughput by partitions, beside file mode (not in check)
+	timeout -k 10 900 sh bench/nats.sh bin/sremc
+
 # ---- install ------------------------------------------------------------------
 # make install [PREFIX=/usr/local] [DESTDIR=]: sremc, the runtime library and
 # headers, the man page. An installed sremc finds the runtime next to it
@@ -369,9 +442,9 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 RT_HEADERS = $(wildcard runtime/include/sremrt/*.h)
 # What a --freestanding build compiles (docs/FIRMWARE.md): the runtime but
-# its host parts (host.c: malloc and stdio; csv.c, bin.c, num.c: the readers of
-# generated programs), with the internal headers they include.
-RT_FW_SRC  = $(filter-out runtime/host.c runtime/csv.c runtime/bin.c runtime/num.c runtime/fc_%,$(RT_SRC) $(wildcard runtime/*_impl.h))
+# its host parts (host.c: malloc and stdio; csv.c, jsonl.c, bin.c, num.c: the
+# readers of generated programs), with the internal headers they include.
+RT_FW_SRC  = $(filter-out runtime/host.c runtime/csv.c runtime/jsonl.c runtime/bin.c runtime/num.c runtime/fc_%,$(RT_SRC) $(wildcard runtime/*_impl.h))
 
 .PHONY: install check-install
 
@@ -380,6 +453,7 @@ install: bin/sremc lib/libsremrt.a  ## install sremc, the runtime (with sremrt.p
 	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/sremc/runtime
 	install -m 755 bin/sremc $(DESTDIR)$(PREFIX)/bin/sremc
 	install -m 644 lib/libsremrt.a $(DESTDIR)$(PREFIX)/lib/libsremrt.a
+	if [ -f lib/libsremrt_nats.a ]; then install -m 644 lib/libsremrt_nats.a $(DESTDIR)$(PREFIX)/lib/; fi
 	install -m 644 $(RT_HEADERS) $(DESTDIR)$(PREFIX)/include/sremrt/
 	install -m 644 $(RT_FW_SRC) $(DESTDIR)$(PREFIX)/share/sremc/runtime/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@VERSION@|$$(bin/sremc --version | sed 's/^sremc //')|" \

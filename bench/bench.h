@@ -40,6 +40,18 @@ typedef struct bench_ops {
     size_t (*size)(void);                  /* NAME_matcher_size() */
 } bench_ops;
 
+/* The generated counting step of one explore clause alone (bench/explore_step.c,
+ * for bench/explore_bench.c): what the events counted, and the trie's total. */
+typedef struct xb_step_totals {
+    uint64_t pattern, extension, variation, detections, trie;
+} xb_step_totals;
+
+typedef struct xb_step_ops {
+    void *(*open)(void);
+    void (*run)(void *m, const bench_rec *ev, size_t n, xb_step_totals *t);
+    uint64_t (*close)(void *m);            /* returns FIFO overflows + may-wrap */
+} xb_step_ops;
+
 /* Time stamps around one call, in TSC ticks where there is a TSC (the
  * fences keep the call between them), else in nanoseconds. */
 #if defined(__x86_64__) && defined(__GNUC__)

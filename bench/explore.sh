@@ -7,7 +7,8 @@
 # matcher (prefix xb_kK_wW_P), compiles it and bench/adapter.c with $CC
 # $BENCH_CFLAGS (default -O2), links them all into bench/explore_bench.c
 # (listed in build/bench/explore-gen/matchers.def) and runs it: events/s of
-# the explore algorithms default, ic, rc, bf beside the matcher, every
+# the explore algorithms default, ic, rc, bf beside the matcher and the
+# counting step sremc generates for the clause (bench/explore_step.c), every
 # total checked (docs/PERFORMANCE.md, "Explore"). Writes the table to
 # stdout and JSON lines to build/bench/explore.json. BENCH_FULL=1: windows
 # 100, 300, 1000, 3000, 10000 (else 100, 1000, 10000), 5 repetitions, 10x
@@ -60,6 +61,19 @@ SREM
             OBJS="$OBJS $GEN/$name.o $GEN/${name}_ad.o"
             [ "$pol" = stam ] && p=0 || p=1
             echo "XB_MATCHER($k, $w, $p, $name)" >> "$DEF"
+            # the same pattern with the explore clause: its generated step alone
+            xg=xg_k${k}_w${w}_${pol}
+            sed 's/{ A B C }/{ A B C } explore extensions variations confidence 0.2;/' \
+                "$GEN/$name.srem" > "$GEN/$xg.srem"
+            "$SREMC" "$GEN/$xg.srem" -o "$GEN/$xg.c" --prefix "$xg" > "$GEN/$xg.log" 2>&1 || {
+                echo "explore: sremc failed on $GEN/$xg.srem:" >&2
+                cat "$GEN/$xg.log" >&2
+                exit 1
+            }
+            $CC -std=c99 $BENCH_CFLAGS -Ibench -I"$GEN" -I"$RTINC" -DPFX="$xg" -DSRC="\"$xg.c\"" \
+                -c -o "$GEN/${xg}_step.o" bench/explore_step.c
+            OBJS="$OBJS $GEN/${xg}_step.o"
+            echo "XB_STEP($k, $w, $p, $xg)" >> "$DEF"
         done
     done
 done

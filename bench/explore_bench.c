@@ -17,6 +17,12 @@
  * with XB_MATCHERS (a file of XB_MATCHER(K, w, policy, prefix) lines).
  * Compiled without it, the matcher column is empty.
  *
+ * Generated: the counting step sremc generates for the same pattern with
+ * `explore extensions variations confidence 0.2` (what a program runs for
+ * --explore-algo default), fed the same records directly, without the
+ * pattern's own matching (bench/explore_step.c; XB_STEP(K, w, policy,
+ * prefix) lines in the same file). Its totals are checked like bf's.
+ *
  * Rates are over the events after the first w (the window is full: the
  * steady state), in thread CPU time, median of the repetitions. bf, rc and
  * ic (whose cost grows with w) run a prefix when slow: the first
@@ -55,24 +61,55 @@ typedef struct xb_matcher {
     const bench_ops *ops;
 } xb_matcher;
 
+/* The generated counting step of the same clause with an explore clause
+ * (bench/explore_step.c). */
+typedef struct xb_step {
+    int k;
+    long w;
+    int policy;
+    const xb_step_ops *ops;
+} xb_step;
+
 #ifdef XB_MATCHERS
 #define XB_MATCHER(k, w, pol, name) extern const bench_ops name##_bench_ops;
+#define XB_STEP(k, w, pol, name) extern const xb_step_ops name##_step_ops;
 #include XB_MATCHERS
 #undef XB_MATCHER
+#undef XB_STEP
 #define XB_MATCHER(k, w, pol, name) {k, w, pol, &name##_bench_ops},
+#define XB_STEP(k, w, pol, name)
 static const xb_matcher matchers[] = {
 #include XB_MATCHERS
     {0, 0, 0, NULL}
 };
 #undef XB_MATCHER
+#undef XB_STEP
+#define XB_MATCHER(k, w, pol, name)
+#define XB_STEP(k, w, pol, name) {k, w, pol, &name##_step_ops},
+static const xb_step steps[] = {
+#include XB_MATCHERS
+    {0, 0, 0, NULL}
+};
+#undef XB_MATCHER
+#undef XB_STEP
 #else
 static const xb_matcher matchers[] = {{0, 0, 0, NULL}};
+static const xb_step steps[] = {{0, 0, 0, NULL}};
 #endif
 
 static const bench_ops *find_matcher(int k, long w, int pol)
 {
     const xb_matcher *m;
     for (m = matchers; m->ops; m++)
+        if (m->k == k && m->w == w && m->policy == pol)
+            return m->ops;
+    return NULL;
+}
+
+static const xb_step_ops *find_step(int k, long w, int pol)
+{
+    const xb_step *m;
+    for (m = steps; m->ops; m++)
         if (m->k == k && m->w == w && m->policy == pol)
             return m->ops;
     return NULL;
@@ -98,8 +135,8 @@ static void gen_fill(bench_rec *ev, long n, uint32_t k)
 
 /* ---- methods: the four algorithms and the matcher --------------------------------- */
 
-enum { M_BF, M_RC, M_IC, M_DEFAULT, M_MATCHER, NMETHODS };
-static const char *const method_name[NMETHODS] = {"bf", "rc", "ic", "default", "matcher"};
+enum { M_BF, M_RC, M_IC, M_DEFAULT, M_GEN, M_MATCHER, NMETHODS };
+static const char *const method_name[NMETHODS] = {"bf", "rc", "ic", "default", "generated", "matcher"};
 static const sremrt_explore_algo method_algo[M_MATCHER] = {
     SREMRT_EXPLORE_BF, SREMRT_EXPLORE_RC, SREMRT_EXPLORE_IC, SREMRT_EXPLORE_DEFAULT
 };
@@ -130,6 +167,8 @@ typedef struct state {
     const bench_ops *ops;
     void *m;
     uint64_t count;
+    /* generated step */
+    const xb_step_ops *gen;
 } state;
 
 static void st_open(state *s, int method, const cell *c)
@@ -141,6 +180,9 @@ static void st_open(state *s, int method, const cell *c)
     if (method == M_MATCHER) {
         s->ops = find_matcher(c->k, c->w, (int)c->policy);
         s->m = s->ops->open(&s->count);
+    } else if (method == M_GEN) {
+        s->gen = find_step(c->k, c->w, (int)c->policy);
+        s->m = s->gen->open();
     } else {
         sremrt_alloc heap = sremrt_alloc_malloc();
         sremrt_explore_config cfg;
@@ -173,6 +215,13 @@ static void st_run(state *s, long a, long b)
         s->t.detections = s->count;
         return;
     }
+    if (s->method == M_GEN) {
+        xb_step_totals t = {s->t.pattern, s->t.extension, s->t.variation, s->t.detections, s->t.trie};
+        s->gen->run(s->m, ev + a, (size_t)(b - a), &t);
+        s->t.pattern = t.pattern, s->t.extension = t.extension, s->t.variation = t.variation;
+        s->t.detections = t.detections, s->t.trie = t.trie;
+        return;
+    }
     {
         sremrt_explore *ex = &s->ex;
         sremrt_explore_part *part = &s->part;
@@ -196,6 +245,8 @@ static uint64_t st_close(state *s)
     uint64_t ovf;
     if (s->method == M_MATCHER)
         return s->ops->close(s->m);
+    if (s->method == M_GEN)
+        return s->gen->close(s->m);
     ovf = s->ex.overflows + (uint64_t)(s->ex.may_wrap != 0);
     sremrt_explore_part_free(&s->part);
     sremrt_explore_free(&s->ex);
@@ -343,8 +394,9 @@ static void bench_cell(const cell *c, int reps, double scale)
     /* slowest first: each later method records its totals where the
      * earlier ones stopped */
     for (a = 0; a < NMETHODS; a++) {
-        int cheap = a == M_DEFAULT || a == M_MATCHER;
-        if (a == M_MATCHER && !find_matcher(c->k, c->w, (int)c->policy)) {
+        int cheap = a == M_DEFAULT || a == M_GEN || a == M_MATCHER;
+        if ((a == M_MATCHER && !find_matcher(c->k, c->w, (int)c->policy)) ||
+            (a == M_GEN && !find_step(c->k, c->w, (int)c->policy))) {
             memset(&m[a], 0, sizeof m[a]);
             continue;
         }
@@ -357,11 +409,12 @@ static void bench_cell(const cell *c, int reps, double scale)
         if (m[a].overflows)
             fail(c, "FIFO overflow or may-wrap");
     }
-    /* Every algorithm against the default, on the prefix both ran. */
-    for (a = 0; a < M_DEFAULT; a++) {
+    /* Every algorithm and the generated step against the default, on the
+     * prefix both ran. */
+    for (a = 0; a < M_MATCHER; a++) {
         long P;
         totals x, d;
-        if (!m[a].run)
+        if (!m[a].run || a == M_DEFAULT)
             continue;
         P = m[a].n < m[M_DEFAULT].n ? m[a].n : m[M_DEFAULT].n;
         x = totals_on(a, c, &m[a], P);
@@ -388,10 +441,10 @@ static void bench_cell(const cell *c, int reps, double scale)
             fail(c, what);
         }
     }
-    printf("| %d | %s | %ld | %s | %s | %s | %s | %s | %s | %" PRIu64 " | %" PRIu64 " | %" PRIu64
+    printf("| %d | %s | %ld | %s | %s | %s | %s | %s | %s | %s | %" PRIu64 " | %" PRIu64 " | %" PRIu64
            " | %" PRIu64 " |\n",
            c->k, pol_name(c->policy), c->w, fmt_rate(buf[M_MATCHER], 48, &m[M_MATCHER], c),
-           fmt_rate(buf[M_DEFAULT], 48, &m[M_DEFAULT], c),
+           fmt_rate(buf[M_GEN], 48, &m[M_GEN], c), fmt_rate(buf[M_DEFAULT], 48, &m[M_DEFAULT], c),
            m[M_MATCHER].run ? (snprintf(what, sizeof what, "%.2f",
                                         m[M_MATCHER].rate / m[M_DEFAULT].rate), what) : "-",
            fmt_rate(buf[M_IC], 48, &m[M_IC], c), fmt_rate(buf[M_RC], 48, &m[M_RC], c),
@@ -473,9 +526,9 @@ int main(int argc, char **argv)
     printf("M events/s over the events after the first w; [N]: timed on N events only "
            "(time budget; k = thousand); -: not run (filling the window alone took over %.1f s). "
            "Counts: the default's, over all %ld events.\n\n", 0.3 * scale, n);
-    printf("| K | policy | w | matcher, no explore | default | matcher / default | ic | rc | bf "
+    printf("| K | policy | w | matcher, no explore | generated | default | matcher / default | ic | rc | bf "
            "| detections | pattern matches | extension matches | variation matches |\n");
-    printf("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    printf("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (ki = 0; ki < (int)(sizeof ks / sizeof ks[0]); ki++) {
         gen_fill(ev, n, (uint32_t)ks[ki]);
         for (pol = 0; pol < 2; pol++)

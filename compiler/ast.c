@@ -228,6 +228,8 @@ static void dump_extern(const AstExtern *x, FILE *out)
     fputs(")\n", out);
 }
 
+static void dump_forecast(const AstPattern *pt, FILE *out);
+
 static void dump_pattern(const AstPattern *pt, FILE *out)
 {
     fprintf(out, "pattern %s", pt->name);
@@ -255,6 +257,44 @@ static void dump_pattern(const AstPattern *pt, FILE *out)
             fprintf(out, " over %s", pt->explore_attr->name);
         fputc('\n', out);
     }
+    if (pt->forecast.present)
+        dump_forecast(pt, out);
+}
+
+const char *ast_forecast_param_name(ForecastParam p)
+{
+    static const char *const names[FP_COUNT] = {"confidence", "horizon", "max spread", "order",
+                                                "pmin",       "alpha",   "gamma",      "r"};
+    return p >= 0 && p < FP_COUNT ? names[p] : "?";
+}
+
+/* The clause as written, then (checked) the values it stands for. */
+static void dump_forecast(const AstPattern *pt, FILE *out)
+{
+    const AstForecast *f = &pt->forecast;
+    fputs("  forecast ", out);
+    if (f->kind == FORECAST_WITHIN) {
+        fputs("within ", out);
+        dump_number(&f->k, out);
+        fputs(" events", out);
+    } else {
+        fputs("interval", out);
+    }
+    for (int k = 0; k < FP_COUNT; k++)
+        if (f->given[k]) {
+            fprintf(out, " %s ", ast_forecast_param_name((ForecastParam)k));
+            dump_number(&f->param[k], out);
+        }
+    if (pt->schema && f->order > 0) {
+        fprintf(out, " = confidence %.15g horizon %d", f->theta, f->horizon);
+        if (f->kind == FORECAST_WITHIN)
+            fprintf(out, " within %d", f->within);
+        else if (f->max_spread >= 0)
+            fprintf(out, " max spread %d", f->max_spread);
+        fprintf(out, " order %d pmin %.15g alpha %.15g gamma %.15g r %.15g", f->order, f->pmin, f->alpha,
+                f->gamma, f->r);
+    }
+    fputc('\n', out);
 }
 
 static void dump_episode(const AstEpisode *ep, FILE *out)

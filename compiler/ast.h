@@ -223,6 +223,47 @@ typedef struct AstExplore {
     double    threshold;       /* checker */
 } AstExplore;
 
+/* `forecast interval confidence T [horizon H] [max spread S] [order m]
+ * [pmin P] [alpha A] [gamma G] [r R]` or `forecast within K events
+ * confidence T [...]` (docs/language.md 3.6). The parameters are kept as
+ * written, with their positions, and checked into values by the checker. */
+typedef enum ForecastKind { FORECAST_INTERVAL, FORECAST_WITHIN } ForecastKind;
+
+typedef enum ForecastParam {
+    FP_CONFIDENCE, FP_HORIZON, FP_SPREAD, FP_ORDER, FP_PMIN, FP_ALPHA, FP_GAMMA, FP_R, FP_COUNT
+} ForecastParam;
+
+/* The documented defaults (the learner's are Begleiter et al.'s as Wayeb
+ * uses them), and the ranges the checker enforces. */
+#define FORECAST_DEFAULT_HORIZON 200
+#define FORECAST_MAX_HORIZON 4096
+#define FORECAST_DEFAULT_ORDER 3
+#define FORECAST_MAX_ORDER 16
+#define FORECAST_DEFAULT_PMIN 0.001
+#define FORECAST_DEFAULT_ALPHA 0.0
+#define FORECAST_DEFAULT_GAMMA 0.001
+#define FORECAST_DEFAULT_R 1.05
+
+typedef struct AstForecast {
+    bool         present;
+    Loc          loc;                 /* the 'forecast' keyword */
+    ForecastKind kind;
+    AstNumber    k;                   /* within: K as written */
+    bool         given[FP_COUNT];
+    AstNumber    param[FP_COUNT];     /* as written */
+    Loc          param_loc[FP_COUNT]; /* the parameter's name */
+    /* checker */
+    double       theta;
+    int          horizon;
+    int          max_spread;          /* interval: -1 without a limit */
+    int          within;              /* within: K */
+    int          order;
+    double       pmin, alpha, gamma, r;
+} AstForecast;
+
+/* "confidence", "horizon", "max spread", ... */
+const char *ast_forecast_param_name(ForecastParam p);
+
 typedef struct AstRegister {
     const char *name;
     Loc         loc;           /* first label that writes it */
@@ -234,6 +275,7 @@ typedef struct AstPattern {
     AstHeader         hdr;
     AstRegex         *body;
     AstExplore        explore;
+    AstForecast       forecast;
     /* checker */
     const AstSchema  *schema;
     const AstAttr    *partition_attr;

@@ -1719,6 +1719,73 @@ static void check_registers(Checker *c, AstPattern *p)
                          "register '%s' is written but never read", p->regs[r].name);
 }
 
+/* ---- forecast ------------------------------------------------------------------------------ */
+
+/* A whole number in [lo, hi] for parameter k of the clause, or def when
+ * it is not given; out of range (or not whole): an error, and def. */
+static int forecast_int(Checker *c, AstForecast *f, ForecastParam k, int lo, int hi, int def)
+{
+    if (!f->given[k])
+        return def;
+    const AstNumber *n = &f->param[k];
+    if (n->is_float || n->negative || n->overflow || n->u < (uint64_t)lo || n->u > (uint64_t)hi) {
+        diag_error(c->diag, n->loc, "'%s' must be a whole number from %d to %d, got %s",
+                   ast_forecast_param_name(k), lo, hi, num_str(c, n));
+        return def;
+    }
+    return (int)n->u;
+}
+
+/* A number in (lo, hi] (lo_open) or [lo, hi] for parameter k, or def. */
+static double forecast_real(Checker *c, AstForecast *f, ForecastParam k, double lo, bool lo_open, double hi,
+                            double def, const char *range)
+{
+    if (!f->given[k])
+        return def;
+    const AstNumber *n = &f->param[k];
+    double v = num_double(n);
+    if ((!n->is_float && n->overflow) || !(lo_open ? v > lo : v >= lo) || !(v <= hi)) {
+        diag_error(c->diag, n->loc, "'%s' must be %s, got %s", ast_forecast_param_name(k), range, num_str(c, n));
+        return def;
+    }
+    return v == 0 ? 0 : v;
+}
+
+static void check_forecast(Checker *c, AstPattern *p)
+{
+    AstForecast *f = &p->forecast;
+    if (!f->present)
+        return;
+    if (!f->given[FP_CONFIDENCE])
+        diag_error(c->diag, f->loc, "forecast needs a threshold: add 'confidence' and a number in (0, 1]");
+    f->theta = forecast_real(c, f, FP_CONFIDENCE, 0, true, 1, 0.5, "greater than 0 and at most 1");
+    f->horizon = forecast_int(c, f, FP_HORIZON, 1, FORECAST_MAX_HORIZON, FORECAST_DEFAULT_HORIZON);
+    f->order = forecast_int(c, f, FP_ORDER, 1, FORECAST_MAX_ORDER, FORECAST_DEFAULT_ORDER);
+    f->pmin = forecast_real(c, f, FP_PMIN, 0, true, 1, FORECAST_DEFAULT_PMIN, "greater than 0 and at most 1");
+    f->alpha = forecast_real(c, f, FP_ALPHA, 0, false, 1e9, FORECAST_DEFAULT_ALPHA, "0 or more");
+    f->gamma = forecast_real(c, f, FP_GAMMA, 0, false, 0.5, FORECAST_DEFAULT_GAMMA, "from 0 to 0.5");
+    f->r = forecast_real(c, f, FP_R, 1, true, 1e9, FORECAST_DEFAULT_R, "greater than 1");
+    f->max_spread = -1;
+    f->within = 0;
+    if (f->kind == FORECAST_INTERVAL) {
+        f->max_spread = forecast_int(c, f, FP_SPREAD, 0, f->horizon, -1);
+        if (f->given[FP_SPREAD] && f->max_spread < 0 && !f->param[FP_SPREAD].is_float &&
+            !f->param[FP_SPREAD].negative && !f->param[FP_SPREAD].overflow)
+            diag_note(c->diag, f->param_loc[FP_SPREAD], "the horizon is %d events", f->horizon);
+        return;
+    }
+    if (f->given[FP_SPREAD])
+        diag_error(c->diag, f->param_loc[FP_SPREAD], "'max spread' applies to 'forecast interval', not 'within'");
+    const AstNumber *k = &f->k;
+    if (k->is_float || k->negative || k->overflow || k->u < 1 || k->u > (uint64_t)f->horizon) {
+        diag_error(c->diag, k->loc, "'forecast within' takes a whole number of events from 1 to the horizon (%d), got %s",
+                   f->horizon, num_str(c, k));
+        f->within = 1;
+    } else {
+        f->within = (int)k->u;
+    }
+}
+
 static void check_pattern(Checker *c, AstPattern *p)
 {
     c->pat = p;
@@ -1740,6 +1807,7 @@ static void check_pattern(Checker *c, AstPattern *p)
     check_registers(c, p);
     check_policy(c, p);
     check_explore(c, p);
+    check_forecast(c, p);
 }
 
 /* An episode body is a plain sequence of unary elements: shorthands,

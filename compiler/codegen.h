@@ -74,6 +74,6 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
              FILE *h);
 
 /* The main of a `sremc build` program (templates/main.c.tpl). */
-bool cg_emit_main(const CgOptions *o, Diag *diag, FILE *out);
+bool cg_emit_main(const Ast *ast, const CgOptions *o, Diag *diag, FILE *out);
 
 #endif

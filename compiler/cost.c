@@ -269,6 +269,10 @@ static void over_error(Plan *plan, const Cost *c, const StrategyOpts *o, Diag *d
                c->strategy == STRATEGY_RUNS ? "" : layout_name(c->layout), (c->c_bytes + 1023) / 1024,
                c->states, c->minterms, c->table_bytes, (c->weight + 1023) / 1024, o->max_code_kb,
                c->strategy == STRATEGY_RUNS ? "--strategy auto" : "--layout nodes, --strategy runs");
+    if (plan->pattern->forecast.present)
+        diag_note(diag, plan->pattern->forecast.loc,
+                  "a forecast pattern takes the tree layout, whose step knows its transition "
+                  "(docs/forecasting.md): a smaller window or a larger --max-code-kb");
 }
 
 /* C of the run-set engine, which a file with any runs pattern has once:
@@ -304,9 +308,18 @@ bool cost_choose(Plan **plans, int n, const StrategyOpts *o, Arena *arena, Diag 
 {
     Ladder *l = arena_alloc(arena, ((size_t)n + 1) * sizeof *l);
     long total, budget = o->max_code_kb > 0 ? o->max_code_kb * 1024 : LONG_MAX;
-    for (int i = 0; i < n; i++)
-        if (plans[i])
-            make_ladder(&l[i], plans[i], o, arena);
+    for (int i = 0; i < n; i++) {
+        if (!plans[i])
+            continue;
+        /* a forecast pattern's step names the transition it takes: trees,
+         * as if forced (docs/forecasting.md, "Symbols") */
+        StrategyOpts fo = *o;
+        if (plans[i]->pattern->forecast.present && plans[i]->strategy != STRATEGY_RUNS) {
+            fo.strategy = plans[i]->strategy;
+            fo.layout = LAYOUT_TREE;
+        }
+        make_ladder(&l[i], plans[i], &fo, arena);
+    }
     /* the largest first: one move of the heaviest plan to its next lighter layout */
     while ((total = file_weight(plans, l, n)) > budget) {
         int best = -1;

@@ -18,6 +18,7 @@
 
 #include "codegen.h"
 #include "cost.h"
+#include "forecast.h"
 #include "sremrt/episode.h"
 #include "sremrt/keymap.h"
 #include "frontend.h"
@@ -38,6 +39,7 @@ typedef struct Options {
     const char *extra[MAX_EXTRA]; /* build: C sources, objects, libraries for $CC */
     int         nextra;
     int         error_limit;      /* --max-errors as a number */
+    bool        training;         /* build for sremc train: no warning about a missing model */
 #define COMMAND(name, operands, help)
 #define OPTION(lng, shrt, arg, field, cmds, help) const char *field; /* NULL: not given */
 #include "options.def"
@@ -373,6 +375,7 @@ static void print_plans(const Ast *ast, const Job *job, Arena *arena, Diag *diag
         if (ast->decls[i].kind == DECL_PATTERN &&
             (!job->pattern || strcmp(job->pattern, ast->decls[i].u.pattern->name) == 0))
             plans[k++] = strategy_plan(ast->decls[i].u.pattern, &shared, arena, diag);
+    forecast_prepare(plans, nselected, &job->strategy, arena, diag);
     cost_choose(plans, nselected, &job->strategy, arena, diag);
     int n = 0, k = 0;
     for (int i = 0; next_selected(ast, job, &i, out) != NULL;) {
@@ -763,6 +766,23 @@ static void remove_tree(const char *dir, char *const *files, int n)
     rmdir(dir);
 }
 
+/* The NATS JetStream mode (docs/SCALING.md): lib/libsremrt_nats.a next to
+ * the runtime (make builds it where pkg-config finds libnats) and
+ * libnats's link flags from pkg-config; false without either. */
+static bool find_nats(const char *lib, char *nlib, size_t size, char *flags, size_t fsize)
+{
+    snprintf(nlib, size, "%.*s_nats.a", (int)(strlen(lib) - 2), lib);
+    if (!file_exists(nlib))
+        return false;
+    FILE *p = popen("pkg-config --libs libnats 2>/dev/null", "r");
+    if (!p)
+        return false;
+    size_t n = fread(flags, 1, fsize - 1, p);
+    flags[n] = '\0';
+    flags[strcspn(flags, "\n")] = '\0';
+    return pclose(p) == 0 && n > 0;
+}
+
 /* $CC -std=c99 $CFLAGS (default -O2) -I... -o prog sources extra lib;
  * both variables split on spaces. extra: the user's SRC operands (the
  * code of extern predicates). ext: an extern of the file, named in a note
@@ -797,6 +817,13 @@ static int compile_program(const char *dir, const char *prefix, const char *prog
         argv[argc++] = rest[i];
     for (int i = 0; i < opts->nextra; i++)
         argv[argc++] = (char *)opts->extra[i];
+    char nlib[4200], nflags[1024];
+    if (find_nats(lib, nlib, sizeof nlib, nflags, sizeof nflags)) {   /* PROG --nats */
+        argv[argc++] = "-DSREMRT_NATS=1";
+        argv[argc++] = nlib;
+        for (char *tok = strtok(nflags, " \t"); tok && argc < 60 + MAX_EXTRA; tok = strtok(NULL, " \t"))
+            argv[argc++] = tok;
+    }
     argv[argc++] = lib;
     argv[argc++] = "-lm";
     argv[argc++] = "-pthread";   /* the program's --threads */
@@ -860,6 +887,9 @@ static int run_emit(const Options *opts, bool build)
                    /* hosted run sets grow: no limit unless --max-runs sets one */
                    opts->freestanding || opts->max_runs ? job.strategy.max_runs : 0};
     size_t runtime_bytes = 0;
+    int fc_kb = opts->freestanding ? 64 : 1024;
+    if (opts->max_forecast_kb && parse_count("--max-forecast-kb", opts->max_forecast_kb, &fc_kb))
+        return EXIT_USAGE;
     if (opts->layout && !layout_parse(opts->layout, &job.strategy.layout))
         return usage_error("unknown layout '%s' (layouts: auto, tree, table, nodes, chain)", opts->layout);
     if ((opts->max_keys && parse_count("--max-keys", opts->max_keys, &caps.max_keys)) ||
@@ -909,9 +939,10 @@ static int run_emit(const Options *opts, bool build)
         for (int i = 0; i < npatterns && opts->explain; i++)
             if (plans[i])
                 cost_explain(plans[i], stderr);
+        forecast_attach(plans, npatterns, opts->model, fc_kb, opts->explain != NULL, opts->training, arena, diag);
         bool ok = cg_emit(ast, plans, &co, arena, diag, c, h);
         if (ok && build)
-            ok = cg_emit_main(&co, diag, m);
+            ok = cg_emit_main(ast, &co, diag, m);
         fclose(c);
         fclose(h);
         fclose(m);
@@ -970,6 +1001,58 @@ static int run_emit(const Options *opts, bool build)
     return rc;
 }
 
+/* sremc train FILE.srem EVENTS -o MODEL: builds the program (as build
+ * does, in a temporary directory) and runs it in its training mode, which
+ * counts the symbols of every forecast pattern and writes the model: the
+ * generated matcher is the symbolizer, at its own speed. */
+static int run_train(const Options *opts)
+{
+    if (opts->nextra < 1)
+        return usage_error("%s", "train needs FILE.srem, an EVENTS file and -o FILE.model");
+    if (!opts->output)
+        return usage_error("%s", "train needs -o FILE.model");
+    if (opts->input && strcmp(opts->input, "csv") != 0 && strcmp(opts->input, "bin") != 0)
+        return usage_error("unknown --input '%s' (csv or bin)", opts->input);
+    const char *tmp = getenv("TMPDIR");
+    char dir[1024], prog[1100];
+    snprintf(dir, sizeof dir, "%s/sremc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "sremc: cannot make a temporary directory: %s\n", strerror(errno));
+        return EXIT_INPUT;
+    }
+    snprintf(prog, sizeof prog, "%s/train", dir);
+    Options b = *opts;
+    b.command = "build";
+    b.output = prog;
+    b.nextra = opts->nextra - 1;   /* the code of extern predicates, as for build */
+    for (int i = 0; i < b.nextra; i++)
+        b.extra[i] = opts->extra[i + 1];
+    b.training = true;
+    int rc = run_emit(&b, true);
+    if (rc == 0) {
+        char *argv[8];
+        int n = 0;
+        argv[n++] = prog;
+        argv[n++] = "--fc-train";
+        argv[n++] = (char *)opts->output;
+        if (opts->input) {
+            argv[n++] = "--input";
+            argv[n++] = (char *)opts->input;
+        }
+        argv[n++] = (char *)opts->extra[0];
+        argv[n] = NULL;
+        int st = run_command(argv);
+        if (st != 0 && st != 3) {
+            fprintf(stderr, "sremc: training on '%s' failed\n", opts->extra[0]);
+            rc = EXIT_INPUT;
+        }
+    }
+    char *files[1] = {"train"};
+    remove_tree(dir, files, 1);
+    die_if_interrupted();
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     Options opts = {0};
@@ -997,17 +1080,22 @@ int main(int argc, char **argv)
     }
     bool is_emit = strcmp(opts.command, "emit") == 0;
     bool is_build = strcmp(opts.command, "build") == 0;
-    if (!is_check && !is_dump && !is_dot && !is_emit && !is_build)
+    bool is_train = strcmp(opts.command, "train") == 0;
+    if (!is_check && !is_dump && !is_dot && !is_emit && !is_build && !is_train)
         return usage_error("unknown command '%s'", opts.command);
     if (!opts.file)
         return usage_error("'%s' needs a FILE.srem operand", opts.command);
     for (int i = 0; i < opts.nextra; i++) {
         /* build: C sources, objects and libraries for $CC; no other command takes them */
         const char *x = opts.extra[i], *dot = strrchr(base_name(x), '.');
-        if (!is_build)
+        if (is_train && i == 0)
+            continue;   /* the training stream */
+        if (!is_build && !is_train)
             return usage_error("unexpected operand '%s'", x);
         if (!dot || (strcmp(dot, ".c") && strcmp(dot, ".o") && strcmp(dot, ".a") && strcmp(dot, ".so")))
-            return usage_error("build: '%s' is not a C source, object or library (.c, .o, .a, .so)", x);
+            return usage_error(is_train ? "train: '%s' is not a C source, object or library (.c, .o, .a, .so)"
+                                        : "build: '%s' is not a C source, object or library (.c, .o, .a, .so)",
+                               x);
     }
     if ((rc = check_option_commands(&opts)) != 0)
         return rc;
@@ -1018,6 +1106,8 @@ int main(int argc, char **argv)
         return run_front(&opts, NULL);
     if (is_emit || is_build)
         return run_emit(&opts, is_build);
+    if (is_train)
+        return run_train(&opts);
     Job job;
     if ((rc = make_job(&opts, is_dot, &job)) != 0)
         return rc;

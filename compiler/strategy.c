@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cost.h"
+#include "forecast.h"
 #include "sra_build.h"
 #include "unroll.h"
 
@@ -322,6 +323,8 @@ Plan **strategy_plan_all(const Ast *ast, const StrategyOpts *o, Arena *arena, Di
         if (ast->decls[k].kind == DECL_PATTERN)
             plans[n++] = strategy_plan(ast->decls[k].u.pattern, &shared, arena, diag);
     *npatterns = n;
+    forecast_prepare(plans, n, o, arena, diag);
     cost_choose(plans, n, o, arena, diag);
+    forecast_check_plans(plans, n, o, diag);
     return plans;
 }

@@ -58,6 +58,8 @@ typedef struct Plan {
     Runs             *runs;       /* runs */
     Chain            *chain;      /* tdfa: the pattern is a chain (chain.h), or NULL;
                                      with a chain, min may be NULL (over the budget) */
+    const struct FcSymbols *fc_symbols; /* a forecast pattern: its symbol automaton (forecast.h) */
+    const struct FcTables  *fc_tables;  /* and its tables, when a model was given (--model) */
 } Plan;
 
 /* Chooses and builds. auto: tdfa for register-free patterns, dsra for

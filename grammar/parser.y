@@ -17,6 +17,12 @@ typedef struct AstAlertClause {
     Loc       loc;
     AstNumber count;
 } AstAlertClause;
+
+/* What may follow a pattern's closing brace. */
+typedef struct AstPatternTail {
+    AstExplore  explore;
+    AstForecast forecast;
+} AstPatternTail;
 }
 
 %code provides {
@@ -144,6 +150,25 @@ static void dup_clause(Parser *p, Loc loc, const char *what)
     diag_error(p->diag, loc, "duplicate '%s' clause", what);
 }
 
+/* One `NAME number` of a forecast clause, by name. */
+static void forecast_param(Parser *p, AstForecast *f, const char *name, Loc loc, AstNumber num)
+{
+    for (int k = 0; k < FP_COUNT; k++) {
+        if (strcmp(name, ast_forecast_param_name((ForecastParam)k)) != 0)
+            continue;
+        if (f->given[k])
+            diag_error(p->diag, loc, "'%s' given twice", name);
+        f->given[k] = true;
+        f->param[k] = num;
+        f->param_loc[k] = loc;
+        return;
+    }
+    diag_error(p->diag, loc,
+               "unknown forecast parameter '%s'; the parameters are confidence, horizon, max spread, "
+               "order, pmin, alpha, gamma and r",
+               name);
+}
+
 static AstDecl *decl_new(Parser *p, DeclKind kind)
 {
     AstDecl *d = arena_push(p->arena, &p->ast->decls, &p->ast->ndecls, &p->ast->decls_cap,
@@ -186,6 +211,8 @@ static void episode_clauses_only(Parser *p, const AstHeader *h)
     AstHeader    hdr;
     AstWindow    window;
     AstExplore   explore;
+    AstForecast  forecast;
+    AstPatternTail tail;
     AstAlertClause alert;
     AstEnumValue ev;
     TypeKind     type;
@@ -203,6 +230,7 @@ static void episode_clauses_only(Parser *p, const AstHeader *h)
 %token CONFIDENCE "'confidence'" FREQUENCY "'frequency'"
 %token NONOVERLAPPED "'nonoverlapped'" DISTINCT "'distinct'"
 %token ALERT "'alert'" WHEN "'when'" COUNT "'count'"
+%token FORECAST "'forecast'"
 %token INT "'int'" FLOAT "'float'" BOOL "'bool'" ENUM "'enum'" TIMESTAMP "'timestamp'"
 %token STRTYPE "'string'"
 %token TRUE "'true'" FALSE "'false'"
@@ -224,7 +252,9 @@ static void episode_clauses_only(Parser *p, const AstHeader *h)
 %type <type> scalar_type
 %type <hdr> header
 %type <window> window
-%type <explore> explore_items pattern_tail
+%type <explore> explore_items
+%type <forecast> forecast_clause forecast_items
+%type <tail> pattern_tail
 %type <alert> episode_tail
 %type <rx> regex alt conj seq unary postfix primary base atom
 %type <expr> expr primary_expr call args
@@ -364,7 +394,8 @@ pattern_decl
             pt->hdr.schema_name = $4;
             pt->hdr.schema_loc = L(@4);
             pt->body = $7;
-            pt->explore = $9;
+            pt->explore = $9.explore;
+            pt->forecast = $9.forecast;
             pattern_clauses_only(p, &pt->hdr);
             decl_new(p, DECL_PATTERN)->u.pattern = pt;
         }
@@ -374,7 +405,57 @@ pattern_tail
     : opt_semi
         { memset(&$$, 0, sizeof $$); }
     | EXPLORE explore_items opt_semi
-        { $$ = $2; $$.present = true; $$.loc = L(@1); }
+        { memset(&$$, 0, sizeof $$); $$.explore = $2; $$.explore.present = true; $$.explore.loc = L(@1); }
+    | forecast_clause opt_semi
+        { memset(&$$, 0, sizeof $$); $$.forecast = $1; }
+    | EXPLORE explore_items forecast_clause opt_semi
+        {
+            memset(&$$, 0, sizeof $$);
+            $$.explore = $2;
+            $$.explore.present = true;
+            $$.explore.loc = L(@1);
+            $$.forecast = $3;
+        }
+    ;
+
+/* forecast interval ... | forecast within K events ...: the kind's word
+ * and the parameters' names are plain identifiers, so that none of them
+ * becomes a reserved word (attributes named `order` or `r` stay legal). */
+forecast_clause
+    : FORECAST IDENT forecast_items
+        {
+            $$ = $3;
+            $$.present = true;
+            $$.loc = L(@1);
+            $$.kind = FORECAST_INTERVAL;
+            if (strcmp($2, "interval") != 0)
+                diag_error(p->diag, L(@2), "expected 'interval' or 'within' after 'forecast', got '%s'", $2);
+        }
+    | FORECAST WITHIN number EVENTS forecast_items
+        {
+            $$ = $5;
+            $$.present = true;
+            $$.loc = L(@1);
+            $$.kind = FORECAST_WITHIN;
+            $$.k = $3;
+        }
+    ;
+
+forecast_items
+    : %empty
+        { memset(&$$, 0, sizeof $$); }
+    | forecast_items CONFIDENCE number
+        { $$ = $1; forecast_param(p, &$$, "confidence", L(@2), $3); }
+    | forecast_items IDENT number
+        { $$ = $1; forecast_param(p, &$$, $2, L(@2), $3); }
+    | forecast_items IDENT IDENT number
+        {
+            $$ = $1;
+            if (strcmp($2, "max") == 0 && strcmp($3, "spread") == 0)
+                forecast_param(p, &$$, "max spread", L(@2), $4);
+            else
+                diag_error(p->diag, L(@2), "unknown forecast parameter '%s %s'", $2, $3);
+        }
     ;
 
 explore_items

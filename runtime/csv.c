@@ -30,6 +30,7 @@
 #endif
 
 #include "sremrt/num.h"
+#include "sremrt/isotime.h"
 #include "sremrt/sink.h"
 
 enum { REC_OK, REC_EOF, REC_BAD };
@@ -796,13 +797,18 @@ static int store_value(sremrt_csv *r, const sremrt_attr *a, const char *text, si
     case SREMRT_INT:
     case SREMRT_TIMESTAMP:
         rc = sremrt_parse_i64(text, len, &v);
+        if (rc == SREMRT_NUM_SYNTAX && a->type == SREMRT_TIMESTAMP) {   /* not an integer: an ISO-8601 time? */
+            rc = sremrt_parse_iso8601(text, len, r->schema->ts_unit_ns, &v);
+            if (rc != SREMRT_TIME_OK) {
+                value_msg(r, a, text, len, sremrt_time_error(rc));
+                return -1;
+            }
+        }
         if (rc == SREMRT_NUM_OK) {
             memcpy(at, &v, sizeof v);
             return 0;
         }
-        value_msg(r, a, text, len, rc == SREMRT_NUM_RANGE ? "is out of the int64 range"
-                                   : a->type == SREMRT_INT ? "is not an int"
-                                                           : "is not a timestamp (an integer)");
+        value_msg(r, a, text, len, rc == SREMRT_NUM_RANGE ? "is out of the int64 range" : "is not an int");
         return -1;
     case SREMRT_FLOAT:
         if (sremrt_parse_f64(text, len, &f) == SREMRT_NUM_OK) {

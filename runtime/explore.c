@@ -486,11 +486,8 @@ static void stam_push(sremrt_explore *ex, sremrt_explore_part *st, int64_t key, 
     sw_enter(ex, w, t);
     if (!st->cap)
         return;
-    if (st->size == st->cap) {
-        sremrt_explore_overflow(ex, st);
-        sw_leave(ex, w, st->codes[st->head]);
-        sremrt_xring_pop(st);
-    }
+    if (st->size == st->cap)
+        sremrt_explore_make_room(ex, st);
     j = sremrt_xring_back(st);
     st->keys[j] = key;
     st->codes[j] = t;
@@ -503,12 +500,7 @@ static void stam_push(sremrt_explore *ex, sremrt_explore_part *st, int64_t key, 
  * those are exactly ranks 1..f[k]. The ring keeps the keys of the starts
  * still in the window (and maybe live), newest at the back: the ranks in
  * the window are f[1]-size+1 .. f[1]. */
-static uint64_t in_window(uint64_t lo, uint64_t hi, uint64_t first)
-{
-    /* ranks lo+1..hi that are >= first */
-    uint64_t from = lo + 1 > first ? lo + 1 : first;
-    return hi >= from ? hi - from + 1 : 0;
-}
+#define in_window sremrt_explore_in_window   /* ranks lo+1..hi that are >= first */
 
 /* Lowest rank any future match can still use: below it, starts are dead. */
 static uint64_t stnm_dead(const sremrt_explore *ex, const sremrt_explore_part *st)
@@ -559,15 +551,8 @@ static void stnm_push(sremrt_explore *ex, sremrt_explore_part *st, int64_t key, 
     f[1]++;
     if (!st->cap)
         return;
-    if (st->size == st->cap) {
-        uint64_t dead = stnm_dead(ex, st);
-        while (st->size > 0 && f[1] - 1 - (uint64_t)st->size + 1 <= dead)
-            sremrt_xring_pop(st);
-        if (st->size == st->cap) {
-            sremrt_explore_overflow(ex, st);
-            sremrt_xring_pop(st);
-        }
-    }
+    if (st->size == st->cap)
+        sremrt_explore_make_room(ex, st);
     j = sremrt_xring_back(st);
     st->keys[j] = key;
 }
@@ -634,23 +619,60 @@ static void add_at(sremrt_explore *ex, int32_t node, int32_t depth, uint64_t k)
  * confidence can only have dropped (the total grew or stayed), so if it
  * was not due before, it is not due now: checking these two is checking
  * all of them. */
-static void to_trie(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
+static inline int32_t due(sremrt_explore *ex, int32_t t, sremrt_explore_step *out);
+
+static inline int32_t to_trie(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
 {
-    int32_t en = -1, vn = -1, pnode = ex->pattern_node, m = ex->cfg.m;
+    int32_t pnode = ex->pattern_node, m = ex->cfg.m;
     if (out->pattern)
         add_at(ex, pnode, m - 1, out->pattern);
-    if (out->extension) {
-        en = candidate_node(ex, &ex->ext_node[t], pnode, t, SREMRT_PTRIE_EXTENSION);
-        add_at(ex, en, m, out->extension);
-    }
-    if (out->variation) {
-        vn = candidate_node(ex, &ex->var_node[t], ex->path[m - 1], t, SREMRT_PTRIE_VARIATION);
-        add_at(ex, vn, m - 1, out->variation);
-    }
+    if (out->extension)
+        add_at(ex, candidate_node(ex, &ex->ext_node[t], pnode, t, SREMRT_PTRIE_EXTENSION), m, out->extension);
+    if (out->variation)
+        add_at(ex, candidate_node(ex, &ex->var_node[t], ex->path[m - 1], t, SREMRT_PTRIE_VARIATION), m - 1,
+               out->variation);
+    return due(ex, t, out);   /* the candidates' nodes, -1 if the trie is full */
+}
+
+int32_t sremrt_explore_take(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
+{
+    return to_trie(ex, t, out);
+}
+
+static inline int32_t due(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
+{
+    int32_t en = out->extension ? ex->ext_node[t] : -1, vn = out->variation ? ex->var_node[t] : -1;
     if (en >= 0 && may_suggest(ex, en))
         suggest(ex, en, t, SREMRT_EXTENSION, out);
     if (vn >= 0 && may_suggest(ex, vn))
         suggest(ex, vn, t, SREMRT_VARIATION, out);
+    return out->nsuggest;
+}
+
+int32_t sremrt_explore_due(sremrt_explore *ex, int32_t t, sremrt_explore_step *out)
+{
+    return due(ex, t, out);
+}
+
+/* The full-ring path of a generated counting step (rare): what stam_push
+ * and stnm_push do when the ring has no room, so that both stay equal. */
+void sremrt_explore_make_room(sremrt_explore *ex, sremrt_explore_part *st)
+{
+    if (st->size < st->cap)
+        return;
+    if (ex->cfg.policy == SREMRT_EXPLORE_STNM) {
+        uint64_t dead = stnm_dead(ex, st), *f = st->cnt;
+        /* f[1] already counts the start being pushed: the oldest in the
+         * ring is rank f[1] - 1 - size + 1 */
+        while (st->size > 0 && f[1] - 1 - (uint64_t)st->size + 1 <= dead)
+            sremrt_xring_pop(st);
+        if (st->size < st->cap)
+            return;
+    }
+    sremrt_explore_overflow(ex, st);
+    if (ex->cfg.policy == SREMRT_EXPLORE_STAM)
+        sw_leave(ex, st->cnt, st->codes[st->head]);
+    sremrt_xring_pop(st);
 }
 
 /* ---- push ---------------------------------------------------------------------------- */
@@ -705,8 +727,8 @@ int32_t sremrt_explore_push(sremrt_explore *ex, sremrt_explore_part *st, int64_t
         break;
     }
     if (out->pattern || out->extension || out->variation)
-        to_trie(ex, type, out);
-    return out->nsuggest;
+        return to_trie(ex, type, out);   /* a tail call */
+    return 0;
 }
 
 /* ---- records and summaries ------------------------------------------------------------ */

@@ -5,7 +5,7 @@
 #include "sremrt/stats.h"
 
 static const char *const kind_names[] = {
-    "match", "episode", "alert", "suggest", "summary", "error"
+    "match", "episode", "alert", "suggest", "summary", "error", "forecast"
 };
 
 static const char *kind_name(sremrt_kind k)
@@ -20,7 +20,64 @@ static const char *candidate_name(sremrt_candidate c)
 
 static int has_event(sremrt_kind k)
 {
-    return k == SREMRT_MATCH || k == SREMRT_EPISODE || k == SREMRT_ALERT || k == SREMRT_SUGGEST;
+    return k == SREMRT_MATCH || k == SREMRT_EPISODE || k == SREMRT_ALERT || k == SREMRT_SUGGEST ||
+           k == SREMRT_FORECAST;
+}
+
+/* Whether the kind has a "freq" field. */
+static int has_freq(sremrt_kind k)
+{
+    return k != SREMRT_MATCH && k != SREMRT_FORECAST;
+}
+
+/* A probability in units of 1e-4 as the shortest decimal: 5300 -> 0.53,
+ * 10000 -> 1, 0 -> 0 (integers only: firmware prints it too). */
+static void put_prob(sremrt_sink *s, int32_t e4)
+{
+    if (e4 <= 0 || e4 >= 10000) {
+        sremrt_sink_putc(s, e4 <= 0 ? '0' : '1');
+        return;
+    }
+    char digits[5];
+    int n = 4;
+    for (int k = 3; k >= 0; k--, e4 /= 10)
+        digits[k] = (char)('0' + e4 % 10);
+    while (digits[n - 1] == '0')
+        n--;
+    sremrt_sink_puts(s, "0.");
+    for (int k = 0; k < n; k++)
+        sremrt_sink_putc(s, digits[k]);
+}
+
+/* The fields of a forecast record, "name" then value each (JSONL: sep
+ * ",\"" and "\":", text: " " and "="). */
+static void put_forecast(sremrt_sink *s, const sremrt_record *r, const char *sep, const char *eq, int json)
+{
+    const char *q = json ? "\"" : "";
+    sremrt_sink_puts(s, sep);
+    sremrt_sink_puts(s, "type");
+    sremrt_sink_puts(s, eq);
+    sremrt_sink_puts(s, q);
+    sremrt_sink_puts(s, r->fc_within ? "within" : "interval");
+    sremrt_sink_puts(s, q);
+    const char *names[2] = {r->fc_within ? "k" : "from", "to"};
+    int32_t values[2] = {r->fc_within ? r->fc_to : r->fc_from, r->fc_to};
+    for (int k = 0; k < 2 - r->fc_within; k++) {
+        sremrt_sink_puts(s, sep);
+        sremrt_sink_puts(s, names[k]);
+        sremrt_sink_puts(s, eq);
+        sremrt_sink_i64(s, values[k]);
+    }
+    sremrt_sink_puts(s, sep);
+    sremrt_sink_puts(s, "prob");
+    sremrt_sink_puts(s, eq);
+    put_prob(s, r->fc_prob);
+    if (r->fc_within) {
+        sremrt_sink_puts(s, sep);
+        sremrt_sink_puts(s, "positive");
+        sremrt_sink_puts(s, eq);
+        sremrt_sink_puts(s, r->fc_positive ? "true" : "false");
+    }
 }
 
 /* Suggestions come from one trie per pattern: they never carry a key. */
@@ -282,7 +339,9 @@ static void emit_json(sremrt_sink *s, const sremrt_record *r)
         json_i64(s, "events", r->events);
     if (r->kind == SREMRT_MATCH)
         json_what_matched(s, r);
-    if (r->kind != SREMRT_MATCH)
+    if (r->kind == SREMRT_FORECAST)
+        put_forecast(s, r, ",\"", "\":", 1);
+    if (has_freq(r->kind))
         json_i64(s, "freq", r->freq);
     if (r->kind == SREMRT_EPISODE && r->occurrence) {
         json_field(s, "occurrence");
@@ -427,7 +486,9 @@ static void emit_text(sremrt_sink *s, const sremrt_record *r)
         text_i64(s, "events", r->events);
     if (r->kind == SREMRT_MATCH)
         text_what_matched(s, r);
-    if (r->kind != SREMRT_MATCH)
+    if (r->kind == SREMRT_FORECAST)
+        put_forecast(s, r, " ", "=", 0);
+    if (has_freq(r->kind))
         text_i64(s, "freq", r->freq);
     if (r->kind == SREMRT_EPISODE && r->occurrence) {
         sremrt_sink_puts(s, " occurrence=");

@@ -21,9 +21,12 @@ need dot graphviz
 need valgrind valgrind                                # make check-fault: generated programs
 need arm-none-eabi-gcc gcc-arm-none-eabi              # firmware mode: Cortex-M4 builds
 need /usr/lib/arm-none-eabi/newlib libnewlib-arm-none-eabi
+need nats-server nats-server                          # make check-nats: a JetStream cluster
+need /usr/include/nats/nats.h libnats-dev             # PROG --nats (found with pkg-config libnats)
 if [ "${1:-}" = bench ]; then   # make bench only: the tests never need these
     need /usr/include/hs/hs.h libhyperscan-dev        # the Hyperscan baseline (x86-64 only)
     need gnuplot gnuplot-nox                          # docs/bench-window.svg
+    need /usr/bin/time time                           # make bench-nats: CPU time of file mode
 fi
 [ -z "$missing" ] && exit 0
 

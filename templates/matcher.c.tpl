@@ -36,6 +36,7 @@
 
 #include "sremrt/abi.h"
 #include "sremrt/state.h"
+#include "sremrt/fc_model.h"
 @@IF HAS_CANON@@
 #include "sremrt/canon.h"
 @@END HAS_CANON@@
@@ -50,7 +51,7 @@
 @@END USES_KEYS@@
 #include "sremrt/tsorder.h"
 
-SREMRT_ABI_REQUIRE(@@PREFIX@@, 6);
+SREMRT_ABI_REQUIRE(@@PREFIX@@, 8);
 
 /* ======== schema descriptor =============================================== */
 
@@ -147,6 +148,30 @@ size_t @@PREFIX@@_matcher_size(void) { return sizeof(struct @@PREFIX@@_matcher);
 @@IF !HAS_STRINGS@@
 #define @@PREFIX@@_STRTAB(m) NULL
 @@END !HAS_STRINGS@@
+
+@@# FORECAST_INFO: one entry per forecast pattern, each ending in ",\n    "
+static const @@PREFIX@@_forecast_info @@PREFIX@@_forecast_table[] = {
+    @@FORECAST_INFO@@{-1, "", 0, 0, 0, 0, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0}   /* never an empty array */
+};
+
+int32_t @@PREFIX@@_forecast_patterns(const @@PREFIX@@_forecast_info **out)
+{
+    *out = @@PREFIX@@_forecast_table;
+    return @@NFORECASTS@@;
+}
+
+#ifndef SREMRT_FREESTANDING
+int @@PREFIX@@_forecast_set_tables(@@PREFIX@@_matcher *m, int32_t decl, const struct sremrt_fc_flat *f)
+{
+    switch (decl) {
+@@# FORECAST_SET: "case D: ... return 0;" per forecast pattern compiled without a model
+    @@FORECAST_SET@@default:
+        (void)m;
+        (void)f;
+        return -1;
+    }
+}
+#endif
 
 void @@PREFIX@@_config_default(@@PREFIX@@_config *cfg)
 {
@@ -255,22 +280,16 @@ static void @@PREFIX@@_episode_summary(@@PREFIX@@_matcher *m, const sremrt_episo
 
 @@END HAS_EPISODES@@
 @@IF HAS_EXPLORE@@
-/* An explore clause sees the event (of type `type`): count, then the
- * suggest records due. */
-static void @@PREFIX@@_explore(@@PREFIX@@_matcher *m, sremrt_explore *ex, sremrt_explore_part *st,
-        int32_t decl, const @@PREFIX@@_event *e, int32_t type, const char *const *names)
+/* The suggest records of the n suggestions an explore clause's counting
+ * step (NAME_pN_xpush, a sremrt_explore_push specialised to the clause)
+ * returned for the event; most events have none and do not come here. */
+static void @@PREFIX@@_explore(@@PREFIX@@_matcher *m, sremrt_explore *ex, int32_t decl,
+        const @@PREFIX@@_event *e, const sremrt_explore_step *step, int32_t n, const char *const *names)
 {
-    sremrt_explore_step step;
     const char *seq[SREMRT_EXPLORE_MAX_M + 1];
     sremrt_record r;
-@@IF HAS_TS@@
-    int32_t n = sremrt_explore_push(ex, st, (int64_t)e->@@TS_FIELD@@, type, &step);
-@@END HAS_TS@@
-@@IF !HAS_TS@@
-    int32_t n = sremrt_explore_push(ex, st, 0, type, &step);   /* no timestamp: count windows */
-@@END !HAS_TS@@
     for (int32_t k = 0; k < n && m->cfg.record; k++) {
-        sremrt_explore_suggest_record(ex, &step.suggest[k], @@PREFIX@@_decl_names[decl], names, seq,
+        sremrt_explore_suggest_record(ex, &step->suggest[k], @@PREFIX@@_decl_names[decl], names, seq,
                                       SREMRT_EXPLORE_MAX_M + 1, &r);
         r.decl = decl;
         @@PREFIX@@_about(m, e, &r);
@@ -370,13 +389,15 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
         if (cfg->occmap_cap > 0)
             m->cfg.occmap_cap = cfg->occmap_cap;
         m->cfg.explore_algo = cfg->explore_algo;
+        m->cfg.forecast_every = cfg->forecast_every;
+        m->cfg.symbol = cfg->symbol;
         if (cfg->explore_cap > 0)
             m->cfg.explore_cap = cfg->explore_cap;
         m->cfg.strings = cfg->strings;
     }
     sremrt_stats_init(&m->stats);
     sremrt_tsorder_init(&m->order);
-    if (sremrt_abi_check(6) != 0)
+    if (sremrt_abi_check(8) != 0)
         return -1;
 @@IF HAS_STRINGS@@
     if (@@PREFIX@@_strings_init(m) != 0)

@@ -100,6 +100,14 @@ typedef struct @@PREFIX@@_config {
     int32_t occmap_cap;    /* distinct episodes: free events per OccMap list; 0: default */
     int32_t explore_algo;  /* explore counting: a sremrt_explore_algo (0: default) */
     int64_t explore_cap;   /* explore: window entries per partition; 0: default */
+    int32_t forecast_every;/* forecast patterns: a forecast record after every event
+                              (a program's --forecast-emit every); 0: only when the
+                              forecast of the key differs from the last one given */
+    void (*symbol)(void *user, int32_t decl, int32_t slot, uint32_t symbol);
+                           /* forecast patterns: after each event of a substream, the
+                              symbol it took (the transition of the pattern's automaton)
+                              and the substream (slot: the partition key's number, 0
+                              unpartitioned), for training (sremc train); NULL: none */
     sremrt_alloc alloc;    /* where memory comes from (alloc NULL: malloc); hosted
                               tables grow through it: wrap it in sremrt_alloc_limit
                               to bound the memory (a program's --max-memory) */
@@ -171,6 +179,45 @@ void @@PREFIX@@_trie_emit(const @@PREFIX@@_matcher *m, sremrt_sink *s, int dot);
 #ifndef SREMRT_FREESTANDING
 /* Host: the tries as Graphviz dot to out; 0, or -1 on a write error. */
 int @@PREFIX@@_trie_dot(const @@PREFIX@@_matcher *m, FILE *out);
+#endif
+
+/* The forecast patterns (docs/forecasting.md), for a trainer: each one's
+ * declaration, name, number of symbols, the model order of its clause,
+ * the hash of its automaton (a model file must carry the same), whether
+ * this matcher was compiled with its tables (sremc --model) and whether
+ * they are exact (not the context automaton's node mode), and its kind.
+ * Returns how many; *out points at them. Forecast records (kind
+ * SREMRT_FORECAST) come after the match records of their event: r->fc_within
+ * 0 for an interval r->fc_from..r->fc_to (events from now), 1 for
+ * P(detection within r->fc_to events) with r->fc_positive; r->fc_prob the
+ * probability in units of 1e-4. */
+typedef struct @@PREFIX@@_forecast_info {
+    int32_t decl;
+    const char *name;
+    uint32_t nsym, order;
+    uint64_t hash;
+    int tables, exact;
+    int within;   /* forecast within K events; 0: interval */
+    /* hosted, compiled without tables: the symbol automaton (next[q *
+       nsym + s], -1: s cannot occur in q; final[q]), else 0 and NULL */
+    uint32_t nstates;
+    const int32_t *next;
+    const uint8_t *final;
+    /* the clause (docs/language.md 3.6): the decision, then the learner */
+    double theta;
+    uint32_t horizon, max_spread, k;
+    double pmin, alpha, gamma, r;
+} @@PREFIX@@_forecast_info;
+int32_t @@PREFIX@@_forecast_patterns(const @@PREFIX@@_forecast_info **out);
+
+#ifndef SREMRT_FREESTANDING
+struct sremrt_fc_flat;
+/* Hosted: forecast tables learned at run time (a program's --train-first,
+ * sremrt_fc_flatten of the forecasting core's table) for forecast pattern
+ * decl, compiled without --model; f must outlive m. Each key's context
+ * starts afresh. 0, or -1 when decl is no such pattern or f has other
+ * sizes. */
+int @@PREFIX@@_forecast_set_tables(@@PREFIX@@_matcher *m, int32_t decl, const struct sremrt_fc_flat *f);
 #endif
 
 /* Gives back the memory init and push took from the allocator. */

@@ -10,14 +10,16 @@
 #     second arena that then gives the same records (tests/firmware/state_fw.c);
 #  3. the runtime's float formatting without snprintf matches %.9g;
 #  4. samples/firmware builds for the host and prints expected.txt, and for
-#     the Cortex-M4, with its size.
+#     the Cortex-M4, with its size;
+#  5. a forecast sample (NAME.model beside it) compiles with its tables,
+#     which sremc reports in bytes, and they are in the Cortex-M4 object.
 set -u
 SREMC=$1
 W=build/firmware-test
 rm -rf "$W" && mkdir -p "$W"
 fail=0
 pass=0
-RT_PARTS="abi arena canon episode episode_conf explore explore_ref keymap occmap out ptrie schema sink state stats strtab tsorder"
+RT_PARTS="abi arena canon episode episode_conf explore explore_ref isotime keymap occmap out ptrie reorder schema sink state stats strtab tsorder"
 ARM_FLAGS="-std=c99 -mcpu=cortex-m4 -mthumb -ffreestanding -Os -Wall -Wextra -Werror -DSREMRT_FREESTANDING"
 HOST_FLAGS="-std=c99 -Wall -Wextra -pedantic -Werror -DSREMRT_FREESTANDING -ffreestanding"
 have_arm=0
@@ -35,13 +37,24 @@ for p in $RT_PARTS; do
 done
 for f in samples/*.srem; do
     n=$(basename "$f" .srem)
-    if ! "$SREMC" --freestanding "$f" -o "$W/$n.c" 2>"$W/$n.log"; then
+    model=""; [ -f "samples/$n.model" ] && model="--model samples/$n.model"
+    # shellcheck disable=SC2086
+    if ! "$SREMC" --freestanding $model -v "$f" -o "$W/$n.c" 2>"$W/$n.log"; then
         bad "sremc --freestanding $f"; cat "$W/$n.log"; continue
     fi
     if cc $HOST_FLAGS -Iruntime/include -c "$W/$n.c" -o "$W/$n.o"; then ok; else bad "$n.c (host)"; fi
     if [ $have_arm = 1 ]; then
         if arm-none-eabi-gcc $ARM_FLAGS -Iruntime/include -c "$W/$n.c" -o "$W/arm_$n.o"; then ok
         else bad "$n.c (Cortex-M4)"; fi
+    fi
+    if [ -n "$model" ]; then   # 5.
+        if grep -q 'forecast: .* table bytes' "$W/$n.log" && grep -q '_fc_index\[' "$W/$n.c"; then
+            ok; sed -n 's/^sremc: \(pattern .*forecast: .*\)/firmware: \1/p' "$W/$n.log"
+            [ $have_arm = 1 ] && echo "firmware: $n for the Cortex-M4: $(arm-none-eabi-size -A "$W/arm_$n.o" |
+                awk '$1 == ".text" || $1 ~ /^.rodata/ { s += $2 } END { print s }') bytes of text and rodata"
+        else
+            bad "$n: no forecast tables with $model"; cat "$W/$n.log"
+        fi
     fi
 done
 hosted=$(nm -u "$W"/*.o 2>/dev/null | grep -E ' (malloc|calloc|realloc|free|printf|fprintf|snprintf|sprintf|puts|fputs|fwrite|fopen|fclose|fflush|stdout|stderr|strtod)$' | sort -u)

@@ -31,6 +31,11 @@ else
     cat "$tmp/build.log"; bad "build with the installed sremc"
 fi
 "$p/bin/sremc" --version | grep -q '^sremc ' || bad "installed sremc --version"
+# The NATS mode comes with the installed runtime where libnats was found.
+if [ -f lib/libsremrt_nats.a ]; then
+    [ -f "$p/lib/libsremrt_nats.a" ] || bad "make install left out lib/libsremrt_nats.a"
+    "$tmp/work/ships" --help | grep -q "NATS JetStream.*: built in" || bad "the installed sremc builds no --nats mode"
+fi
 
 # Building from the prefix alone, as docs/FIRMWARE.md and docs/guide.md
 # show: a host program with the flags pkg-config gives (tests/embed/

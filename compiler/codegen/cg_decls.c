@@ -263,6 +263,258 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
 _Static_assert(EXPLORE_MAX_LENGTH == SREMRT_EXPLORE_MAX_M && EXPLORE_MAX_VALUES == SREMRT_EXPLORE_MAX_VALUES,
                "the checker's explore limits are the runtime's");
 
+/* ---- the generated counting step of an explore clause ------------------------------------ */
+
+/* What the step knows at compile time: docs/explore.md "Generated counting
+ * step". The runtime's default algorithm with every loop over the pattern
+ * unrolled into statements on constant counter indexes. */
+typedef struct XStep {
+    Buf *b;
+    const int32_t *seq;   /* ET_1..ET_m, value indexes */
+    int m, nvalues;
+    bool stam, windowed;
+} XStep;
+
+/* Positions k (1-based, ascending) with ET_k == v; returns how many. */
+static int xocc(const XStep *x, int v, int *occ)
+{
+    int n = 0;
+    for (int k = 1; k <= x->m; k++)
+        if (x->seq[k - 1] == v)
+            occ[n++] = k;
+    return n;
+}
+
+/* stam, an event of type v enters: W[a][b] += W[a][b-1] for each b with
+ * ET_b == v (descending), a = 1..b (explore.c sw_enter). */
+static void xstep_enter(const XStep *x, int v, int level)
+{
+    int occ[SREMRT_EXPLORE_MAX_M], n = xocc(x, v, occ), M = x->m + 1;
+    for (int i = n - 1; i >= 0; i--)
+        for (int a = 1; a <= occ[i]; a++)
+            cg_line(x->b, level, "w[%d] += w[%d];", a * M + occ[i], a * M + occ[i] - 1);
+}
+
+/* stam, the oldest event, of type v, leaves: W[a][b] -= W'[a+1][b] for
+ * b = first occurrence..m, a with ET_a == v descending (explore.c sw_leave). */
+static void xstep_leave(const XStep *x, int v, int level)
+{
+    int occ[SREMRT_EXPLORE_MAX_M], n = xocc(x, v, occ), M = x->m + 1;
+    for (int b = occ[0]; b <= x->m; b++)
+        for (int i = n - 1; i >= 0; i--)
+            if (occ[i] <= b)
+                cg_line(x->b, level, "w[%d] -= w[%d];", occ[i] * M + b, (occ[i] + 1) * M + b);
+}
+
+/* Whether v is some ET_k (else a candidate X). */
+static bool xin_pattern(const XStep *x, int v)
+{
+    int occ[SREMRT_EXPLORE_MAX_M];
+    return xocc(x, v, occ) > 0;
+}
+
+/* A new entry at the back of the window ring, slot j, with the event's
+ * key; a full ring first makes room as the runtime does. */
+static void xstep_ring_push(const XStep *x)
+{
+    cg_line(x->b, 2, "if (st->size == st->cap)");
+    cg_line(x->b, 3, "sremrt_explore_make_room(ex, st);");
+    cg_line(x->b, 2, "j = st->head + st->size++;");
+    cg_line(x->b, 2, "j -= j >= st->cap ? st->cap : 0;");
+    cg_line(x->b, 2, "st->keys[j] = key;");
+}
+
+/* The trie update of c matches of p (take's fast path with the node ids
+ * known: path[k] == k, explore.h): every node from the root to p. */
+static void xstep_pattern_to_trie(const XStep *x)
+{
+    cg_line(x->b, 2, "if (c) {");
+    cg_line(x->b, 3, "out->pattern = c;");
+    cg_line(x->b, 3, "if (nd[0].count > UINT64_MAX - c)");
+    cg_line(x->b, 4, "return sremrt_explore_take(ex, t, out);");
+    for (int k = 0; k <= x->m; k++)
+        cg_line(x->b, 3, "nd[%d].count += c;", k);
+    cg_line(x->b, 3, "nd[%d].freq += c;", x->m);
+    cg_line(x->b, 2, "}");
+}
+
+/* The inline test of take's may_suggest (explore.c): node n might be due. */
+static void xstep_may_suggest(Buf *b, const char *n, const char *k)
+{
+    cg_line(b, 2, "if (%s && !nd[%s].suggested && !(nd[%s].freq <= ex->suggest_qmax &&", k, n, n);
+    cg_line(b, 3, "nd[%s].freq * ex->suggest_q < nd[0].count))", n);
+    cg_line(b, 3, "return sremrt_explore_due(ex, t, out);");
+}
+
+/* The trie update of a candidate's e extension and v variation matches
+ * (take's fast path), then whether either may be due. */
+static void xstep_candidate_to_trie(const XStep *x, bool ext, bool var)
+{
+    Buf *b = x->b;
+    cg_line(b, 2, "if (!(e | v))");
+    cg_line(b, 3, "return 0;");
+    cg_line(b, 2, "s = %s;", ext && var ? "e + v" : ext ? "e" : "v");
+    cg_line(b, 2, "out->extension = e;");
+    cg_line(b, 2, "out->variation = v;");
+    /* take's slow path creates missing nodes and saturates: needed at most
+     * twice per candidate and near 2^64 (a node missing while its count
+     * is 0 only sends the event there too) */
+    cg_line(b, 2, "en = %s;", ext ? "ex->ext_node[t]" : "0");
+    cg_line(b, 2, "vn = %s;", var ? "ex->var_node[t]" : "0");
+    cg_line(b, 2, "if ((en | vn) < 0 || %snd[0].count > UINT64_MAX - s)", ext && var ? "s < e || " : "");
+    cg_line(b, 3, "return sremrt_explore_take(ex, t, out);");
+    for (int k = 0; k < x->m; k++)
+        cg_line(b, 2, "nd[%d].count += s;", k);
+    if (ext) {
+        cg_line(b, 2, "nd[%d].count += e;", x->m);
+        cg_line(b, 2, "nd[en].count += e;");
+        cg_line(b, 2, "nd[en].freq += e;");
+    }
+    if (var) {
+        cg_line(b, 2, "nd[vn].count += v;");
+        cg_line(b, 2, "nd[vn].freq += v;");
+    }
+    if (ext)
+        xstep_may_suggest(b, "en", "e");
+    if (var)
+        xstep_may_suggest(b, "vn", "v");
+}
+
+/* The case of pattern type v in the step's switch (stam). */
+static void xstep_stam_case(const XStep *x, int v)
+{
+    int M = x->m + 1, m = x->m;
+    if (v == x->seq[m - 1]) {
+        cg_line(x->b, 2, "if ((uint64_t)%s > ex->wrap_limit)", x->windowed ? "st->size" : "st->pos - 1");
+        cg_line(x->b, 3, "ex->may_wrap = 1;");
+        cg_line(x->b, 2, "c = w[%d];", M + m - 1);
+    }
+    xstep_enter(x, v, 2);
+    if (x->windowed) {
+        xstep_ring_push(x);
+        cg_line(x->b, 2, "st->codes[j] = %d;", v);
+    }
+    if (v == x->seq[m - 1])
+        xstep_pattern_to_trie(x);
+}
+
+/* The case of pattern type v (stnm): stage moves f[k] = f[k-1] for k with
+ * ET_k == v, descending, then a new start for ET_1 (explore.c stnm_push). */
+static void xstep_stnm_case(const XStep *x, int v)
+{
+    int occ[SREMRT_EXPLORE_MAX_M], n = xocc(x, v, occ), m = x->m;
+    for (int i = n - 1; i >= 0 && occ[i] >= 2; i--) {
+        if (occ[i] == m)
+            cg_line(x->b, 2, "c = sremrt_explore_in_window(f[%d], f[%d], first);", m, m - 1);
+        cg_line(x->b, 2, "f[%d] = f[%d];", occ[i], occ[i] - 1);
+    }
+    if (occ[0] == 1) {
+        cg_line(x->b, 2, "f[1]++;");
+        if (x->windowed)
+            xstep_ring_push(x);
+    }
+    if (v == x->seq[m - 1])
+        xstep_pattern_to_trie(x);
+}
+
+/* Pattern i's counting step: sremrt_explore_push's default algorithm for
+ * this clause alone; other algorithms (--explore-algo) go to the runtime. */
+static void put_explore_step(Cg *g, int i, const AstPattern *p)
+{
+    XStep x = {&g->sec[CG_CODE], g->explore_seq, p->body->nkids, p->explore_attr->nvalues,
+               p->hdr.policy == POLICY_STAM, p->hdr.window.kind != WIN_NONE};
+    Buf *b = x.b;
+    int m = x.m, M = m + 1;
+    cg_line(b, 0, "/* pattern %s's explore clause, default algorithm: sremrt_explore_push", p->name);
+    cg_line(b, 0, " * specialised to this pattern, policy and window (docs/explore.md) */");
+    cg_line(b, 0, "static int32_t %s_p%d_xpush(sremrt_explore *ex, sremrt_explore_part *st, int64_t ts, int32_t t,",
+            g->P, i);
+    cg_line(b, 0, "        sremrt_explore_step *out)");
+    cg_line(b, 0, "{");
+    cg_line(b, 1, "uint64_t *%s = st->cnt, c = 0, e = 0, v = 0, s;", x.stam ? "w" : "f");
+    cg_line(b, 1, "sremrt_ptrie_node *nd = ex->trie.nodes;");
+    cg_line(b, 1, "int32_t en, vn;");
+    if (x.windowed)
+        cg_line(b, 1, "int64_t key, bound%s;", x.stam ? ", j, o" : ", j");
+    if (!x.stam)
+        cg_line(b, 1, "uint64_t first;");
+    cg_line(b, 1, "if (ex->cfg.algo != SREMRT_EXPLORE_DEFAULT || (uint32_t)t >= %du || !st->mem)", x.nvalues);
+    cg_line(b, 2, "return sremrt_explore_push(ex, st, ts, t, out);");
+    cg_line(b, 1, "out->pattern = out->extension = out->variation = 0;");
+    cg_line(b, 1, "out->nsuggest = 0;");
+    cg_line(b, 1, "st->pos++;");
+    cg_line(b, 1, "ex->events++;");
+    if (p->hdr.window.kind == WIN_TIME) {
+        cg_line(b, 1, "key = ts;");
+        cg_line(b, 1, "bound = ts >= INT64_MIN + INT64_C(%" PRId64 ") ? ts - INT64_C(%" PRId64 ") : INT64_MIN;",
+                p->hdr.window.value, p->hdr.window.value);
+    } else {
+        cg_line(b, 1, "(void)ts;");
+        if (x.windowed) {
+            cg_line(b, 1, "key = st->pos;");
+            cg_line(b, 1, "bound = st->pos - INT64_C(%" PRId64 ") + 1;", p->hdr.window.value);
+        }
+    }
+    if (x.windowed) {   /* what left the window */
+        /* a count window's bound grows by one per event and its keys are
+         * distinct positions, all >= the last bound: at most one leaves */
+        cg_line(b, 1, "%s (st->size > 0 && st->keys[st->head] < bound) {",
+                p->hdr.window.kind == WIN_EVENTS ? "if" : "while");
+        if (x.stam) {
+            cg_line(b, 2, "switch (st->codes[st->head]) {");
+            for (int v = 0; v < x.nvalues; v++) {
+                if (!xin_pattern(&x, v))
+                    continue;
+                cg_line(b, 2, "case %d:", v);
+                xstep_leave(&x, v, 3);
+                cg_line(b, 3, "break;");
+            }
+            cg_line(b, 2, "}");
+            cg_line(b, 2, "o = st->head + 1;");
+            cg_line(b, 2, "st->head = o == st->cap ? 0 : o;");
+        } else {
+            cg_line(b, 2, "st->head = st->head + 1 == st->cap ? 0 : st->head + 1;");
+        }
+        cg_line(b, 2, "st->size--;");
+        cg_line(b, 1, "}");
+    }
+    if (!x.stam)
+        cg_line(b, 1, "first = %s;", x.windowed ? "f[1] - (uint64_t)st->size + 1" : "1");
+    cg_line(b, 1, "switch (t) {");
+    for (int v = 0; v < x.nvalues; v++) {
+        if (!xin_pattern(&x, v))
+            continue;
+        cg_line(b, 1, "case %d:", v);
+        if (x.stam)
+            xstep_stam_case(&x, v);
+        else
+            xstep_stnm_case(&x, v);
+        cg_line(b, 2, "break;");
+    }
+    cg_line(b, 1, "default:   /* a candidate X */");
+    if (x.stam) {
+        cg_line(b, 2, "if ((uint64_t)%s > ex->wrap_limit)", x.windowed ? "st->size" : "st->pos - 1");
+        cg_line(b, 3, "ex->may_wrap = 1;");
+        if (p->explore.variations)
+            cg_line(b, 2, "v = w[%d];", M + m - 1);
+        if (p->explore.extensions)
+            cg_line(b, 2, "e = w[%d];", M + m);
+    } else {
+        if (p->explore.variations)
+            cg_line(b, 2, "v = sremrt_explore_in_window(st->g[t], f[%d], first);", m - 1);
+        if (p->explore.extensions)
+            cg_line(b, 2, "e = sremrt_explore_in_window(st->h[t], f[%d], first);", m);
+        cg_line(b, 2, "st->g[t] = f[%d];", m - 1);
+        cg_line(b, 2, "st->h[t] = f[%d];", m);
+    }
+    xstep_candidate_to_trie(&x, p->explore.extensions, p->explore.variations);
+    cg_line(b, 2, "break;");
+    cg_line(b, 1, "}");
+    cg_line(b, 1, "return 0;");
+    cg_line(b, 0, "}");
+    cg_blank(b);
+}
+
 /* The explore clause of pattern i (docs/language.md 5): its configuration and
  * the shared trie; one counting state per partition (slot of the
  * pattern's keymap). Push code goes after the pattern's own step, so a
@@ -320,6 +572,7 @@ void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
         diag_error(g->diag, p->explore.loc, "the explore clause of pattern '%s' cannot run: %s", p->name, why);
         return;
     }
+    put_explore_step(g, i, p);
     sremrt_explore ex;
     sremrt_alloc heap = sremrt_alloc_malloc();
     size_t state = 0;
@@ -371,11 +624,20 @@ void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
 void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int level)
 {
     Buf *pu = &g->sec[CG_PUSH];
-    cg_begin(pu, level);
-    fprintf(pu->f, "%s_explore(m, &m->p%d_ex, %s, ", g->P, i, st);
-    cg_put_decl(pu->f, g, p->name);
-    fputs(", e, e->", pu->f);
+    cg_line(pu, level, "{");
+    cg_line(pu, level + 1, "sremrt_explore_step xs;");
+    cg_begin(pu, level + 1);
+    fprintf(pu->f, "int32_t xn = %s_p%d_xpush(&m->p%d_ex, %s, (int64_t)", g->P, i, i, st);
+    put_ts(g, pu->f);
+    fputs(", e->", pu->f);
     cg_put_field(pu->f, p->explore_attr);
-    fprintf(pu->f, ", %s_%d_values);", g->P, p->explore_attr->index);
+    fputs(", &xs);", pu->f);
     cg_end(pu);
+    cg_line(pu, level + 1, "if (xn > 0)   /* suggestions due: their records */");
+    cg_begin(pu, level + 2);
+    fprintf(pu->f, "%s_explore(m, &m->p%d_ex, ", g->P, i);
+    cg_put_decl(pu->f, g, p->name);
+    fprintf(pu->f, ", e, &xs, xn, %s_%d_values);", g->P, p->explore_attr->index);
+    cg_end(pu);
+    cg_line(pu, level, "}");
 }

@@ -90,6 +90,8 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             cg_line(pu, 3, "m->ovf[%d][SREMRT_OVF_MEMORY]++;", g->decl);
         }
         put_step(g, i, p, "s", step_args, key, 2, runs);
+        if (plan->fc_symbols)
+            cg_line(pu, 2, "%s_p%d_forecast(m, s, e, slot, %s);", P, i, key);
         if (p->explore.present) {
             cg_line(pu, 2, "if (inserted && sremrt_explore_part_init(&m->p%d_ex, &m->p%d_xp[slot], &m->cfg.alloc) != 0)",
                     i, i);
@@ -126,6 +128,8 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             cg_line(&g->sec[CG_MANY_OUT], 0, "m->p%d = st%d;", i, i);
         }
         put_step(g, i, p, st, step_args, "NULL, 0", 0, false);
+        if (plan->fc_symbols)
+            cg_line(pu, 0, "%s_p%d_forecast(m, %s, e, 0, NULL, 0);", P, i, st);
         if (p->explore.present) {
             char xst[64];
             snprintf(xst, sizeof xst, "&m->p%d_xp", i);
@@ -178,8 +182,10 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
             /* threaded run: one per-state prologue each, so only for
              * small automata (fire's 768-state dsra took 7x longer to
              * compile at -O2 threaded) */
-            g->threaded = ndecls == 1 && !p->partition_attr && !p->explore.present &&
+            g->threaded = ndecls == 1 && !p->partition_attr && !p->explore.present && !plan->fc_symbols &&
                          plan->min->nstates <= CG_THREADED_MAX_STATES;
+            if (plan->fc_tables)   /* the step reads them */
+                cg_emit_forecast_tables(g, i, plan);
             cg_emit_dsra(g, i, plan);
         }
         if (plan->strategy == STRATEGY_TDFA)
@@ -187,6 +193,8 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
         else
             g->has_dsra = true;
     }
+    if (plan->fc_symbols)
+        cg_emit_forecast(g, i, plan);
     cg_emit_canon(g, i, p);
     emit_driver(g, i, plan);
     cg_state_pattern(g, i, plan);
@@ -397,7 +405,9 @@ static void emit_schema(Cg *g, Buf *fields, Buf *desc, Buf *same)
     cg_begin(desc, 0);
     fprintf(desc->f, "const sremrt_schema %s_schema = {", P);
     cg_put_c_string(desc->f, s->name);
-    fprintf(desc->f, ", %d, %s_attrs, %d, sizeof(%s_event)};", s->nattrs, P, s->ts_attr, P);
+    /* the timestamp's unit in ns: what ISO-8601 times and --max-delay convert to */
+    fprintf(desc->f, ", %d, %s_attrs, %d, sizeof(%s_event), INT64_C(%lld)};", s->nattrs, P, s->ts_attr, P,
+            s->ts_attr >= 0 ? (long long)ast_unit_ns(s->attrs[s->ts_attr].unit_name ? s->attrs[s->ts_attr].unit_name : "s") : 0LL);
     cg_end(desc);
 }
 
@@ -603,7 +613,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
     cg_bufs_close(t, DT_COUNT);
 
     char guard[CG_NAME_MAX], strategies[64], srcc[CG_NAME_MAX], push_one[CG_NAME_MAX];
-    char maxruns[32], maxkeys[32], budget[32], occcap[32], xcap[32], ndecls[32];
+    char maxruns[32], maxkeys[32], budget[32], occcap[32], xcap[32], ndecls[32], nfc[32];
     snprintf(guard, sizeof guard, "%s_H_GENERATED", o->prefix);
     for (char *s = guard; *s; s++)
         *s = (char)toupper((unsigned char)*s);
@@ -625,6 +635,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
     snprintf(occcap, sizeof occcap, "%d", o->caps.occmap_cap);
     snprintf(xcap, sizeof xcap, "%d", o->caps.explore_cap);
     snprintf(ndecls, sizeof ndecls, "%d", g->ndecls);
+    snprintf(nfc, sizeof nfc, "%d", g->fc_count);
     Flags fl;
     find_flags(g, &fl);
     /* the checkpoint's hash: everything a saved state's meaning depends on */
@@ -662,6 +673,9 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"EXPLORE_CAP", xcap},
         {"NDECLS", ndecls},
         {"STATE_HASH", state_hash},
+        {"FORECAST_INFO", g->fc_info.text ? g->fc_info.text : ""},
+        {"NFORECASTS", nfc},
+        {"FORECAST_SET", g->fc_set.text ? g->fc_set.text : ""},
         /* conditions */
         {"FREESTANDING", yes(o->freestanding)},
         {"HAS_TS", yes(g->schema->ts_attr >= 0)},
@@ -670,7 +684,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"HAS_EXPLORE", yes(fl.explore)},
         {"HAS_KEYMAP", yes(fl.keymap)},
         {"SHARDED", yes(g->sharded)},
-        {"USES_KEYS", yes(fl.match || fl.episodes || fl.keymap)},
+        {"USES_KEYS", yes(fl.match || fl.episodes || fl.keymap || g->fc_any)},
         {"USES_WRAP", yes(fl.wrap || fl.div)},
         {"USES_DIV", yes(fl.div)},
         {"USES_MOD", yes(fl.mod)},
@@ -706,6 +720,8 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     if (o->freestanding && cg_has_strings(g.schema))   /* its hash table, segments and texts */
         cg_arena_runtime(&g, "string table", "of the schema", 1,
                          sremrt_strtab_bytes(CG_MAX_STRINGS, (size_t)CG_MAX_STRINGS * CG_STRING_BYTES));
+    cg_buf_open(&g.fc_info);
+    cg_buf_open(&g.fc_set);
     int i = 0, j = 0, ndecls = 0;
     bool ok = true;
     int nnodes = 0;
@@ -754,6 +770,8 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     if (batched)
         emit_batched(&g);
     cg_buf_close(&g.many_fast);
+    cg_buf_close(&g.fc_info);
+    cg_buf_close(&g.fc_set);
     if (o->runtime_bytes)
         *o->runtime_bytes = g.rt_bytes;
     if (ok && diag->nerrors == 0)
@@ -761,10 +779,32 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     else
         ok = false;
     cg_bufs_free(g.sec, CG_NSECTIONS);
+    cg_bufs_free(&g.fc_info, 1);
+    cg_bufs_free(&g.fc_set, 1);
     return ok;
 }
 
-bool cg_emit_main(const CgOptions *o, Diag *diag, FILE *out)
+/* The attribute every pattern and episode of the file is partitioned by:
+ * the publisher of --nats-publish splits the events by it; -1 when there
+ * is none or some declaration sees the whole stream. */
+static int route_attr(const Ast *ast)
+{
+    int attr = -1, seen = 0;
+    for (int i = 0; i < ast->ndecls; i++) {
+        const AstDecl *d = &ast->decls[i];
+        const AstAttr *a = d->kind == DECL_PATTERN ? d->u.pattern->partition_attr
+                         : d->kind == DECL_EPISODE ? d->u.episode->partition_attr : NULL;
+        if (d->kind != DECL_PATTERN && d->kind != DECL_EPISODE)
+            continue;
+        if (!a || (seen && a->index != attr))
+            return -1;
+        attr = a->index;
+        seen = 1;
+    }
+    return attr;
+}
+
+bool cg_emit_main(const Ast *ast, const CgOptions *o, Diag *diag, FILE *out)
 {
     char *src_comment = NULL;
     size_t src_len = 0;
@@ -775,12 +815,15 @@ bool cg_emit_main(const CgOptions *o, Diag *diag, FILE *out)
     for (char *s = src_comment; *s; s++)
         if (*s == '"' || *s == '\\' || *s == '%' || *s == '?')
             *s = '_';
+    char route[16];
+    snprintf(route, sizeof route, "%d", route_attr(ast));
     Hole holes[] = {{"PREFIX", o->prefix},
                     {"HEADER", o->header},
                     {"SOURCE", src_comment},
-                    {"VERSION", SREMC_VERSION}};
+                    {"VERSION", SREMC_VERSION},
+                    {"ROUTE_ATTR", route}};
     char *t = cg_load_template(o, "main.c.tpl", diag);
-    bool ok = t && cg_fill(t, "main.c.tpl", holes, 4, diag, out);
+    bool ok = t && cg_fill(t, "main.c.tpl", holes, 5, diag, out);
     free(t);
     free(src_comment);
     return ok;

@@ -100,6 +100,12 @@ typedef struct Cg {
     int              canon_tag_now;/* the pattern being emitted: its canon_tag */
     int              nnodes_walks;
     char             nodes_walk[CG_NODES_WALKS][CG_NODES_SIG];
+    /* forecast patterns (cg_forecast.c): the record function is emitted (a pattern has tables),
+       how many there are, and their PREFIX_forecast_info entries */
+    bool             fc_any;
+    int              fc_count;
+    Buf              fc_info;
+    Buf              fc_set;     /* PREFIX_forecast_set_tables's cases (hosted, no model) */
 } Cg;
 
 /* A register-free tdfa whose events fall into few classes runs from tables
@@ -189,6 +195,13 @@ void cg_emit_runs(Cg *g, int i, const Plan *plan);
 
 /* cg_nodes.c */
 void cg_emit_nodes(Cg *g, int i, const Plan *plan);
+/* A forecast pattern's tables (before its step, which steps the context
+ * in each transition) and its PREFIX_pI_forecast (after). */
+void cg_emit_forecast_tables(Cg *g, int i, const Plan *plan);
+void cg_emit_forecast(Cg *g, int i, const Plan *plan);
+/* In a transition block of forecast pattern i with tables: the context
+ * after symbol sym and the forecast of state `to` with it (s->fcur). */
+void cg_put_forecast_step(Cg *g, int i, const Plan *plan, int sym, int to, const char *indent);
 
 /* cg_state.c */
 void cg_state_pattern(Cg *g, int i, const Plan *plan);

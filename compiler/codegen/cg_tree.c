@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cg_impl.h"
 
+#include "forecast.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -70,6 +72,12 @@ void cg_emit_state_struct(Cg *g, int i, const Dsra *d, const AstPattern *p, int 
                 d->window_kind == WIN_TIME ? "timestamp" : "substream position");
     if (H > 0)
         fprintf(ty, "    %s_event ring[%d];   /* the last %d events: registers by age */\n", P, H, H);
+    if (p->forecast.present)
+        fputs("    uint32_t fsym;   /* forecast: the transition the last event took */\n"
+              "    uint32_t fctx;   /* forecast: the context state (0: a new substream) */\n"
+              "    uint32_t fcur;   /* forecast: now, 1 + its pool entry; 0: none */\n"
+              "    uint32_t flast;   /* forecast: the last one given; 0: none */\n",
+              ty);
     fprintf(ty, "} %s_p%d_st;\n\n", P, i);
 }
 
@@ -197,6 +205,11 @@ static void emit_dsra_step(Cg *g, int i, const Plan *plan, bool run)
         if (st->nnodes == 0) {
             if (run)
                 fprintf(out, "    goto p%d_q%d;\n", i, q);
+            else if (plan->fc_symbols) {   /* no transition: the stay symbol */
+                fprintf(out, "        s->fsym = %d;\n", plan->fc_symbols->stay);
+                cg_put_forecast_step(g, i, plan, plan->fc_symbols->stay, q, "        ");
+                fputs("        goto done;\n", out);
+            }
             else
                 fputs("        goto done;\n", out);
             continue;
@@ -268,6 +281,10 @@ static void emit_dsra_step(Cg *g, int i, const Plan *plan, bool run)
         }
         if (!run)
             fprintf(out, "    s->state = %d;\n", tr->to);
+        if (!run && plan->fc_symbols) {   /* the event's symbol: this transition */
+            fprintf(out, "    s->fsym = %d;\n", t);
+            cg_put_forecast_step(g, i, plan, t, tr->to, "    ");
+        }
         if (to->final && tagged && tr->tags && to->nfinals > 0) {
             /* the latest start among the final slots is inside the window */
             fputs("    hit = (uint64_t)now - (uint64_t)", out);

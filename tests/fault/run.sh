@@ -197,9 +197,9 @@ t types 3 fire <<'EOF'
 {"kind":"error","line":7,"message":"attribute id: \"-9223372036854775809\" is out of the int64 range"}
 {"kind":"error","line":8,"message":"attribute ok: \"maybe\" is not a bool (true, false, 1 or 0)"}
 {"kind":"error","line":10,"message":"attribute ok: \"2\" is not a bool (true, false, 1 or 0)"}
-{"kind":"error","line":11,"message":"attribute time: \"5.5\" is not a timestamp (an integer)"}
-{"kind":"error","line":12,"message":"attribute time: \"1e3\" is not a timestamp (an integer)"}
-{"kind":"error","line":13,"message":"attribute time: \"0x10\" is not a timestamp (an integer)"}
+{"kind":"error","line":11,"message":"attribute time: \"5.5\" is not a timestamp (an integer or an ISO-8601 time)"}
+{"kind":"error","line":12,"message":"attribute time: \"1e3\" is not a timestamp (an integer or an ISO-8601 time)"}
+{"kind":"error","line":13,"message":"attribute time: \"0x10\" is not a timestamp (an integer or an ISO-8601 time)"}
 {"kind":"error","line":14,"message":"attribute type: \"X\" is not a value of its enum"}
 {"kind":"error","line":15,"message":"attribute type: \"t\" is not a value of its enum"}
 {"kind":"match","name":"fire","index":3,"ts":1011,"start":2,"bind":{"x":2}}
@@ -420,6 +420,45 @@ t bin 3 fire --input bin <<'EOF'
 {"kind":"error","line":6,"message":"truncated record: 20 of 40 bytes"}
 events     2
 rejected   4
+overflows  0
+EOF
+
+# --input jsonl: each type's wrong values, a missing and a duplicated
+# key, bad JSON, a line over the length limit (65536 bytes), blank and
+# \r\n lines, a timestamp going backwards; the good lines go on matching.
+{
+    printf '{"type":"T","id":1,"value":20,"ok":true,"time":1000}\r\n\n'
+    printf '{"type":"X","id":1,"value":20,"ok":true,"time":1001}\n'
+    printf '{"type":"T","id":1.5,"value":20,"ok":true,"time":1001}\n'
+    printf '{"type":"T","id":1,"value":"20","ok":true,"time":1001}\n'
+    printf '{"type":"T","id":1,"value":20,"ok":1,"time":1001}\n'
+    printf '{"type":"T","id":1,"value":20,"ok":true}\n'
+    printf '{"type":"T","id":1,"id":1,"value":20,"ok":true,"time":1001}\n'
+    printf '{"type":"T","id":1,"value":20,"ok":true,"time":1001\n'
+    printf '{"pad":"'; fill 70000 x; printf '"}\n'
+    printf '{"time":999,"ok":true,"value":65,"id":1,"type":"H"}\n'
+    printf '  {"extra":[{"a":null}],"time":1002,"ok":true,"value":65,"id":1,"type":"H"}  \n'
+} > "$W/jsonl.csv"
+t jsonl 3 fire --input jsonl <<'EOF'
+{"kind":"error","line":3,"message":"attribute type: \"X\" is not a value of its enum"}
+{"kind":"error","line":4,"message":"attribute id: \"1.5\" is not an int"}
+{"kind":"error","line":5,"message":"attribute value: \"20\" is not a float"}
+{"kind":"error","line":6,"message":"attribute ok: \"1\" is not a bool (true or false)"}
+{"kind":"error","line":7,"message":"missing key \"time\""}
+{"kind":"error","line":8,"message":"duplicate key \"id\""}
+{"kind":"error","line":9,"message":"expected ',' or '}' after a value"}
+{"kind":"error","line":10,"message":"line longer than 65536 bytes"}
+{"kind":"error","line":11,"message":"timestamp goes backwards (999 < 1000)"}
+{"kind":"match","name":"fire","index":2,"ts":1002,"start":1,"bind":{"x":1}}
+events     2
+rejected   9
+overflows  0
+EOF
+cp "$W/jsonl.csv" "$W/jsonl_strict.csv"
+t jsonl_strict 3 fire --input jsonl --strict <<'EOF'
+{"kind":"error","line":3,"message":"attribute type: \"X\" is not a value of its enum"}
+events     1
+rejected   1
 overflows  0
 EOF
 

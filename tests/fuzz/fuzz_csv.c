@@ -1,10 +1,12 @@
 /* fuzz_csv.c: libFuzzer driver for a generated program's input path: any
- * bytes -> the CSV reader (runtime/csv.c) -> the matcher sremc generated
- * from tests/fuzz/csv_schema.srem (prefix fcsv), records formatted as a
- * program would write them. Besides crashes, leaks and undefined behaviour
- * it checks what the reader promises: every call consumes input, line
- * numbers grow and stay inside the input, decoded values lie in their
- * type's range, messages are set, records are one valid line each. */
+ * bytes -> the CSV reader (runtime/csv.c; built with -DFUZZ_JSONL, the
+ * JSON Lines reader, runtime/jsonl.c: build/fuzz_jsonl) -> the matcher
+ * sremc generated from tests/fuzz/csv_schema.srem (prefix fcsv), records
+ * formatted as a program would write them. Besides crashes, leaks and
+ * undefined behaviour it checks what the reader promises: every call
+ * consumes input, line numbers grow and stay inside the input, decoded
+ * values lie in their type's range, messages are set, records are one
+ * valid line each. */
 #define _POSIX_C_SOURCE 200809L   /* fmemopen */
 
 #include <stdint.h>
@@ -16,6 +18,33 @@
 #include "sremrt/sremrt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The reader under test, behind one set of names. */
+#ifdef FUZZ_JSONL
+typedef sremrt_jsonl reader;
+typedef sremrt_jsonl_config reader_config;
+#define READER_MSG_CAP SREMRT_JSONL_MSG_CAP
+#define SMALL_CONFIG {64, 16}   /* line cap, block */
+#define reader_bytes(cfg) sremrt_jsonl_bytes(&fcsv_schema, cfg)
+#define reader_open sremrt_jsonl_open
+#define reader_open_buf sremrt_jsonl_open_buf
+#define reader_next sremrt_jsonl_next
+#define reader_line sremrt_jsonl_line
+#define reader_message sremrt_jsonl_message
+#define reader_close sremrt_jsonl_close
+#else
+typedef sremrt_csv reader;
+typedef sremrt_csv_config reader_config;
+#define READER_MSG_CAP SREMRT_CSV_MSG_CAP
+#define SMALL_CONFIG {64, 8}    /* line cap, columns */
+#define reader_bytes(cfg) sremrt_csv_bytes(cfg)
+#define reader_open sremrt_csv_open
+#define reader_open_buf sremrt_csv_open_buf
+#define reader_next sremrt_csv_next
+#define reader_line sremrt_csv_line
+#define reader_message sremrt_csv_message
+#define reader_close sremrt_csv_close
+#endif
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "fuzz_csv: %s:%d: check failed: %s\n", \
                                           __FILE__, __LINE__, #c); abort(); } } while (0)
@@ -102,7 +131,7 @@ static void check_error(int64_t line, const char *message)
     r.kind = SREMRT_ERROR;
     r.line = line;
     r.message = message;
-    CHECK(message && message[0] && strlen(message) < SREMRT_CSV_MSG_CAP);
+    CHECK(message && message[0] && strlen(message) < READER_MSG_CAP);
     check_record(&r);
 }
 
@@ -114,11 +143,11 @@ static void check_event(const fcsv_event *e)
 
 /* Reads the whole input with one configuration; with a matcher, pushes
  * the accepted events into it. */
-static void read_all(const uint8_t *data, size_t size, const sremrt_csv_config *cfg,
+static void read_all(const uint8_t *data, size_t size, const reader_config *cfg,
                      void *buf, size_t bytes, fcsv_matcher *m, Run *run)
 {
     sremrt_alloc hook = sremrt_alloc_malloc();
-    sremrt_csv r;
+    reader r;
     int64_t lines = 1, last = 0;
     size_t i, calls = 0;
     uint64_t accepted = 0;
@@ -127,26 +156,26 @@ static void read_all(const uint8_t *data, size_t size, const sremrt_csv_config *
         return;   /* fmemopen refuses size 0 on some C libraries */
     for (i = 0; i < size; i++)
         lines += data[i] == '\n';
-    int rc = buf ? sremrt_csv_open_buf(&r, &fcsv_schema, in, cfg, buf, bytes)
-                 : sremrt_csv_open(&r, &fcsv_schema, in, cfg, &hook);
+    int rc = buf ? reader_open_buf(&r, &fcsv_schema, in, cfg, buf, bytes)
+                 : reader_open(&r, &fcsv_schema, in, cfg, &hook);
     if (rc != 0) {
         CHECK(rc == SREMRT_READ_FATAL);
-        CHECK(sremrt_csv_line(&r) >= 1 && sremrt_csv_line(&r) <= lines);
-        check_error(sremrt_csv_line(&r), sremrt_csv_message(&r));
-        CHECK(sremrt_csv_next(&r, &(fcsv_event){0}) == SREMRT_READ_FATAL);
+        CHECK(reader_line(&r) >= 1 && reader_line(&r) <= lines);
+        check_error(reader_line(&r), reader_message(&r));
+        CHECK(reader_next(&r, &(fcsv_event){0}) == SREMRT_READ_FATAL);
     } else {
         for (;;) {
             fcsv_event e;
-            rc = sremrt_csv_next(&r, &e);
+            rc = reader_next(&r, &e);
             CHECK(++calls <= size + 1);   /* each record takes at least one byte */
             if (rc == SREMRT_READ_END)
                 break;
             CHECK(rc == SREMRT_READ_EVENT || rc == SREMRT_READ_BAD);
-            int64_t line = sremrt_csv_line(&r);
+            int64_t line = reader_line(&r);
             CHECK(line > last && line <= lines);
             last = line;
             if (rc == SREMRT_READ_BAD) {
-                check_error(line, sremrt_csv_message(&r));
+                check_error(line, reader_message(&r));
                 continue;
             }
             check_event(&e);
@@ -156,20 +185,20 @@ static void read_all(const uint8_t *data, size_t size, const sremrt_csv_config *
             else if (m)
                 check_error(line, fcsv_error(m));
         }
-        CHECK(sremrt_csv_next(&r, &(fcsv_event){0}) == SREMRT_READ_END);
+        CHECK(reader_next(&r, &(fcsv_event){0}) == SREMRT_READ_END);
     }
     if (m) {
         const sremrt_stats *st = fcsv_stats(m);
         CHECK(st->events == run->pushed && st->events + st->rejected == accepted);
     }
-    sremrt_csv_close(&r);
+    reader_close(&r);
     fclose(in);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* Small capacities put the line and column limits within reach. */
-    static const sremrt_csv_config small = {64, 8};
+    static const reader_config small = SMALL_CONFIG;
     static unsigned char small_buf[1024];
     fcsv_config cfg;
     Run run = {0, 0};
@@ -186,7 +215,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fcsv_free(m);
     free(m);
 
-    CHECK(sremrt_csv_bytes(&small) <= sizeof small_buf);
+    CHECK(reader_bytes(&small) <= sizeof small_buf);
     read_all(data, size, &small, small_buf + 1, sizeof small_buf - 1, NULL, NULL);
     return 0;
 }

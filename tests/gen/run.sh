@@ -10,13 +10,17 @@
 #     order, ### STATUS ###) built with `sremc build` under every strategy
 #     that applies;
 #  2b. samples/NAME.srem with NAME.csv and NAME.expected (and extern code
-#     in NAME_*.c) under every strategy that applies, the program (its main
+#     in NAME_*.c, a forecast model in NAME.model, the program's options in
+#     NAME.args) under every strategy that applies, the program (its main
 #     and the extern code included) built warning-free;
 #  3. the differential test (build/diff_codegen) against the interpreter:
 #     GEN_DIFF_PATTERNS (default 1000) random patterns, times
 #     SREMC_DIFF_SCALE, batched into programs built with -O0;
 #  4. episodes and explore clauses against oracles (build/diff_decl);
-#  5. --threads N against the plain run (tests/gen/threads.sh).
+#  5. --threads N against the plain run (tests/gen/threads.sh);
+#  6. checkpoints restored against the whole run (build/diff_state);
+#  7. --max-delay against the release order of its definition (late.py);
+#  8. the generated explore step against the runtime's rc and ic (build/diff_explore).
 set -u
 SREMC=${1:-bin/sremc}
 DIFF=${2:-build/diff_codegen}
@@ -72,6 +76,52 @@ for c in tests/gen/cases/*.case; do
     echo "gen: case $n:$ran"
 done
 
+# The other inputs of a sample program $1 (sample $2, its CSV run's
+# output in $1.out and $1.err): the JSON Lines of tests/gen/csv2jsonl.py
+# (an independent converter) give the same records and error records;
+# --convert-bin from CSV and from JSONL write the same bytes; those
+# records, read with --input bin from the file and from a pipe, give the
+# same records; so do JSONL and bin with
+# --threads 2.
+# A sample with string attributes (ids of the run's own table, which
+# --convert-bin refuses) skips the bin inputs, and checks instead that CSV
+# with --threads 2 and with --max-delay 0 gives the CSV run's records.
+check_inputs() {
+    q=$1
+    python3 tests/gen/csv2jsonl.py "samples/$2.srem" "samples/$2.csv" > "$q.jsonl"
+    "$q" --input jsonl "$q.jsonl" > "$q.jl.out" 2>"$q.jl.err"
+    "$q" --threads 2 --input jsonl "$q.jsonl" > "$q.jl2.out" 2>"$q.jl2.err"
+    if grep -Eq '^[[:space:]]*[A-Za-z_][A-Za-z0-9_]*[[:space:]]*:[[:space:]]*string[[:space:]]*;' "samples/$2.srem"; then
+        "$q" --threads 2 "samples/$2.csv" > "$q.t2.out" 2>"$q.t2.err"
+        "$q" --max-delay 0 "samples/$2.csv" > "$q.d0.out" 2>"$q.d0.err"
+        outs="jl.out jl.err jl2.out jl2.err t2.out t2.err d0.out d0.err"
+    else
+        outs="jl.out jl.err bin.out pipe.out jl2.out jl2.err bin2.out"
+        check_bin "$q" "$2"
+    fi
+    for f in $outs; do
+        case $f in *.err) want=$q.err ;; *) want=$q.out ;; esac
+        if ! diff -u "$want" "$q.$f" > "$q.$f.diff"; then
+            echo "gen: FAIL sample $2: $f differs from the CSV run"; sed 's/^/    /' "$q.$f.diff"
+            fail=$((fail+1))
+        else
+            pass=$((pass+1))
+        fi
+    done
+}
+
+check_bin() {
+    q=$1
+    "$q" --convert-bin "$q.csv.bin" "samples/$2.csv" 2>/dev/null
+    "$q" --convert-bin "$q.jl.bin" --input jsonl "$q.jsonl" 2>/dev/null
+    "$q" --input bin "$q.csv.bin" > "$q.bin.out" 2>&1
+    cat "$q.csv.bin" | "$q" --input bin > "$q.pipe.out" 2>&1
+    "$q" --threads 2 --input bin "$q.csv.bin" > "$q.bin2.out" 2>&1
+    if ! cmp -s "$q.csv.bin" "$q.jl.bin"; then
+        echo "gen: FAIL sample $2: --convert-bin from JSONL differs from CSV's"; fail=$((fail+1))
+    fi
+}
+
 # 2b. samples with events and expected output: samples/NAME.srem, NAME.csv
 #     and NAME.expected (the text records on stdout), built with the code
 #     of their extern predicates (samples/NAME_*.c, given as build operands)
@@ -83,20 +133,23 @@ done
 for e in samples/*.expected; do
     n=$(basename "$e" .expected)
     ext=$(ls samples/"${n}"_*.c 2>/dev/null | grep -v "_gen\.c$")   # NAME_gen.c: a stream generator
+    model=""; [ -f "samples/$n.model" ] && model="--model samples/$n.model"   # forecast tables
+    args=""; [ -f "samples/$n.args" ] && args=$(cat "samples/$n.args")       # the program's options
     ran=""
     for s in auto tdfa dsra runs; do
         p=$W/sample_$n.$s
         budget=""; [ $s = auto ] || budget="--max-code-kb 1000000"
         # shellcheck disable=SC2086
         if ! CFLAGS="-O0 -Wall -Wextra -pedantic -Werror" \
-                "$SREMC" build --strategy $s $budget "samples/$n.srem" $ext -o "$p" 2>"$p.log"; then
+                "$SREMC" build --strategy $s $budget $model "samples/$n.srem" $ext -o "$p" 2>"$p.log"; then
             # a strategy that does not apply is skipped; $CC failing never is
             if [ $s = auto ] || grep -q 'compiling the generated program' "$p.log"; then
                 echo "gen: FAIL build --strategy $s samples/$n.srem $ext"; cat "$p.log"; fail=$((fail+1))
             fi
             continue
         fi
-        "$p" "samples/$n.csv" > "$p.out" 2>"$p.err"
+        # shellcheck disable=SC2086
+        "$p" $args "samples/$n.csv" > "$p.out" 2>"$p.err"
         st=$?
         if ! diff -u "$e" "$p.out" >"$p.diff" || { [ $st != 0 ] && [ $st != 3 ]; }; then
             echo "gen: FAIL sample $n, strategy $s (exit $st)"; sed 's/^/    /' "$p.diff" "$p.err"
@@ -104,6 +157,7 @@ for e in samples/*.expected; do
         else
             pass=$((pass+1)); ran="$ran $s"
         fi
+        [ $s = auto ] && check_inputs "$p" "$n"
         lines=$(($(wc -l < "samples/$n.csv") - 1))
         for k in 1 $((lines / 3)) $((lines / 2)) $((lines - 1)); do
             head -n $((k + 1)) "samples/$n.csv" > "$p.part.csv"
@@ -182,6 +236,33 @@ fi
 STATE=${4:-build/diff_state}
 mkdir -p "$W/state"
 if ! "$STATE" "$SREMC" "$W/state" "${GEN_DIFF_STATE_PROGRAMS:-8}"; then
+    fail=$((fail+1))
+    fail=$((fail+1))
+fi
+
+# 7. --max-delay (tests/gen/late.py): random shuffled streams, some
+#    timestamps in ISO-8601, against the release order of its definition;
+#    a schema without a timestamp refuses the option (exit status 2).
+if "$SREMC" build tests/gen/late.srem -o "$W/late" 2>"$W/late.log" &&
+   python3 tests/gen/late.py "$W/late" "$W" "${LATE_SEED:-19}"; then
+    pass=$((pass+1))
+else
+    echo "gen: FAIL --max-delay against its oracle"; cat "$W/late.log"; fail=$((fail+1))
+fi
+"$W/partition.auto" --max-delay 1s /dev/null 2>"$W/late_nots.err"
+st=$?
+if [ -x "$W/partition.auto" ] && [ $st = 2 ] && grep -q 'max-delay needs a timestamp' "$W/late_nots.err"; then
+    pass=$((pass+1))
+else
+    echo "gen: FAIL --max-delay on a schema without a timestamp (exit $st)"; fail=$((fail+1))
+fi
+
+# 8. the generated explore counting step against the runtime's rc and ic
+#    (build/diff_explore): GEN_DIFF_EXPLORE_PROGRAMS (default 6) programs
+#    of 10 random explore clauses, times SREMC_DIFF_SCALE, 3 streams each.
+XDIFF=${5:-build/diff_explore}
+mkdir -p "$W/explore"
+if ! "$XDIFF" "$SREMC" "$W/explore" "${GEN_DIFF_EXPLORE_PROGRAMS:-6}"; then
     fail=$((fail+1))
 fi
 

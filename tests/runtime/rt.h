@@ -44,6 +44,7 @@ void add_keymap_tests(void);
 void add_strtab_tests(void);
 void add_alloc_tests(void);
 void add_bin_tests(void);
+void add_jsonl_tests(void);
 void add_misc_tests(void);
 void add_ptrie_tests(void);
 void add_explore_tests(void);
@@ -53,5 +54,6 @@ void add_canon_tests(void);
 void add_num_tests(void);
 void add_csv_gen_tests(void);
 void add_state_tests(void);
+void add_time_tests(void);
 
 #endif

@@ -22,8 +22,8 @@ static const sremrt_attr sensor_attrs[] = {
     {"time", SREMRT_TIMESTAMP, offsetof(rt_event, time), 0, NULL},
 };
 
-const sremrt_schema rt_sensor = {"Sensor", 5, sensor_attrs, 4, sizeof(rt_event)};
-const sremrt_schema rt_sensor_nots = {"Sensor", 4, sensor_attrs, -1, sizeof(rt_event)};
+const sremrt_schema rt_sensor = {"Sensor", 5, sensor_attrs, 4, sizeof(rt_event), 1000000};
+const sremrt_schema rt_sensor_nots = {"Sensor", 4, sensor_attrs, -1, sizeof(rt_event), 0};
 
 FILE *rt_mem(const char *data, size_t n)
 {
@@ -44,12 +44,14 @@ int main(void)
     add_strtab_tests();
     add_alloc_tests();
     add_bin_tests();
+    add_jsonl_tests();
     add_misc_tests();
     add_ptrie_tests();
     add_explore_tests();
     add_occmap_tests();
     add_episode_tests();
     add_canon_tests();
+    add_time_tests();
     add_fc_learn_tests();
     add_fc_wait_tests();
     add_fc_score_tests();

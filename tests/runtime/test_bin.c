@@ -92,6 +92,89 @@ static void test_bad_values(void)
     fclose(f);
 }
 
+/* One line per record ("N: id" or "N: ! message") and "END", read one
+ * at a time (by_runs 0) or in runs of records in place; free() it. */
+static char *bin_transcript(FILE *f, int by_runs)
+{
+    sremrt_alloc heap = sremrt_alloc_malloc();
+    char *text = NULL;
+    size_t size;
+    FILE *out = open_memstream(&text, &size);
+    int rc;
+    if (!by_runs) {
+        sremrt_bin r;
+        rt_event e;
+        sremrt_bin_open(&r, &rt_sensor, f);
+        while ((rc = sremrt_bin_next(&r, &e)) != SREMRT_READ_END) {
+            if (rc == SREMRT_READ_EVENT)
+                fprintf(out, "%lld: %lld\n", (long long)sremrt_bin_line(&r), (long long)e.id);
+            else
+                fprintf(out, "%lld: ! %s\n", (long long)sremrt_bin_line(&r), sremrt_bin_message(&r));
+        }
+    } else {
+        sremrt_bin_blocks r;
+        const void *run;
+        size_t n, i;
+        CU_ASSERT_EQUAL_FATAL(sremrt_bin_blocks_open(&r, &rt_sensor, f, &heap), 0);
+        while ((rc = sremrt_bin_blocks_next(&r, &run, &n)) != SREMRT_READ_END) {
+            CU_ASSERT(rc == SREMRT_READ_EVENT || rc == SREMRT_READ_BAD);
+            for (i = 0; rc == SREMRT_READ_EVENT && i < n; i++) {
+                const rt_event *e = (const rt_event *)run + i;
+                CU_ASSERT_EQUAL((uintptr_t)e % sizeof(int64_t), 0);   /* in place, aligned */
+                fprintf(out, "%lld: %lld\n", (long long)sremrt_bin_blocks_line(&r) + (long long)i,
+                        (long long)e->id);
+            }
+            if (rc == SREMRT_READ_BAD)
+                fprintf(out, "%lld: ! %s\n", (long long)sremrt_bin_blocks_line(&r),
+                        sremrt_bin_blocks_message(&r));
+        }
+        CU_ASSERT_EQUAL(sremrt_bin_blocks_next(&r, &run, &n), SREMRT_READ_END);
+        sremrt_bin_blocks_close(&r);
+    }
+    fputs("END\n", out);
+    fclose(out);
+    return text;
+}
+
+/* Runs of records in place, from a regular file and from a memory
+ * stream, against the record-at-a-time reader: 5,000 records
+ * (several runs), bad values here and there, a truncated last record. */
+static void test_blocks(void)
+{
+    enum { N = 5000 };
+    static rt_event in[N];
+    int i, cut, file;
+    for (i = 0; i < N; i++)
+        in[i] = ev(i % 5, i + 1, (uint8_t)(i % 2), 100 + i);
+    in[0].type = 7;
+    in[1637].ok = 3;
+    in[1638].type = -2;
+    in[4000].ok = 9;
+    in[4000].type = 5;
+    for (cut = 0; cut < 2; cut++) {
+        size_t bytes = sizeof in - (cut ? 3 : 0);
+        FILE *ref = rt_mem((const char *)in, bytes);
+        char *want = bin_transcript(ref, 0);
+        fclose(ref);
+        CU_ASSERT_PTR_NOT_NULL(strstr(want, "4001: ! attribute type: 5 is not an index of its enum\n"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(want, cut ? "5000: ! truncated record" : "5000: 5000\nEND"));
+        for (file = 0; file < 2; file++) {
+            FILE *f = file ? tmpfile() : rt_mem((const char *)in, bytes);
+            char *got;
+            CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+            if (file) {
+                CU_ASSERT_EQUAL(fwrite(in, 1, bytes, f), bytes);
+                rewind(f);
+            }
+            got = bin_transcript(f, 1);
+            ASSERT_STR(got, want);
+            free(got);
+            fclose(f);
+        }
+        free(want);
+    }
+}
+
 void add_bin_tests(void)
 {
     CU_pSuite s = CU_add_suite("bin", NULL, NULL);
@@ -99,4 +182,5 @@ void add_bin_tests(void)
     CU_add_test(s, "empty", test_empty);
     CU_add_test(s, "truncated last record", test_truncated);
     CU_add_test(s, "bad values", test_bad_values);
+    CU_add_test(s, "runs in place, file and stream", test_blocks);
 }

@@ -203,10 +203,19 @@ static void test_floats(void)
 
 static void test_timestamps(void)
 {
-    CHECK_CSV(HDR "T,1,0,0,1700000007000\nT,1,0,0,-5\nT,1,0,0,12.5\nT,1,0,0,99999999999999999999\n",
+    CHECK_CSV(HDR "T,1,0,0,1700000007000\nT,1,0,0,-5\nT,1,0,0,12.5\nT,1,0,0,99999999999999999999\n"
+                  "T,1,0,0,2023-11-14T22:13:27Z\nT,1,0,0,\" 2023-11-14T23:13:27.25+01:00 \"\n"
+                  "T,1,0,0,2023-11-14T22:13:27.0005Z\nT,1,0,0,2023-11-14T22:13:27\n"
+                  "T,1,0,0,2023-11-31T22:13:27Z\nT,1,0,0,2023-11-14 22:13:27Z\n",
               "2: T|1|0|0|1700000007000\n3: T|1|0|0|-5\n"
-              "4: ! attribute time: \"12.5\" is not a timestamp (an integer)\n"
-              "5: ! attribute time: \"99999999999999999999\" is out of the int64 range\nEND\n");
+              "4: ! attribute time: \"12.5\" is not a timestamp (an integer or an ISO-8601 time)\n"
+              "5: ! attribute time: \"99999999999999999999\" is out of the int64 range\n"
+              "6: T|1|0|0|1700000007000\n7: ! attribute time: \" 2023-11-14T23:13:27.25+01:00 \" "
+              "is not a timestamp (an integer or an ISO-8601 time)\n"
+              "8: ! attribute time: \"2023-11-14T22:13:27.0005Z\" is not a whole number of the timestamp's unit\n"
+              "9: ! attribute time: \"2023-11-14T22:13:27\" has no time zone (Z or an offset like +02:00)\n"
+              "10: ! attribute time: \"2023-11-31T22:13:27Z\" is not a valid date and time\n"
+              "11: ! attribute time: \"2023-11-14 22:13:27Z\" is not a timestamp (an integer or an ISO-8601 time)\nEND\n");
 }
 
 static void test_long_value_in_message(void)

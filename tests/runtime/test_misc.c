@@ -6,7 +6,7 @@
 #include "rt.h"
 
 /* What a generated file does at file scope; compiling is the test. */
-SREMRT_ABI_REQUIRE(rt_test, 6);
+SREMRT_ABI_REQUIRE(rt_test, 8);
 
 static void test_abi(void)
 {
@@ -34,8 +34,8 @@ static void test_schema_check(void)
         {"a", SREMRT_ENUM, 0, 1, vals},
         {"t", SREMRT_TIMESTAMP, 8, 0, NULL},
     };
-    sremrt_schema s = {"S", 2, attrs, 1, 16};
-    sremrt_schema unnamed_ts = {"S", 5, NULL, -1, sizeof(rt_event)};
+    sremrt_schema s = {"S", 2, attrs, 1, 16, 1};
+    sremrt_schema unnamed_ts = {"S", 5, NULL, -1, sizeof(rt_event), 0};
     char msg[80];
     unnamed_ts.attrs = rt_sensor.attrs;
     CU_ASSERT_EQUAL(sremrt_schema_check(&rt_sensor, msg, sizeof msg), 0);

@@ -388,8 +388,40 @@ static void test_write_stream(void)
     free(mem);
 }
 
+/* The forecast records of docs/language.md 3.6 and 6: probabilities from
+ * units of 1e-4 as the shortest decimal, no "freq". */
+static void test_forecast(void)
+{
+    sremrt_record r = rec(SREMRT_FORECAST, "overheat", 812, 1700000812, "3");
+    r.fc_from = 3;
+    r.fc_to = 10;
+    r.fc_prob = 5300;
+    ASSERT_STR(jsonl(&r), "{\"kind\":\"forecast\",\"name\":\"overheat\",\"index\":812,\"ts\":1700000812,"
+                          "\"key\":\"3\",\"type\":\"interval\",\"from\":3,\"to\":10,\"prob\":0.53}\n");
+    ASSERT_STR(text(&r), "forecast overheat index=812 ts=1700000812 key=3 type=interval from=3 to=10 prob=0.53\n");
+    r = rec(SREMRT_FORECAST, "overheat2", 812, 0, NULL);
+    r.has_ts = 0;
+    r.fc_within = 1;
+    r.fc_from = r.fc_to = 10;
+    r.fc_prob = 7100;
+    r.fc_positive = 1;
+    ASSERT_STR(jsonl(&r), "{\"kind\":\"forecast\",\"name\":\"overheat2\",\"index\":812,\"type\":\"within\","
+                          "\"k\":10,\"prob\":0.71,\"positive\":true}\n");
+    const int32_t e4[] = {0, 1, 10, 999, 1000, 5001, 9999, 10000};
+    const char *const want[] = {"0", "0.0001", "0.001", "0.0999", "0.1", "0.5001", "0.9999", "1"};
+    for (int k = 0; k < 8; k++) {
+        char expect[64];
+        r.fc_prob = e4[k];
+        r.fc_positive = 0;
+        snprintf(expect, sizeof expect, "prob=%s positive=false\n", want[k]);
+        const char *t = text(&r);
+        CU_ASSERT(strlen(t) >= strlen(expect) && strcmp(t + strlen(t) - strlen(expect), expect) == 0);
+    }
+}
+
 void add_out_tests(void)
 {
+
     CU_pSuite s = CU_add_suite("out", NULL, NULL);
     CU_add_test(s, "docs/language.md examples, JSONL", test_spec_examples);
     CU_add_test(s, "text lines", test_text_lines);
@@ -403,4 +435,5 @@ void add_out_tests(void)
     CU_add_test(s, "events", test_events);
     CU_add_test(s, "truncation", test_truncation);
     CU_add_test(s, "write to a stream", test_write_stream);
+    CU_add_test(s, "forecast records", test_forecast);
 }

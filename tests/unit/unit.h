@@ -66,6 +66,7 @@ void add_unroll_tests(void);
 void add_sra_tests(void);
 void add_minterm_tests(void);
 void add_dsra_tests(void);
+void add_forecast_tests(void);
 void add_shrink_tests(void);
 void add_writer_tests(void);
 

@@ -72,6 +72,7 @@ int main(void)
     add_sra_tests();
     add_minterm_tests();
     add_dsra_tests();
+    add_forecast_tests();
     add_shrink_tests();
     add_writer_tests();
     CU_basic_set_mode(getenv("UNIT_VERBOSE") ? CU_BRM_VERBOSE : CU_BRM_NORMAL);

@@ -154,6 +154,26 @@ void sremrt_explore_part_free(sremrt_explore_part *st);
 int32_t sremrt_explore_push(sremrt_explore *ex, sremrt_explore_part *st, int64_t ts,
                             int32_t type, sremrt_explore_step *out);
 
+/* The pieces of sremrt_explore_push for a counting step specialised to
+ * one configuration (the code sremc generates per explore clause, default
+ * algorithm; docs/explore.md "Generated counting step"). take: adds the
+ * counts in out (pattern, extension, variation of the event's type t) to
+ * the trie and lists the suggestions due, as push does; returns
+ * out->nsuggest. make_room: when st's window ring is full, makes room for
+ * one entry as the default algorithm does (stnm: after f[1] counted the
+ * new start). in_window: stnm, how many of the ranks lo+1..hi are >= first. */
+int32_t sremrt_explore_take(sremrt_explore *ex, int32_t t, sremrt_explore_step *out);
+/* The suggestions due once out's counts are in the trie (take's last
+ * part; the generated step updates the trie itself, with path[k] == k:
+ * init inserts the path first into an empty trie). Returns out->nsuggest. */
+int32_t sremrt_explore_due(sremrt_explore *ex, int32_t t, sremrt_explore_step *out);
+void sremrt_explore_make_room(sremrt_explore *ex, sremrt_explore_part *st);
+static inline uint64_t sremrt_explore_in_window(uint64_t lo, uint64_t hi, uint64_t first)
+{
+    uint64_t from = lo + 1 > first ? lo + 1 : first;
+    return hi >= from ? hi - from + 1 : 0;
+}
+
 /* A suggest record for s: name, candidate, sequence (type names from
  * names[], written into seq, which needs m + 1 entries), freq,
  * confidence. The caller sets index, has_ts and ts. */

@@ -23,7 +23,8 @@ typedef enum sremrt_format {
 } sremrt_format;
 
 typedef enum sremrt_kind {
-    SREMRT_MATCH, SREMRT_EPISODE, SREMRT_ALERT, SREMRT_SUGGEST, SREMRT_SUMMARY, SREMRT_ERROR
+    SREMRT_MATCH, SREMRT_EPISODE, SREMRT_ALERT, SREMRT_SUGGEST, SREMRT_SUMMARY, SREMRT_ERROR,
+    SREMRT_FORECAST
 } sremrt_kind;
 
 typedef enum sremrt_candidate {
@@ -80,6 +81,11 @@ typedef struct sremrt_record {
     /* episode (nonoverlapped frequency): the occurrence counted at index */
     const int64_t *occurrence;     /* [noccurrence] its indices i_1 < ... < i_k; NULL: none */
     int32_t noccurrence;
+    /* forecast (docs/language.md 3.6): no floating point, for firmware */
+    int32_t fc_within;             /* 0: "interval" fc_from..fc_to; 1: "within" fc_to events */
+    int32_t fc_from, fc_to;        /* events of the substream from now, 1-based */
+    int32_t fc_prob;               /* the probability, in units of 1e-4 (0..10000) */
+    int32_t fc_positive;           /* within: fc_prob reaches the confidence */
     const sremrt_strtab *strings;  /* the table of string attributes' ids (key and
                                       events); NULL: the schema has none */
 } sremrt_record;

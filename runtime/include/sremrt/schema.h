@@ -36,6 +36,8 @@ typedef struct sremrt_schema {
     const sremrt_attr *attrs;    /* in declaration order */
     int ts_attr;                 /* index of the timestamp attribute, -1 if none */
     size_t event_size;           /* sizeof(NAME_event) */
+    int64_t ts_unit_ns;          /* nanoseconds in the timestamp's unit (ABI 7);
+                                    0: unknown, ISO-8601 times are refused */
 } sremrt_schema;
 
 /* What the event readers (csv.h, bin.h) return from `next`. */
