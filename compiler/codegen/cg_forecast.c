@@ -54,7 +54,7 @@ static void emit_record_fn(Cg *g)
     } else {
         fputs("    (void)e;\n", out);
     }
-    fprintf(out, "    r.strings = %s_STRTAB(m);\n"
+    fprintf(out, "    r.strings = %s_strtab(m);\n"
                  "    if (key_attr)\n        r.key = sremrt_key_text(key_text, sizeof key_text, key_attr, key, r.strings);\n"
                  "    r.fc_within = within;\n    r.fc_from = (int32_t)from;\n    r.fc_to = (int32_t)to;\n"
                  "    r.fc_prob = (int32_t)prob;\n    r.fc_positive = positive;\n"

@@ -85,7 +85,8 @@ done
 # --threads 2.
 # A sample with string attributes (ids of the run's own table, which
 # --convert-bin refuses) skips the bin inputs, and checks instead that CSV
-# with --threads 2 and with --max-delay 0 gives the CSV run's records.
+# with --threads 2 and with --max-delay 0 gives the CSV run's records, and
+# that --nats and --nats-publish refuse it (usage error).
 check_inputs() {
     q=$1
     python3 tests/gen/csv2jsonl.py "samples/$2.srem" "samples/$2.csv" > "$q.jsonl"
@@ -95,6 +96,16 @@ check_inputs() {
         "$q" --threads 2 "samples/$2.csv" > "$q.t2.out" 2>"$q.t2.err"
         "$q" --max-delay 0 "samples/$2.csv" > "$q.d0.out" 2>"$q.d0.err"
         outs="jl.out jl.err jl2.out jl2.err t2.out t2.err d0.out d0.err"
+        for mode in "--nats-publish nats://127.0.0.1:1 --stream S" "--nats nats://127.0.0.1:1 --stream S --partition 0/1"; do
+            # shellcheck disable=SC2086
+            "$q" $mode "samples/$2.csv" > /dev/null 2>"$q.nats.err" </dev/null
+            nst=$?
+            if [ $nst != 2 ] || ! grep -q 'carry no string attributes' "$q.nats.err"; then
+                echo "gen: FAIL sample $2: $mode did not refuse string attributes (exit $nst)"; fail=$((fail+1))
+            else
+                pass=$((pass+1))
+            fi
+        done
     else
         outs="jl.out jl.err bin.out pipe.out jl2.out jl2.err bin2.out"
         check_bin "$q" "$2"

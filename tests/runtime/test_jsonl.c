@@ -265,7 +265,7 @@ static void test_strings(void)
     }
     CU_ASSERT_STRING_EQUAL(sremrt_strtab_get(&t, 2, NULL), "caf\xc3\xa9 \"q\"");
     CU_ASSERT_EQUAL(sremrt_jsonl_next(&r, &e), SREMRT_READ_BAD);
-    ASSERT_STR(sremrt_jsonl_message(&r), "attribute u: 7 is not a string");
+    ASSERT_STR(sremrt_jsonl_message(&r), "attribute u: \"7\" is not a string");
     CU_ASSERT_EQUAL(sremrt_jsonl_next(&r, &e), SREMRT_READ_BAD);
     ASSERT_STR(sremrt_jsonl_message(&r), "attribute u: \"a\\u0000b\" has a NUL byte");
     CU_ASSERT_EQUAL(sremrt_jsonl_next(&r, &e), SREMRT_READ_BAD);   /* a fourth string, max 3 */
