@@ -420,14 +420,14 @@ samples-long: bin/sremc lib/libsremrt.a $(SL_TOOLS)  ## sample streams regenerat
 	@echo "samples-long: generated streams and sample programs agree with the oracles"
 
 # ---- NATS JetStream ---------------------------------------------------------------
-# check-nats (in check; tests/nats/run.sh, about 2 minutes): a 3-node
+# check-nats (in check; tests/nats/run.sh, about 3 minutes): a 3-node
 # JetStream cluster on 127.0.0.1, 2 M generated events published to 2-4
 # partitions and matched by `PROG --nats`: the records equal the file-mode
-# run's, also across matcher kills, two instances of one partition and a
-# server killed and restarted. Skipped with a message without nats-server
+# run's, also across matcher kills, two instances of one partition, six
+# takeovers in a row and a server killed and restarted. Skipped with a message without nats-server
 # or libnats. bench-nats (not in check): docs/SCALING.md's throughput table.
 .PHONY: check-nats bench-nats
-check-nats: bin/sremc lib/libsremrt.a build/telecom_gen  ## NATS JetStream mode against a real 3-node cluster (~2 min)
+check-nats: bin/sremc lib/libsremrt.a build/telecom_gen  ## NATS JetStream mode against a real 3-node cluster (~3 min)
 	timeout -k 10 420 sh tests/nats/run.sh bin/sremc
 
 bench-nats: bin/sremc lib/libsremrt.a build/telecom_gen  ## NATS mode throughput by partitions, beside file mode (not in check)

@@ -1513,6 +1513,9 @@ int main(int argc, char **argv)
         nc.npartitions = 1;
     if (num[OPT_CHECKPOINT_EVERY] && !checkpoint)
         return bad_usage(prog, "%s needs --checkpoint FILE", "--checkpoint-every");
+    if ((fc_score || train_first || fc_model) && (checkpoint || restore))   /* nor the scores, counts or tables learned */
+        return bad_usage(prog, "%s score, count or learn over the whole input: no --checkpoint or --restore with them",
+                         "--forecast-stats, --train-first and --fc-train");
     if (delay && (checkpoint || restore))   /* a checkpoint does not hold the events held back */
         return bad_usage(prog, "%s holds events a checkpoint does not save: no --checkpoint or --restore with it",
                          "--max-delay");

@@ -1,9 +1,10 @@
 /* nats.c: NATS JetStream <-> a generated matcher (docs/SCALING.md).
  * --nats: one partition's stream of event batches -> the matcher -> one
  * JSONL results message per fetched batch, published exactly once (input
- * sequence in a header, ExpectLastSubjectSeq fencing, checkpoint after the
- * publish with a compare-and-set KV update). --nats-publish: events of a
- * file -> the partition streams, fnv1a32(key) mod N, in batches. */
+ * sequence in a header, each publish expecting the results stream's last
+ * sequence, so a second instance is fenced; checkpoint after the publish
+ * with a compare-and-set KV update). --nats-publish: events of a file ->
+ * the partition streams, fnv1a32(key) mod N, in batches. */
 #define _POSIX_C_SOURCE 200809L
 #include "sremrt/nats.h"
 
@@ -45,7 +46,8 @@ struct sremrt_nats {
     /* what the last results message says is published already */
     uint64_t out_seq, out_recs;
     int out_partial;     /* only out_recs records of out_seq (else all of it) */
-    uint64_t res_seq;    /* its sequence on the results subject (0: none): fencing */
+    uint64_t res_seq;    /* the last sequence our next publish expects (0: none): fencing */
+    int whole;           /* the results stream holds our subject only: expect its last sequence */
     uint64_t ck_rev;     /* the checkpoint key's revision (0: none) */
     uint64_t ck_seq;     /* input sequence the checkpoint covers */
     int ck_chunks, old_chunks;
@@ -229,17 +231,37 @@ static int append(sremrt_nats *s, const char *p, size_t n)
     return 0;
 }
 
-/* The last results message: what is published already and its sequence. */
+/* The stream's last sequence in *last: 0, or -1 when it cannot be read. */
+static int last_seq(sremrt_nats *s, const char *stream, uint64_t *last)
+{
+    jsStreamInfo *si = NULL;
+    if (js_GetStreamInfo(&si, s->js, stream, NULL, NULL) != NATS_OK)
+        return -1;
+    *last = si->State.LastSeq;
+    jsStreamInfo_Destroy(si);
+    return 0;
+}
+
+/* The last results message: what is published already, and the sequence
+ * our next publish expects as the last: the results stream's last (read
+ * first: a message after it means the stream moved, read again), or the
+ * subject's last message when the stream is shared. */
 static int read_results_tail(sremrt_nats *s)
 {
     double until = now_secs() + RETRY_SECS;
     for (;;) {
         natsMsg *m = NULL;
         jsErrCode ec = 0;
-        natsStatus st = js_GetLastMsg(&m, s->js, s->out_stream, s->out_subject, NULL, &ec);
-        if (st == NATS_OK) {
+        uint64_t last = 0;
+        natsStatus st = s->whole && last_seq(s, s->out_stream, &last) != 0
+                      ? NATS_ERR : js_GetLastMsg(&m, s->js, s->out_stream, s->out_subject, NULL, &ec);
+        s->out_seq = s->out_recs = 0;
+        s->out_partial = 0;
+        s->res_seq = last;
+        if (st == NATS_OK && (!s->whole || natsMsg_GetSequence(m) <= last)) {
             const char *v = NULL;
-            s->res_seq = natsMsg_GetSequence(m);
+            if (!s->whole)
+                s->res_seq = natsMsg_GetSequence(m);
             if (natsMsgHeader_Get(m, "Sremc-Src-Seq", &v) == NATS_OK)
                 s->out_seq = strtoull(v, NULL, 10);
             s->out_partial = natsMsgHeader_Get(m, "Sremc-Src-Partial", &v) == NATS_OK;
@@ -247,11 +269,12 @@ static int read_results_tail(sremrt_nats *s)
             natsMsg_Destroy(m);
             return 0;
         }
+        natsMsg_Destroy(m);
         if (st == NATS_NOT_FOUND || ec == JSNoMessageFoundErr)
             return 0;
         if (now_secs() > until)
             return fail(s->c.prog, "cannot read the last results message", st, ec);
-        sleep_ms(250);
+        sleep_ms(st == NATS_OK ? 10 : 250);
     }
 }
 
@@ -316,10 +339,12 @@ static int publish_msg(sremrt_nats *s, const char *id, const char *data, size_t 
         jsPubOptions_Init(&po);
         po.MsgId = id;
         po.MaxWait = 3000;
-        if (s->res_seq)
-            po.ExpectLastSubjectSeq = s->res_seq;
-        else
+        if (!s->res_seq)
             po.ExpectNoMessage = true;
+        else if (s->whole)   /* checked as the stream applies it: two racing publishes never both land */
+            po.ExpectLastSeq = s->res_seq;
+        else   /* checked before it is replicated: a clustered server before 2.9.21 may take both */
+            po.ExpectLastSubjectSeq = s->res_seq;
         st = js_PublishMsg(&ack, s->js, m, &po, &ec);
         if (st == NATS_OK) {
             s->res_seq = ack->Sequence;
@@ -747,15 +772,29 @@ static int find_results_stream(sremrt_nats *s, int r)
     return 0;
 }
 
-/* The input stream's last sequence (0 when it cannot be read). */
-static uint64_t stream_last(sremrt_nats *s)
+/* Does the results stream hold our results subject only? Then every
+ * publish expects the stream's last sequence, which the server checks as
+ * it applies the message from its replicated log. The subject's last
+ * sequence is checked before, by the leader alone: a clustered nats-server
+ * before 2.9.21 lets two racing publishes that expect the same one both in
+ * (its issue 4320), and two instances of a partition could both publish. */
+static int results_scope(sremrt_nats *s)
 {
+    double until = now_secs() + RETRY_SECS;
     jsStreamInfo *si = NULL;
-    if (js_GetStreamInfo(&si, s->js, s->in_stream, NULL, NULL) != NATS_OK)
-        return 0;
-    uint64_t last = si->State.LastSeq;
+    natsStatus st;
+    while ((st = js_GetStreamInfo(&si, s->js, s->out_stream, NULL, NULL)) != NATS_OK && now_secs() < until)
+        sleep_ms(250);
+    if (st != NATS_OK)
+        return fail(s->c.prog, "cannot read the results stream", st, 0);
+    const jsStreamConfig *c = si->Config;
+    s->whole = c->SubjectsLen == 1 && strcmp(c->Subjects[0], s->out_subject) == 0;
+    if (!s->whole && c->Replicas > 1)
+        fprintf(stderr, "%s: nats: stream %s holds more subjects than %s: on a nats-server cluster before "
+                        "2.9.21, two instances of partition %d at once may both publish (docs/SCALING.md)\n",
+                s->c.prog, s->out_stream, s->out_subject, s->c.partition);
     jsStreamInfo_Destroy(si);
-    return last;
+    return 0;
 }
 
 /* The fetch loop: match, publish, checkpoint; until idle or fenced. */
@@ -777,7 +816,8 @@ static void consume(sremrt_nats *s, const sremrt_nats_matcher *mt)
             probed = now_secs();
             /* nothing for a while: idle, or a consumer that lost its
              * leader with a server and delivers no more? The stream says. */
-            uint64_t end = stream_last(s);
+            uint64_t end = 0;
+            last_seq(s, s->in_stream, &end);
             if (end > last) {
                 if (make_consumer(s, last) != 0)
                     s->failed = 3;
@@ -836,6 +876,8 @@ int sremrt_nats_run(sremrt_nats *s, const sremrt_nats_matcher *mt)
         rc = ensure_stream(s->c.prog, s->js, s->in_stream, s->in_subject, r);
     if (!rc)
         rc = find_results_stream(s, r);
+    if (!rc)
+        rc = results_scope(s);
     if (!rc)
         rc = open_bucket(s, r);
     if (!rc)

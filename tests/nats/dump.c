@@ -4,9 +4,16 @@
  * with its partition and a tab; exit status 1 when a stream cannot be read
  * or its Sremc-Src-Seq headers go backwards. `dump --csv URLS SUBJECT FILE
  * K`: a producer of CSV payloads, FILE's header line and K of its lines a
- * message (header Sremc-Payload: csv), published synchronously. */
+ * message (header Sremc-Payload: csv), published synchronously. `dump
+ * --race URLS K`: what the fencing of --nats rests on, K rounds of two
+ * clients publishing at once, each expecting the same last sequence of a
+ * stream of one subject: with the stream's last sequence (what --nats
+ * expects) at most one may be stored, exit status 1 otherwise; with the
+ * subject's, the rounds where both were are counted (a clustered
+ * nats-server before 2.9.21 checks that one before replicating). */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,8 +96,99 @@ static int publish_csv(jsCtx *js, const char *subject, const char *path, int k)
     return rc;
 }
 
+/* One client of a race: publishes when both are ready. */
+typedef struct racer {
+    jsCtx *js;
+    const char *subject;
+    uint64_t last;   /* the expected last sequence */
+    int subject_seq; /* expect the subject's last (else the stream's) */
+    pthread_barrier_t *go;
+    int stored;
+} racer;
+
+static void *race_one(void *arg)
+{
+    racer *r = arg;
+    jsPubOptions po;
+    jsPubAck *ack = NULL;
+    jsPubOptions_Init(&po);
+    if (r->last == 0)
+        po.ExpectNoMessage = true;
+    else if (r->subject_seq)
+        po.ExpectLastSubjectSeq = r->last;
+    else
+        po.ExpectLastSeq = r->last;
+    pthread_barrier_wait(r->go);
+    r->stored = js_Publish(&ack, r->js, r->subject, "x", 1, &po, NULL) == NATS_OK;
+    jsPubAck_Destroy(ack);
+    return NULL;
+}
+
+/* K rounds on a fresh R3 stream RACE_<kind>: how many stored both. */
+static int race(jsCtx *js[2], int subject_seq, int k, int *both)
+{
+    char name[32], subject[32];
+    const char *subj = subject;
+    snprintf(name, sizeof name, "RACE_%d", subject_seq);
+    snprintf(subject, sizeof subject, "race.%d", subject_seq);
+    jsStreamConfig sc;
+    jsStreamConfig_Init(&sc);
+    sc.Name = name;
+    sc.Subjects = &subj;
+    sc.SubjectsLen = 1;
+    sc.Replicas = 3;
+    if (js_AddStream(NULL, js[0], &sc, NULL, NULL) != NATS_OK)
+        return 1;
+    uint64_t last = 0;
+    *both = 0;
+    for (int i = 0; i < k; i++) {
+        pthread_barrier_t go;
+        pthread_t t[2];
+        racer r[2];
+        pthread_barrier_init(&go, NULL, 2);
+        for (int j = 0; j < 2; j++) {
+            r[j] = (racer){js[j], subject, last, subject_seq, &go, 0};
+            pthread_create(&t[j], NULL, race_one, &r[j]);
+        }
+        for (int j = 0; j < 2; j++)
+            pthread_join(t[j], NULL);
+        pthread_barrier_destroy(&go);
+        *both += r[0].stored && r[1].stored;
+        jsStreamInfo *si = NULL;
+        if (js_GetStreamInfo(&si, js[0], name, NULL, NULL) != NATS_OK)
+            return 1;
+        last = si->State.LastSeq;
+        jsStreamInfo_Destroy(si);
+    }
+    return 0;
+}
+
+static int race_main(const char *urls, int k)
+{
+    natsConnection *nc[2] = {NULL, NULL};
+    jsCtx *js[2] = {NULL, NULL};
+    int rc = 0, both[2] = {0, 0};
+    for (int j = 0; j < 2 && rc == 0; j++)
+        rc = natsConnection_ConnectTo(&nc[j], urls) != NATS_OK || natsConnection_JetStream(&js[j], nc[j], NULL) != NATS_OK;
+    for (int kind = 0; kind < 2 && rc == 0; kind++)
+        rc = race(js, kind, k, &both[kind]);
+    if (rc)
+        fprintf(stderr, "dump: --race: a JetStream call failed\n");
+    else
+        printf("%d rounds of two racing publishes: both stored %d times expecting the stream's last sequence, "
+               "%d times the subject's\n", k, both[0], both[1]);
+    for (int j = 0; j < 2; j++) {
+        jsCtx_Destroy(js[j]);
+        natsConnection_Destroy(nc[j]);
+    }
+    nats_Close();
+    return rc || both[0] > 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "--race") == 0)
+        return race_main(argv[2], atoi(argv[3]));
     if (argc == 6 && strcmp(argv[1], "--csv") == 0) {
         natsConnection *nc = NULL;
         jsCtx *js = NULL;
@@ -104,7 +202,7 @@ int main(int argc, char **argv)
         return rc;
     }
     if (argc != 4) {
-        fprintf(stderr, "usage: dump URLS STREAM N | dump --csv URLS SUBJECT FILE K\n");
+        fprintf(stderr, "usage: dump URLS STREAM N | dump --csv URLS SUBJECT FILE K | dump --race URLS K\n");
         return 2;
     }
     natsConnection *nc = NULL;
