@@ -138,6 +138,17 @@ void cg_put_forecast_step(Cg *g, int i, const Plan *plan, int sym, int to, const
             (uint32_t)to * t->ncontexts);
 }
 
+void cg_put_forecast_step_var(Cg *g, int i, const Plan *plan, const char *indent)
+{
+    const FcTables *t = plan->fc_tables;
+    if (!t)
+        return;
+    FILE *out = g->code.f;
+    fprintf(out, "%ss->fctx = %s_p%d_fc_next[s->fsym * %" PRIu32 "u + s->fctx];\n", indent, g->P, i, t->ncontexts);
+    fprintf(out, "%ss->fcur = %s_p%d_fc_index[(uint32_t)s->state * %" PRIu32 "u + s->fctx];\n", indent, g->P, i,
+            t->ncontexts);
+}
+
 void cg_emit_forecast(Cg *g, int i, const Plan *plan)
 {
     const AstPattern *p = plan->pattern;
