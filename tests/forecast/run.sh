@@ -131,6 +131,13 @@ done
 grep '^forecast whole ' "$W/lay_tree.out" | cmp -s - "$W/one_table.out" ||
     bad "the pattern alone under --layout table forecasts otherwise than with the others"
 cmp -s "$W/one_tree.out" "$W/one_table.out" || bad "the pattern alone: table and tree differ"
+# --train-first (tables learned at run time) in both layouts
+for l in tree table; do
+    "$SREMC" build "$W/lay.srem" --layout $l -o "$W/tf_$l" 2>/dev/null || bad "build tf --layout $l"
+    "$W/tf_$l" --train-first 5000 --forecast-stats "$W/lay.csv" > "$W/tf_$l.out" || bad "run tf --layout $l"
+done
+[ "$(grep -c '^forecast ' "$W/tf_table.out")" -gt 1000 ] || bad "--train-first under tables: too few forecasts"
+cmp -s "$W/tf_tree.out" "$W/tf_table.out" || bad "--train-first: table and tree differ"
 
 # push_many (batched blocks for an unpartitioned table) gives push's forecasts:
 # tests/gen/push_many.c on forecast patterns, the model trained on a seeded stream
