@@ -3,7 +3,8 @@
 # machine sample's source (samples/machine_gen.c), one pattern:
 #  - per event, the matcher with its forecasts (`breakdown` of
 #    samples/machine.srem and its model) against the same pattern without
-#    the clause, in the same tree layout and in the layout auto picks;
+#    the clause, in the same tree layout and in the layout auto picks, and
+#    both in the table layout (--layout table);
 #  - training: the matcher handing symbols to the counts (what
 #    `sremc train` runs).
 # Instructions per event (valgrind's cachegrind, deterministic) are the
@@ -36,6 +37,8 @@ build() {   # name srem [sremc options] [-DTRAIN]
 build fc "$W/fc.srem" --model "$W/fc.model" || exit 1
 build plain_tree "$W/plain.srem" --layout tree || exit 1
 build plain "$W/plain.srem" || exit 1
+build fc_table "$W/fc.srem" --model "$W/fc.model" --layout table || exit 1
+build plain_table "$W/plain.srem" --layout table || exit 1
 build train "$W/fc.srem" -DTRAIN || exit 1
 count() {   # instructions of one run
     valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1 |
@@ -49,12 +52,12 @@ best() {   # best seconds of 3
     for _ in 1 2 3; do "$1" "$W/ev.bin"; done | awk '{ if (!b || $6 < b) b = $6 } END { print b }'
 }
 echo "forecast: $N events of samples/machine_gen.c (seed 5), pattern breakdown of samples/machine.srem"
-for n in plain plain_tree fc train; do
+for n in plain plain_tree fc plain_table fc_table train; do
     i=$(irefs "$W/$n")
     j=$(irefs "$W/$n" norec)
     s=$(best "$W/$n")
     r=$("$W/$n" "$W/ev.bin" | awk '{ print $4 }')
-    printf 'forecast: %-10s %7s instructions/event (%7s without records)  %6.2f M events/s  %s records\n' \
+    printf 'forecast: %-11s %7s instructions/event (%7s without records)  %6.2f M events/s  %s records\n' \
         "$n" "$i" "$j" "$(echo "$N $s" | awk '{ printf "%.2f", $1 / $2 / 1e6 }')" "$r"
     eval "i_$n=$i j_$n=$j"
 done

@@ -271,8 +271,8 @@ static void over_error(Plan *plan, const Cost *c, const StrategyOpts *o, Diag *d
                c->strategy == STRATEGY_RUNS ? "--strategy auto" : "--layout nodes, --strategy runs");
     if (plan->pattern->forecast.present)
         diag_note(diag, plan->pattern->forecast.loc,
-                  "a forecast pattern takes the tree layout, whose step knows its transition "
-                  "(docs/forecasting.md): a smaller window or a larger --max-code-kb");
+                  "a forecast pattern takes the tree or the table layout, whose steps know their "
+                  "transition (docs/forecasting.md): a smaller window or a larger --max-code-kb");
 }
 
 /* C of the run-set engine, which a file with any runs pattern has once:
@@ -312,13 +312,18 @@ bool cost_choose(Plan **plans, int n, const StrategyOpts *o, Arena *arena, Diag 
         if (!plans[i])
             continue;
         /* a forecast pattern's step names the transition it takes: trees,
-         * as if forced (docs/forecasting.md, "Symbols") */
+         * as if forced, or tables when asked; under auto, tables are the
+         * lighter step when trees are over the budget (docs/forecasting.md,
+         * "Symbols"); node arrays and chains do not keep the transition */
         StrategyOpts fo = *o;
-        if (plans[i]->pattern->forecast.present && plans[i]->strategy != STRATEGY_RUNS) {
+        bool fc = plans[i]->pattern->forecast.present && plans[i]->strategy != STRATEGY_RUNS;
+        if (fc) {
             fo.strategy = plans[i]->strategy;
-            fo.layout = LAYOUT_TREE;
+            fo.layout = o->layout == LAYOUT_TABLE ? LAYOUT_TABLE : LAYOUT_TREE;
         }
         make_ladder(&l[i], plans[i], &fo, arena);
+        if (fc && o->layout == LAYOUT_AUTO && l[i].n > 0 && l[i].cand[0].layout == LAYOUT_TREE)
+            try_add(&l[i], plans[i], plans[i]->strategy, LAYOUT_TABLE, arena);
     }
     /* the largest first: one move of the heaviest plan to its next lighter layout */
     while ((total = file_weight(plans, l, n)) > budget) {

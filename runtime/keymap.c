@@ -194,6 +194,20 @@ const char *sremrt_key_text(char *buf, size_t cap, const sremrt_attr *a, int64_t
 
 size_t sremrt_key_format(char *buf, size_t cap, const sremrt_attr *a, int64_t key)
 {
+    if (a->type != SREMRT_BOOL && a->type != SREMRT_ENUM && key >= 0 && cap > 20) {
+        /* the common key, a non-negative integer, written directly: every
+           match and forecast record formats its key */
+        char tmp[20];
+        size_t n = 0;
+        uint64_t v = (uint64_t)key;
+        do
+            tmp[n++] = (char)('0' + v % 10);
+        while ((v /= 10) != 0);
+        for (size_t k = 0; k < n; k++)
+            buf[k] = tmp[n - 1 - k];
+        buf[n] = '\0';
+        return n;
+    }
     sremrt_sink s;
     sremrt_sink_init_buf(&s, buf, cap);
     sremrt_sink_key(&s, a, key);

@@ -114,7 +114,8 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             cg_line(&g->sec[CG_MANY_FAST], 1, "return %s_p%d_run(m, &m->p%d, events, n);", P, i, i);
             return;
         }
-        if (g->local_state && !p->explore.present && g->nbatch < CG_BATCH_MAX) {
+        /* batched blocks note detections only: a forecast pattern's hook runs after every event */
+        if (g->local_state && !p->explore.present && !plan->fc_symbols && g->nbatch < CG_BATCH_MAX) {
             g->batch[g->nbatch] = i;
             g->batch_tag[g->nbatch] = g->canon_tag_now == 1;
             g->batch_name[g->nbatch++] = p->name;
@@ -176,6 +177,8 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
         if (plan->layout == LAYOUT_NODES) {
             cg_emit_nodes(g, i, plan);
         } else if (plan->layout == LAYOUT_TABLE && cg_table_plan(g, plan->min, &table, atom_bit)) {
+            if (plan->fc_tables)   /* the step reads them */
+                cg_emit_forecast_tables(g, i, plan);
             cg_emit_tdfa_table(g, i, plan, &table, atom_bit);
             g->local_state = p->partition_attr == NULL;
         } else {

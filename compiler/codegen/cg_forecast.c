@@ -139,6 +139,17 @@ void cg_put_forecast_step(Cg *g, int i, const Plan *plan, int sym, int to, const
             (uint32_t)to * t->ncontexts);
 }
 
+void cg_put_forecast_step_var(Cg *g, int i, const Plan *plan, const char *indent)
+{
+    const FcTables *t = plan->fc_tables;
+    if (!t)
+        return;
+    FILE *out = g->code.f;
+    fprintf(out, "%ss->fctx = %s_p%d_fc_next[s->fsym * %" PRIu32 "u + s->fctx];\n", indent, g->P, i, t->ncontexts);
+    fprintf(out, "%ss->fcur = %s_p%d_fc_index[(uint32_t)s->state * %" PRIu32 "u + s->fctx];\n", indent, g->P, i,
+            t->ncontexts);
+}
+
 void cg_emit_forecast(Cg *g, int i, const Plan *plan)
 {
     const AstPattern *p = plan->pattern;
@@ -157,17 +168,36 @@ void cg_emit_forecast(Cg *g, int i, const Plan *plan)
                              "            return -1;\n        m->p%d_fc = f;\n        return 0;\n    ",
                 g->decl, plan->fc_symbols->a.nsym, plan->fc_symbols->a.nstates, i);
     }
-    fprintf(out,
-            "/* Pattern %s after its step, which moved the context and looked the forecast up:\n"
-            " * the symbol to a trainer; a record when the forecast changed (or every time). */\n"
-            "static inline void %s_p%d_forecast(%s_matcher *m, %s_p%d_st *s, const %s_event *e, int32_t slot,\n"
-            "        const sremrt_attr *key_attr, int64_t key)\n{\n",
-            p->name, P, i, P, P, i, P);
+    if (g->fc_count == 0) {   /* once a file: whether any forecast hook has work beyond the compare */
+        cg_line(&g->sec[CG_FIELDS], 0, "int fc_slow;   /* forecasts: a symbol callback or --forecast-emit every */");
+        cg_line(&g->sec[CG_INIT], 0, "m->fc_slow = m->cfg.symbol != NULL || m->cfg.forecast_every;");
+    }
+    const char *args = "(%s_matcher *m, %s_p%d_st *s, const %s_event *e, int32_t slot,\n"
+                       "        const sremrt_attr *key_attr, int64_t key)\n{\n";
+    if (t) {   /* the hot path compares two fields; the rest is out of line */
+        fprintf(out, "/* Pattern %s, an event whose forecast changed, or any event with a symbol callback\n"
+                     " * or every forecast asked: the symbol to a trainer, the record. */\nstatic void %s_p%d_fc_slow",
+                p->name, P, i);
+        fprintf(out, args, P, P, i, P);
+    } else {
+        fprintf(out, "/* Pattern %s after its step: the symbol to a trainer; with run-time tables, the\n"
+                     " * context step and a record when the forecast changed (or every time). */\n"
+                     "static inline void %s_p%d_forecast",
+                p->name, P, i);
+        fprintf(out, args, P, P, i, P);
+    }
     fprintf(out, "    if (m->cfg.symbol)\n        m->cfg.symbol(m->cfg.user, %d, slot, s->fsym);\n", g->decl);
     char pool[CG_NAME_MAX + 16];
     if (t) {   /* the step moved the context and looked the forecast up */
         snprintf(pool, sizeof pool, "%s_p%d_fc_pool", P, i);
         put_record(out, g, p, "s->fcur", pool, "    ");
+        fprintf(out, "}\n\n/* Pattern %s after its step, which moved the context and looked the forecast up:\n"
+                     " * nothing to do unless the forecast changed (one compare and a flag). */\n"
+                     "static inline void %s_p%d_forecast",
+                p->name, P, i);
+        fprintf(out, args, P, P, i, P);
+        fprintf(out, "    if (s->fcur != s->flast || m->fc_slow)\n        %s_p%d_fc_slow(m, s, e, slot, key_attr, key);\n",
+                P, i);
     } else if (learn) {
         fprintf(out, "    const struct sremrt_fc_flat *t = m->p%d_fc;\n    if (t) {\n", i);
         /* run-time tables (--train-first): not transposed, steps here */

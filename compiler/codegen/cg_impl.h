@@ -202,6 +202,9 @@ void cg_emit_forecast(Cg *g, int i, const Plan *plan);
 /* In a transition block of forecast pattern i with tables: the context
  * after symbol sym and the forecast of state `to` with it (s->fcur). */
 void cg_put_forecast_step(Cg *g, int i, const Plan *plan, int sym, int to, const char *indent);
+/* The same in a table layout's step, where the symbol (s->fsym) and the
+ * new state (s->state) are known only at run time. */
+void cg_put_forecast_step_var(Cg *g, int i, const Plan *plan, const char *indent);
 
 /* cg_state.c */
 void cg_state_pattern(Cg *g, int i, const Plan *plan);

@@ -276,9 +276,12 @@ void cg_emit_tdfa_table(Cg *g, int i, const Plan *plan, const Table *t, const in
     long cells = (long)d->nstates * t->nclasses;
     snprintf(name, sizeof name, "%s_p%d_goto", P, i);
     cg_put_table(out, cg_uint_type(d->nstates), name, cells, tab_goto, &x);
-    if (tagged) {
+    bool fc = plan->fc_symbols != NULL;   /* a forecast pattern: the symbol is the transition */
+    if (tagged || fc) {
         snprintf(name, sizeof name, "%s_p%d_next", P, i);
         cg_put_table(out, cg_uint_type(d->ntrans), name, cells, tab_next, &x);
+    }
+    if (tagged) {
         snprintf(name, sizeof name, "%s_p%d_sources", P, i);
         if (t->pairs)
             cg_put_table(out, uint_bits_type(8 * S), name, d->ntrans, tab_pairs, &x);
@@ -312,13 +315,18 @@ void cg_emit_tdfa_table(Cg *g, int i, const Plan *plan, const Table *t, const in
             fputs("    (void)e;\n", out);
     }
     fprintf(out, "    unsigned cell = (unsigned)s->state * %du + c;\n", t->nclasses);
+    if (fc)
+        fprintf(out, "    s->fsym = %s_p%d_next[cell];\n", P, i);
     if (!tagged) {
-        fprintf(out, "    s->state = %s_p%d_goto[cell];\n    return %s_p%d_final[s->state];\n}\n\n", P, i, P, i);
+        fprintf(out, "    s->state = %s_p%d_goto[cell];\n", P, i);
+        cg_put_forecast_step_var(g, i, plan, "    ");
+        fprintf(out, "    return %s_p%d_final[s->state];\n}\n\n", P, i);
         return;
     }
     cg_put_now(g, d, out, "int64_t ");
     fprintf(out, "    uint64_t src = %s_p%d_sources[%s_p%d_next[cell]];\n", P, i, P, i);
     fprintf(out, "    s->state = %s_p%d_goto[cell];\n    unsigned fin = %s_p%d_finals[s->state];\n", P, i, P, i);
+    cg_put_forecast_step_var(g, i, plan, "    ");
     if (t->pairs) {
         /* each new tag the max of two entries of {old tags, now, none};
          * one 8-byte store and load per entry (wider copies would stall

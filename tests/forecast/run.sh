@@ -13,7 +13,11 @@
 #     reference's;
 #  3. a stale model (another pattern) is refused, naming the pattern;
 #  4. PROG --train-first N (compiled without a model) forecasts only after
-#     event N, and as well as the model learned on the same N events.
+#     event N, and as well as the model learned on the same N events;
+#  5. the layouts a forecast pattern may take give the same records and
+#     summaries: tree and table (enum classes and atom bits, a time window's
+#     tags, partitioned and not), one program each, on 20,000 held-out events;
+#     and push_many gives push's forecasts (tests/gen/push_many.c).
 set -u
 SREMC=$1
 W=build/forecast-test
@@ -89,5 +93,65 @@ if abs(a - b) > 0.03 or na == 0:
     print("forecast: FAIL --train-first forecasts differ from those of the model of the same events")
 sys.exit(0 if ok else 1)
 PY
+# 5. layouts: tree against table (and auto), records and summaries
+sed -n '/^schema/,/^}/p' samples/machine.srem > "$W/lay.srem"
+cat >> "$W/lay.srem" <<'EOF'
+pattern byenum on Machine partition by machine {
+    TempHigh Vibration [kind != Repair]* Fault
+} forecast interval confidence 0.5 horizon 60 max spread 15 order 3
+pattern timed on Machine partition by machine within 20 s {
+    TempHigh [kind != Repair]* Fault
+} forecast interval confidence 0.3 horizon 40 order 2
+pattern bybits on Machine partition by machine {
+    TempHigh [kind != Normal && machine > 1]* Fault
+} forecast within 8 events confidence 0.4 order 2
+pattern whole on Machine {
+    Vibration _* Fault
+} forecast interval confidence 0.5 horizon 30 order 2
+EOF
+head -20001 "$W/test.csv" > "$W/lay.csv"
+"$SREMC" train "$W/lay.srem" "$W/learn.csv" -o "$W/lay.model" 2>/dev/null || bad "train layouts"
+for l in tree table auto; do
+    "$SREMC" build "$W/lay.srem" --model "$W/lay.model" --layout $l -v -o "$W/lay_$l" 2>"$W/lay_$l.log" ||
+        bad "build --layout $l"
+    "$W/lay_$l" --forecast-emit every --forecast-stats "$W/lay.csv" > "$W/lay_$l.out" || bad "run --layout $l"
+done
+[ "$(grep -c 'layout table' "$W/lay_table.log")" -eq 4 ] || bad "--layout table: not every pattern took tables"
+[ "$(grep -c '^forecast ' "$W/lay_tree.out")" -gt 1000 ] || bad "layouts: too few forecast records"
+for l in table auto; do
+    cmp -s "$W/lay_tree.out" "$W/lay_$l.out" || bad "--layout $l gives other records than the tree layout"
+done
+# alone in its file, the unpartitioned pattern keeps its state in locals (push_many's blocks)
+{ sed -n '/^schema/,/^}/p' "$W/lay.srem"; sed -n '/^pattern whole/,$p' "$W/lay.srem"; } > "$W/one.srem"
+"$SREMC" train "$W/one.srem" "$W/learn.csv" -o "$W/one.model" || bad "train one"
+for l in tree table; do
+    "$SREMC" build "$W/one.srem" --model "$W/one.model" --layout $l -o "$W/one_$l" || bad "build one --layout $l"
+    "$W/one_$l" --forecast-emit every "$W/lay.csv" | grep '^forecast ' > "$W/one_$l.out"
+done
+grep '^forecast whole ' "$W/lay_tree.out" | cmp -s - "$W/one_table.out" ||
+    bad "the pattern alone under --layout table forecasts otherwise than with the others"
+cmp -s "$W/one_tree.out" "$W/one_table.out" || bad "the pattern alone: table and tree differ"
+# --train-first (tables learned at run time) in both layouts
+for l in tree table; do
+    "$SREMC" build "$W/lay.srem" --layout $l -o "$W/tf_$l" 2>/dev/null || bad "build tf --layout $l"
+    "$W/tf_$l" --train-first 5000 --forecast-stats "$W/lay.csv" > "$W/tf_$l.out" || bad "run tf --layout $l"
+done
+[ "$(grep -c '^forecast ' "$W/tf_table.out")" -gt 1000 ] || bad "--train-first under tables: too few forecasts"
+cmp -s "$W/tf_tree.out" "$W/tf_table.out" || bad "--train-first: table and tree differ"
+
+# push_many (batched blocks for an unpartitioned table) gives push's forecasts:
+# tests/gen/push_many.c on forecast patterns, the model trained on a seeded stream
+{ echo 'schema S { ts : timestamp; type : enum { A, B, C, D }; k : int; v : int; }'
+  echo 'pattern fone on S { A _* [v > 3] C } forecast interval confidence 0.3 horizon 20 order 2'; } > "$W/pmf.srem"
+awk 'BEGIN { srand(7); print "ts,type,k,v"; split("A B C D", t, " ");
+    for (i = 0; i < 20000; i++) printf "%d,%s,%d,%d\n", i, t[1 + int(rand() * 4)], int(rand() * 4), int(rand() * 16) }' \
+    > "$W/pmf.csv"
+"$SREMC" train "$W/pmf.srem" "$W/pmf.csv" -o "$W/pmf.model" || bad "train pmf"
+for l in table tree; do
+    "$SREMC" "$W/pmf.srem" --model "$W/pmf.model" --layout $l --prefix pm -o "$W/pm.c" &&
+        ${CC:-cc} -std=c99 -O1 -Wall -Wextra -Werror -Iruntime/include -I"$W" tests/gen/push_many.c "$W/pm.c" \
+            lib/libsremrt.a -lm -o "$W/pm" && "$W/pm" >/dev/null || bad "push_many against push, forecasts, --layout $l"
+done
+
 [ "$fail" -eq 0 ] && echo "forecast: end to end passed"
 [ "$fail" -eq 0 ]

@@ -2,7 +2,9 @@
  * appearance, a full table counting overflows, memory from hook or buffer,
  * growth (slots kept, limits, refusals). */
 #define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rt.h"
 
@@ -146,6 +148,29 @@ static void test_key_text(void)
     ASSERT_STR(buf, "false");
     CU_ASSERT_EQUAL(sremrt_key_format(tiny, sizeof tiny, &e, 0), 11);
     ASSERT_STR(tiny, "low");
+    CU_ASSERT_EQUAL(sremrt_key_format(tiny, sizeof tiny, &i, 12345), 5);   /* cut, its length told */
+    ASSERT_STR(tiny, "123");
+}
+
+/* Non-negative integer keys (written without the sink) against printf:
+ * 0..99, each power of ten and its neighbours, INT64_MAX. */
+static void check_int_key(const sremrt_attr *a, int64_t v)
+{
+    char buf[32], want[32];
+    snprintf(want, sizeof want, "%lld", (long long)v);
+    CU_ASSERT_EQUAL(sremrt_key_format(buf, sizeof buf, a, v), strlen(want));
+    ASSERT_STR(buf, want);
+}
+
+static void test_key_text_int(void)
+{
+    sremrt_attr i = {"id", SREMRT_INT, 0, 0, NULL};
+    for (int64_t v = 0; v < 100; v++)
+        check_int_key(&i, v);
+    for (int64_t p = 100; p > 0 && p <= INT64_MAX / 10; p *= 10)
+        for (int64_t d = -1; d <= 1; d++)
+            check_int_key(&i, p + d);
+    check_int_key(&i, INT64_MAX);
 }
 
 static void test_next_capacity(void)
@@ -242,6 +267,7 @@ void add_keymap_tests(void)
     CU_add_test(s, "caller buffer", test_caller_buffer);
     CU_add_test(s, "arena memory", test_arena_memory);
     CU_add_test(s, "key text", test_key_text);
+    CU_add_test(s, "key text of integers", test_key_text_int);
     CU_add_test(s, "next capacity", test_next_capacity);
     CU_add_test(s, "grow", test_grow);
     CU_add_test(s, "grow refused", test_grow_refused);
