@@ -768,20 +768,6 @@ static int parse_bool(const char *s, size_t n, uint8_t *out)
     return 0;
 }
 
-/* The enum value named by the n bytes at s, or -1. */
-static int enum_index(const sremrt_attr *a, const char *s, size_t n)
-{
-    int i;
-    for (i = 0; i < a->nvalues; i++) {
-        const char *v = a->values[i];
-        size_t k = 0;
-        while (k < n && v[k] == s[k])
-            k++;
-        if (k == n && v[n] == '\0')
-            return i;
-    }
-    return -1;
-}
 
 /* Converts one field into the event at the attribute's offset, in the
  * C type of its schema type; -1 with r->msg set if it does not parse. */
@@ -832,7 +818,7 @@ static int store_value(sremrt_csv *r, const sremrt_attr *a, const char *text, si
                                               : "is a string, and the reader has no string table");
         return -1;
     case SREMRT_ENUM:
-        e = enum_index(a, text, len);
+        e = sremrt_enum_find(a, text, len);
         if (e >= 0) {
             memcpy(at, &e, sizeof e);
             return 0;

@@ -21,8 +21,8 @@ int sremrt_enum_find(const sremrt_attr *a, const char *name, size_t len)
 {
     int i;
     for (i = 0; i < a->nvalues; i++) {
-        const char *v = a->values[i];
-        if (strncmp(v, name, len) == 0 && v[len] == '\0')
+        const char *v = a->values[i];   /* exact bytes: name may hold a NUL, and be longer than v */
+        if (strlen(v) == len && memcmp(v, name, len) == 0)
             return i;
     }
     return -1;
