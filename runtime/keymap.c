@@ -127,9 +127,11 @@ int32_t sremrt_keymap_find(const sremrt_keymap *km, int64_t key)
     return km->buckets[probe(km, key)] - 1;
 }
 
-/* The slot in bucket b (found by a probe for key), or the key's new slot
- * there; -1, counted, when it is new and the map is full. */
-static int32_t take(sremrt_keymap *km, uint32_t b, const int64_t *key, int *inserted)
+/* The slot in bucket b (found by a probe for key, of width int64s: a
+ * constant 1 from sremrt_keymap_get, so the hot single-key path inlines
+ * to a store), or the key's new slot there; -1, counted, when it is new
+ * and the map is full. */
+static inline int32_t take(sremrt_keymap *km, uint32_t b, const int64_t *key, int32_t width, int *inserted)
 {
     if (km->buckets[b] != 0)
         return km->buckets[b] - 1;
@@ -137,10 +139,10 @@ static int32_t take(sremrt_keymap *km, uint32_t b, const int64_t *key, int *inse
         km->overflows++;
         return -1;
     }
-    if (km->width == 1)
+    if (width == 1)
         km->keys[km->count] = key[0];
     else
-        memcpy(km->keys + (size_t)km->count * (size_t)km->width, key, (size_t)km->width * sizeof(int64_t));
+        memcpy(km->keys + (size_t)km->count * (size_t)width, key, (size_t)width * sizeof(int64_t));
     km->buckets[b] = ++km->count;
     if (inserted)
         *inserted = 1;
@@ -148,7 +150,7 @@ static int32_t take(sremrt_keymap *km, uint32_t b, const int64_t *key, int *inse
 }
 
 /* No table (capacity 0, or init failed): every get is an overflow. */
-static int32_t no_table(sremrt_keymap *km, int *inserted)
+static inline int32_t no_table(sremrt_keymap *km, int *inserted)
 {
     if (inserted)
         *inserted = 0;
@@ -162,7 +164,7 @@ int32_t sremrt_keymap_get(sremrt_keymap *km, int64_t key, int *inserted)
 {
     if (no_table(km, inserted) != 0)
         return -1;
-    return take(km, probe(km, key), &key, inserted);
+    return take(km, probe(km, key), &key, 1, inserted);
 }
 
 /* ---- composite keys: tuples of width int64s ---- */
@@ -203,7 +205,7 @@ int32_t sremrt_keymap_get_tuple(sremrt_keymap *km, const int64_t *key, int *inse
         return sremrt_keymap_get(km, key[0], inserted);
     if (no_table(km, inserted) != 0)
         return -1;
-    return take(km, probe_tuple(km, key), key, inserted);
+    return take(km, probe_tuple(km, key), key, km->width, inserted);
 }
 
 const int64_t *sremrt_keymap_tuple(const sremrt_keymap *km, int32_t slot)
