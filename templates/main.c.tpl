@@ -31,7 +31,7 @@ enum {
     OPT_FORMAT, OPT_INPUT, OPT_EVENTS, OPT_STRICT, OPT_STATS, OPT_MAX_KEYS, OPT_MAX_RUNS, OPT_MAX_MEMORY, OPT_DISTINCT_BUDGET,
     OPT_OCCMAP_CAP, OPT_EXPLORE_ALGO, OPT_EXPLORE_CAP, OPT_TRIE, OPT_TRIE_DOT, OPT_HELP, OPT_VERSION,
     OPT_CONVERT_BIN, OPT_THREADS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESTORE, OPT_FORECAST_EMIT,
-    OPT_FORECAST_STATS, OPT_TRAIN_FIRST, OPT_FC_TRAIN, NOPT
+    OPT_FORECAST_STATS, OPT_TRAIN_FIRST, OPT_FC_TRAIN, OPT_FLUSH_ABSENT, NOPT
 };
 static const struct option_spec {
     const char *name, *arg, *help;
@@ -81,6 +81,8 @@ static const struct option_spec {
                            "events, then forecast with the tables learned", 1L << 62},
     {"--fc-train", "MODEL", "instead of matching, count the symbols of the forecast patterns and\n"
                             "write the model to MODEL (what 'sremc train' runs)", 0},
+    {"--flush-absent", NULL, "patterns with 'absent': at the end of input, an absent record for\n"
+                             "each match whose window is still open and unmet", 0},
 };
 
 static void usage(FILE *out, const char *prog)
@@ -1101,7 +1103,7 @@ int main(int argc, char **argv)
     int algo = SREMRT_EXPLORE_DEFAULT, trie = 0;
     const char *trie_dot = NULL, *convert = NULL, *checkpoint = NULL, *restore = NULL, *fc_model = NULL;
     long train_first = 0;
-    int fc_every = 0, fc_score = 0;
+    int fc_every = 0, fc_score = 0, flush_absent = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int k = 0;
@@ -1142,6 +1144,9 @@ int main(int argc, char **argv)
             break;
         case OPT_STATS:
             stats = 1;
+            break;
+        case OPT_FLUSH_ABSENT:
+            flush_absent = 1;
             break;
         case OPT_TRAIN_FIRST:
         case OPT_MAX_KEYS:
@@ -1249,6 +1254,7 @@ int main(int argc, char **argv)
     cfg.explore_algo = algo;
     cfg.explore_cap = num[OPT_EXPLORE_CAP];
     cfg.forecast_every = fc_every;
+    cfg.flush_absent = flush_absent;
     fctrain trainer;
     fcscore scorer;
     sremrt_fc_flat **flats = NULL;   /* --train-first: the tables learned */

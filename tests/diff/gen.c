@@ -410,7 +410,13 @@ void gen_pattern(Rng *r, const GenOpts *o, char *buf, size_t size)
         gen_gap_body(&g, c);
     else
         gen_rx(&g, c, 0);
-    put(&g.out, "\n}\n");
+    put(&g.out, "\n}");
+    if (o->absent && g.win != WIN_NONE && chance(r, 70)) {   /* an absence needs a window */
+        put(&g.out, " absent [");
+        gen_cond(&g, regs, 0);
+        put(&g.out, "]");
+    }
+    put(&g.out, "\n");
 }
 
 void gen_stream(Rng *r, int n, Value *values)

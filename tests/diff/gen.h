@@ -30,6 +30,8 @@ typedef struct GenOpts {
     int  max_window;    /* largest count window; <= 1: 6 (time windows: 1..5 s) */
     bool chains;        /* often: chains (compiler/chain.h), policies or strict
                            sequences of atoms and gaps `_{0,k}`, `_*`, `_?` */
+    bool absent;        /* sometimes `absent [COND]` after a windowed body,
+                           COND reading its registers (docs/language.md 3.7) */
 } GenOpts;
 
 /* The schema every generated file declares, and its attribute order. */
