@@ -109,11 +109,16 @@ for e in samples/*.expected; do
             pass=$((pass+1)); ran="$ran $s"
         fi
         lines=$(($(wc -l < "samples/$n.csv") - 1))
+        # the cut and restored runs take the sample's options too (--flush-absent), but
+        # --forecast-stats, which scores a whole run
+        rargs=$(printf '%s\n' "$args" | sed 's/--forecast-stats//')
         for k in 1 $((lines / 3)) $((lines / 2)) $((lines - 1)); do
             head -n $((k + 1)) "samples/$n.csv" > "$p.part.csv"
             # the events the first k lines gave: records up to that index are the cut run's
-            ev=$("$p" --stats --checkpoint "$p.ck" "$p.part.csv" 2>&1 >/dev/null | awk '$1 == "events" { print $2 }')
-            "$p" --restore "$p.ck" "samples/$n.csv" > "$p.rout" 2>"$p.rerr"
+            # shellcheck disable=SC2086
+            ev=$("$p" $rargs --stats --checkpoint "$p.ck" "$p.part.csv" 2>&1 >/dev/null | awk '$1 == "events" { print $2 }')
+            # shellcheck disable=SC2086
+            "$p" $rargs --restore "$p.ck" "samples/$n.csv" > "$p.rout" 2>"$p.rerr"
             rst=$?
             awk -v k="${ev:-0}" 'match($0, / index=[0-9]+/) && substr($0, RSTART + 7, RLENGTH - 7) + 0 <= k { next } { print }' \
                 "$e" > "$p.rwant"
