@@ -402,18 +402,6 @@ pattern_decl
         }
     ;
 
-/* `absent [COND]` (docs/language.md 3.7): 'absent' is a word, not a
- * keyword, so that names spelt so keep working. */
-absent_clause
-    : %empty                { $$ = (AstAbsent){0}; }
-    | IDENT '[' expr ']'
-        {
-            $$ = (AstAbsent){true, L(@1), $3};
-            if (strcmp($1, "absent") != 0)
-                diag_syntax(p->diag, L(@1), "expected 'absent', 'explore' or 'forecast' after '}', got '%s'", $1);
-        }
-    ;
-
 pattern_tail
     : opt_semi
         { memset(&$$, 0, sizeof $$); }
@@ -647,6 +635,18 @@ atom
     | IDENT             { $$ = rx_atom(p, ATOM_VALUE, L(@1)); $$->value = $1; }
     | STRING            { $$ = rx_atom(p, ATOM_VALUE, L(@1)); $$->value = $1; $$->value_quoted = true; }
     | ANY               { $$ = rx_atom(p, ATOM_ANY, L(@1)); }
+    ;
+
+/* `absent [COND]` (docs/language.md 3.7): 'absent' is a word, not a
+ * keyword, so that names spelt so keep working. */
+absent_clause
+    : %empty                { $$ = (AstAbsent){0}; }
+    | IDENT '[' expr ']'
+        {
+            $$ = (AstAbsent){true, L(@1), $3};
+            if (strcmp($1, "absent") != 0)
+                diag_syntax(p->diag, L(@1), "expected 'absent', 'explore' or 'forecast' after '}', got '%s'", $1);
+        }
     ;
 
 /* ---- conditions and terms: one grammar, typed by the checker -------- */

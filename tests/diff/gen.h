@@ -30,8 +30,6 @@ typedef struct GenOpts {
     int  max_window;    /* largest count window; <= 1: 6 (time windows: 1..5 s) */
     bool chains;        /* often: chains (compiler/chain.h), policies or strict
                            sequences of atoms and gaps `_{0,k}`, `_*`, `_?` */
-    bool absent;        /* sometimes `absent [COND]` after a windowed body,
-                           COND reading its registers (docs/language.md 3.7) */
 } GenOpts;
 
 /* The schema every generated file declares, and its attribute order. */
@@ -42,6 +40,11 @@ enum { GEN_T, GEN_V, GEN_K, GEN_TIME, GEN_NATTRS };
  * schema above and one random pattern named p. A pattern that does not fit
  * is cut short (and then fails to parse): 2 KiB is plenty. */
 void gen_pattern(Rng *r, const GenOpts *o, char *buf, size_t size);
+
+/* As gen_pattern, and often, when the pattern has a window, `absent
+ * [COND]` after its body, COND reading its registers (docs/language.md
+ * 3.7). */
+void gen_pattern_absent(Rng *r, const GenOpts *o, char *buf, size_t size);
 
 /* n random events of E into values (n * GEN_NATTRS): t in {A,B,C}, v and k
  * in 0..3 (so equalities happen), time non-decreasing by gaps of 0..2. */

@@ -93,10 +93,12 @@ static int write_program(const char *path, Rng *r, int b)
         o.partition = rng_int(r, 0, 2) == 0;
         o.policies = rng_int(r, 0, 4) == 0;
         o.chains = rng_int(r, 0, 4) == 0;
-        o.absent = i % 4 == 1;   /* pending absences are state too */
         o.max_depth = 3;
         o.max_window = 5;
-        gen_pattern(r, &o, src, sizeof src);
+        if (i % 4 == 1)   /* pending absences are state too */
+            gen_pattern_absent(r, &o, src, sizeof src);
+        else
+            gen_pattern(r, &o, src, sizeof src);
         const char *p = strstr(src, "pattern p ");
         if (p && gen_applies(src, s, MAX_STATES, NULL)) {
             fprintf(f, "pattern p%d %s\n", i, p + 10);
