@@ -1077,7 +1077,7 @@ static void fcscore_release(fcscore *s)
 /* The matcher's symbol callback: to the trainer or the scorer. */
 static void fc_on_symbol(void *user, int32_t decl, int32_t slot, uint32_t symbol)
 {
-    output *o = (output *)user;
+    output *o = ((worker *)user)->out;   /* cfg.user is the lead worker (shard_record's) */
     if (o->train)
         fctrain_symbol(o->train, decl, slot, symbol);
     if (o->stats)
