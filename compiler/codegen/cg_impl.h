@@ -106,6 +106,9 @@ typedef struct Cg {
     int              fc_count;
     Buf              fc_info;
     Buf              fc_set;     /* PREFIX_forecast_set_tables's cases (hosted, no model) */
+    /* patterns with `absent` (cg_absent.c): their code (ABSENT_CODE) and
+       the cases of P_ab_add */
+    Buf              absent, absent_add;
 } Cg;
 
 /* A register-free tdfa whose events fall into few classes runs from tables
@@ -125,6 +128,10 @@ typedef struct Table {
     bool pairs;            /* every tag has at most 2 sources, every state at most 2 final slots */
 } Table;
 
+
+/* cg_absent.c */
+void cg_emit_absent(Cg *g, int i, const AstPattern *p);
+void cg_emit_absent_end(Cg *g);
 
 /* cg_accel.c */
 bool cg_accel_state(const Dsra *d, int q);
