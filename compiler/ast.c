@@ -243,6 +243,11 @@ static void dump_pattern(const AstPattern *pt, FILE *out)
     }
     if (pt->body)
         dump_regex(pt->body, 1, out);
+    if (pt->absent.present && pt->absent.cond) {
+        fputs("  absent ", out);
+        ast_dump_expr(pt->absent.cond, out);
+        fputc('\n', out);
+    }
     if (pt->explore.present) {
         fputs("  explore", out);
         if (pt->explore.extensions)

@@ -271,6 +271,14 @@ typedef struct AstForecast {
 /* "confidence", "horizon", "max spread", ... */
 const char *ast_forecast_param_name(ForecastParam p);
 
+/* `absent [COND]` after a pattern's body (docs/language.md 3.7): COND
+ * may read the body's registers. */
+typedef struct AstAbsent {
+    bool      present;
+    Loc       loc;             /* the word 'absent' */
+    AstExpr  *cond;
+} AstAbsent;
+
 typedef struct AstRegister {
     const char *name;
     Loc         loc;           /* first label that writes it */
@@ -281,6 +289,7 @@ typedef struct AstPattern {
     Loc               loc;
     AstHeader         hdr;
     AstRegex         *body;
+    AstAbsent         absent;
     AstExplore        explore;
     AstForecast       forecast;
     /* checker */

@@ -1815,6 +1815,27 @@ static void check_forecast(Checker *c, AstPattern *p)
     }
 }
 
+/* ---- absent ------------------------------------------------------------------------------- */
+
+/* `absent [COND]` (docs/language.md 3.7): COND reads the body's registers
+ * as the canonical parse left them; the window is the deadline, so there
+ * must be one; the records are absent records, so no explore or forecast
+ * (which are about the body's match records). */
+static void check_absent(Checker *c, AstPattern *p)
+{
+    AstAbsent *a = &p->absent;
+    if (!a->present)
+        return;
+    if (c->schema && a->cond)
+        check_cond(c, a->cond);
+    if (p->hdr.window.kind == WIN_NONE)
+        diag_error(c->diag, a->loc, "an absence needs a deadline: add a 'within' clause to pattern '%s'", p->name);
+    if (p->explore.present)
+        diag_error(c->diag, p->explore.loc, "a pattern with 'absent' cannot have an 'explore' clause");
+    if (p->forecast.present)
+        diag_error(c->diag, p->forecast.loc, "a pattern with 'absent' cannot have a 'forecast' clause");
+}
+
 static void check_pattern(Checker *c, AstPattern *p)
 {
     c->pat = p;
@@ -1833,6 +1854,7 @@ static void check_pattern(Checker *c, AstPattern *p)
         check_and_nodes(c, p->body);
         flow(c, p->body, bits_new(c));
     }
+    check_absent(c, p);
     check_registers(c, p);
     check_policy(c, p);
     check_explore(c, p);

@@ -972,3 +972,62 @@ bool interp_has_match(const AstPattern *p, const Stream *s, const ExternTable *e
     free(idx);
     return found;
 }
+
+/* ---- absence (docs/language.md 3.7) ----------------------------------------------- */
+
+/* Whether event k closes the window of a match that starts at s: time
+ * windows by any event of the stream (ts(k) - ts(s) > D), count windows
+ * by the own events of the substream (own: how many of them s..k holds). */
+static bool absent_closes(const AstPattern *p, const Stream *s, int start, int k, int own)
+{
+    const AstWindow *w = &p->hdr.window;
+    if (w->kind == WIN_EVENTS)
+        return own > w->value;
+    if (w->kind != WIN_TIME)
+        return false;
+    int ts = p->schema->ts_attr;
+    int64_t tj = s->values[(size_t)start * (size_t)s->nattrs + (size_t)ts].i;
+    int64_t tk = s->values[(size_t)k * (size_t)s->nattrs + (size_t)ts].i;
+    return !ts_within(tj, tk, w->value);
+}
+
+/* The obligation of the detection at i: where its absent record goes. */
+static int absent_of(const AstPattern *p, const Stream *s, const ExternTable *ext, int i, const CanonMatch *cm,
+                     const Value **regs)
+{
+    for (int r = 0; r < p->nregs; r++)
+        regs[r] = cm->bind[r] < 0 ? NULL : s->values + (size_t)cm->bind[r] * (size_t)s->nattrs;
+    int own = 0;   /* the substream's events from the start to k */
+    for (int k = cm->start; k <= i; k++)
+        own += !p->partition_attr || same_part(p, s, k, i);
+    for (int k = i + 1; k < s->n; k++) {
+        bool mine = !p->partition_attr || same_part(p, s, k, i);
+        own += mine;
+        if ((mine || p->hdr.window.kind == WIN_TIME) && absent_closes(p, s, cm->start, k, own))
+            return k;
+        EvalCtx ctx = {s->values + (size_t)k * (size_t)s->nattrs, regs, NULL, ext};
+        if (mine && eval_cond(p->absent.cond, &ctx))
+            return -1;
+    }
+    return s->n;
+}
+
+void interp_absent(const AstPattern *p, const Stream *s, const ExternTable *ext, int *at)
+{
+    for (int i = 0; i < s->n; i++)
+        at[i] = -1;
+    if (!p->body || !p->absent.present || s->n <= 0)
+        return;
+    bool *det = xrealloc(NULL, (size_t)s->n * sizeof *det);
+    int *bind = xrealloc(NULL, ((size_t)p->nregs + 1) * sizeof *bind);
+    const Value **regs = xrealloc(NULL, ((size_t)p->nregs + 1) * sizeof *regs);
+    interp_detect(p, s, ext, det);
+    for (int i = 0; i < s->n; i++) {
+        CanonMatch cm = {-1, bind};
+        if (det[i] && interp_canonical(p, s, ext, i, &cm))
+            at[i] = absent_of(p, s, ext, i, &cm, regs);
+    }
+    free(regs);
+    free(bind);
+    free(det);
+}

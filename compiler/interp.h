@@ -40,4 +40,12 @@ bool interp_canonical(const AstPattern *p, const Stream *s, const ExternTable *e
  * interp_canonical's bindings that shares nothing with its parse. */
 bool interp_has_match(const AstPattern *p, const Stream *s, const ExternTable *ext, int j, int i, const int *regs);
 
+/* Absence (docs/language.md 3.7), p with an `absent` clause: at[i] for
+ * each event i (0-based) of s: -1 when there is no detection at i or an
+ * event after i within the window of its canonical match satisfies the
+ * absent condition (registers as the canonical parse binds them);
+ * else the event whose index closes that window (its absent record's
+ * event), or s->n when none does (the record of --flush-absent). */
+void interp_absent(const AstPattern *p, const Stream *s, const ExternTable *ext, int *at);
+
 #endif

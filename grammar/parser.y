@@ -212,6 +212,7 @@ static void episode_clauses_only(Parser *p, const AstHeader *h)
     AstWindow    window;
     AstExplore   explore;
     AstForecast  forecast;
+    AstAbsent    absent;
     AstPatternTail tail;
     AstAlertClause alert;
     AstEnumValue ev;
@@ -255,6 +256,7 @@ static void episode_clauses_only(Parser *p, const AstHeader *h)
 %type <explore> explore_items
 %type <forecast> forecast_clause forecast_items
 %type <tail> pattern_tail
+%type <absent> absent_clause
 %type <alert> episode_tail
 %type <rx> regex alt conj seq unary postfix primary base atom
 %type <expr> expr primary_expr call args
@@ -385,7 +387,7 @@ scalar_type
 /* ---- pattern NAME on SCHEMA clauses { REGEX } [explore ...] [;] ------- */
 
 pattern_decl
-    : PATTERN IDENT ON IDENT header '{' regex '}' pattern_tail
+    : PATTERN IDENT ON IDENT header '{' regex '}' absent_clause pattern_tail
         {
             AstPattern *pt = node(p, sizeof *pt);
             pt->name = $2;
@@ -394,8 +396,9 @@ pattern_decl
             pt->hdr.schema_name = $4;
             pt->hdr.schema_loc = L(@4);
             pt->body = $7;
-            pt->explore = $9.explore;
-            pt->forecast = $9.forecast;
+            pt->absent = $9;
+            pt->explore = $10.explore;
+            pt->forecast = $10.forecast;
             pattern_clauses_only(p, &pt->hdr);
             decl_new(p, DECL_PATTERN)->u.pattern = pt;
         }
@@ -656,6 +659,18 @@ atom
     | IDENT             { $$ = rx_atom(p, ATOM_VALUE, L(@1)); $$->value = $1; }
     | STRING            { $$ = rx_atom(p, ATOM_VALUE, L(@1)); $$->value = $1; $$->value_quoted = true; }
     | ANY               { $$ = rx_atom(p, ATOM_ANY, L(@1)); }
+    ;
+
+/* `absent [COND]` (docs/language.md 3.7): 'absent' is a word, not a
+ * keyword, so that names spelt so keep working. */
+absent_clause
+    : %empty                { $$ = (AstAbsent){0}; }
+    | IDENT '[' expr ']'
+        {
+            $$ = (AstAbsent){true, L(@1), $3};
+            if (strcmp($1, "absent") != 0)
+                diag_syntax(p->diag, L(@1), "expected 'absent', 'explore' or 'forecast' after '}', got '%s'", $1);
+        }
     ;
 
 /* ---- conditions and terms: one grammar, typed by the checker -------- */

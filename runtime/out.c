@@ -6,7 +6,7 @@
 #include "sremrt/stats.h"
 
 static const char *const kind_names[] = {
-    "match", "episode", "alert", "suggest", "summary", "error", "forecast"
+    "match", "episode", "alert", "suggest", "summary", "error", "forecast", "absent"
 };
 
 static const char *kind_name(sremrt_kind k)
@@ -22,13 +22,16 @@ static const char *candidate_name(sremrt_candidate c)
 static int has_event(sremrt_kind k)
 {
     return k == SREMRT_MATCH || k == SREMRT_EPISODE || k == SREMRT_ALERT || k == SREMRT_SUGGEST ||
-           k == SREMRT_FORECAST;
+           k == SREMRT_FORECAST || k == SREMRT_ABSENT;
 }
+
+/* match and absent records say what matched: start, bind, events. */
+static int has_match(sremrt_kind k) { return k == SREMRT_MATCH || k == SREMRT_ABSENT; }
 
 /* Whether the kind has a "freq" field. */
 static int has_freq(sremrt_kind k)
 {
-    return k != SREMRT_MATCH && k != SREMRT_FORECAST;
+    return !has_match(k) && k != SREMRT_FORECAST;
 }
 
 /* A probability in units of 1e-4 as the shortest decimal: 5300 -> 0.53,
@@ -342,7 +345,7 @@ static void emit_json(sremrt_sink *s, const sremrt_record *r)
     }
     if (r->kind == SREMRT_SUMMARY)
         json_i64(s, "events", r->events);
-    if (r->kind == SREMRT_MATCH)
+    if (has_match(r->kind))
         json_what_matched(s, r);
     if (r->kind == SREMRT_FORECAST)
         put_forecast(s, r, ",\"", "\":", 1);
@@ -492,7 +495,7 @@ static void emit_text(sremrt_sink *s, const sremrt_record *r)
     }
     if (r->kind == SREMRT_SUMMARY)
         text_i64(s, "events", r->events);
-    if (r->kind == SREMRT_MATCH)
+    if (has_match(r->kind))
         text_what_matched(s, r);
     if (r->kind == SREMRT_FORECAST)
         put_forecast(s, r, " ", "=", 0);
@@ -510,7 +513,7 @@ static void emit_text(sremrt_sink *s, const sremrt_record *r)
         text_best(s, r);
     if (has_exact(r->kind) && r->inexact)
         sremrt_sink_puts(s, " exact=false");
-    if (r->kind == SREMRT_MATCH)
+    if (has_match(r->kind))
         text_events(s, r);
     sremrt_sink_putc(s, '\n');
 }

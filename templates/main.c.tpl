@@ -36,7 +36,7 @@ enum {
     OPT_CONVERT_BIN, OPT_THREADS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESTORE, OPT_FORECAST_EMIT,
     OPT_FORECAST_STATS, OPT_TRAIN_FIRST, OPT_FC_TRAIN, OPT_MAX_DELAY,
     OPT_NATS, OPT_STREAM, OPT_PARTITION, OPT_RESULTS, OPT_CKPT_BUCKET, OPT_CKPT_SECS,
-    OPT_IDLE, OPT_NATS_PUBLISH, OPT_PARTITIONS, OPT_BATCH, OPT_RUN_ID, NOPT
+    OPT_IDLE, OPT_NATS_PUBLISH, OPT_PARTITIONS, OPT_BATCH, OPT_RUN_ID, OPT_FLUSH_ABSENT, NOPT
 };
 static const struct option_spec {
     const char *name, *arg, *help;
@@ -107,6 +107,8 @@ static const struct option_spec {
     {"--batch", "N", "--nats-publish: events per message (default 1000)", 1000000},
     {"--run-id", "ID", "--nats-publish: message id prefix (default: pid and time); the same ID\n"
                        "on a rerun after a crash lets JetStream drop batches already stored", 0},
+    {"--flush-absent", NULL, "patterns with 'absent': at the end of input, an absent record for\n"
+                             "each match whose window is still open and unmet", 0},
 };
 
 static void usage(FILE *out, const char *prog)
@@ -1361,7 +1363,7 @@ int main(int argc, char **argv)
     int publish = 0;
     int64_t max_delay = -1;   /* --max-delay in timestamp units; -1: none */
     long train_first = 0;
-    int fc_every = 0, fc_score = 0;
+    int fc_every = 0, fc_score = 0, flush_absent = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int k = 0;
@@ -1402,6 +1404,9 @@ int main(int argc, char **argv)
             break;
         case OPT_STATS:
             stats = 1;
+            break;
+        case OPT_FLUSH_ABSENT:
+            flush_absent = 1;
             break;
         case OPT_TRAIN_FIRST:
         case OPT_MAX_KEYS:
@@ -1568,6 +1573,7 @@ int main(int argc, char **argv)
     cfg.explore_algo = algo;
     cfg.explore_cap = num[OPT_EXPLORE_CAP];
     cfg.forecast_every = fc_every;
+    cfg.flush_absent = flush_absent;
     if (nc.urls)
         return nats_main(prog, &nc, &cfg, NULL, input == INPUT_BIN, strict);
     fctrain trainer;

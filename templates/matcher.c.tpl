@@ -51,7 +51,7 @@
 @@END USES_KEYS@@
 #include "sremrt/tsorder.h"
 
-SREMRT_ABI_REQUIRE(@@PREFIX@@, 8);
+SREMRT_ABI_REQUIRE(@@PREFIX@@, 10);
 
 /* ======== schema descriptor =============================================== */
 
@@ -139,6 +139,11 @@ static inline int @@PREFIX@@_same_event(const @@PREFIX@@_event *a, const @@PREFI
 
 /* The names of the declarations, by their PREFIX_DECL_NAME constants. */
 static const char *const @@PREFIX@@_decl_names[] = {@@DECL_NAMES@@};
+
+@@IF HAS_ABSENT@@
+@@# ABSENT_CODE: the pending absences of the patterns with `absent` (cg_absent.c)
+@@ABSENT_CODE@@
+@@END HAS_ABSENT@@
 
 size_t @@PREFIX@@_matcher_size(void) { return sizeof(struct @@PREFIX@@_matcher); }
 
@@ -232,6 +237,10 @@ static void @@PREFIX@@_match(@@PREFIX@@_matcher *m, int32_t decl, const @@PREFIX
 {
     char key_text[128];
     sremrt_record r;
+@@IF HAS_ABSENT@@
+    if (@@PREFIX@@_ab_add(m, decl, e, key))
+        return;   /* a pattern with `absent`: the match waits for its deadline */
+@@END HAS_ABSENT@@
     if (!m->cfg.record)
         return;
     memset(&r, 0, sizeof r);
@@ -417,6 +426,7 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
             m->cfg.occmap_cap = cfg->occmap_cap;
         m->cfg.explore_algo = cfg->explore_algo;
         m->cfg.forecast_every = cfg->forecast_every;
+        m->cfg.flush_absent = cfg->flush_absent;
         m->cfg.symbol = cfg->symbol;
         if (cfg->explore_cap > 0)
             m->cfg.explore_cap = cfg->explore_cap;
@@ -424,7 +434,7 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
     }
     sremrt_stats_init(&m->stats);
     sremrt_tsorder_init(&m->order);
-    if (sremrt_abi_check(8) != 0)
+    if (sremrt_abi_check(10) != 0)
         return -1;
 @@IF HAS_STRINGS@@
     if (@@PREFIX@@_strings_init(m) != 0)

@@ -112,6 +112,9 @@ typedef struct @@PREFIX@@_config {
     int32_t forecast_every;/* forecast patterns: a forecast record after every event
                               (a program's --forecast-emit every); 0: only when the
                               forecast of the key differs from the last one given */
+    int32_t flush_absent;  /* patterns with `absent` (docs/language.md 3.7): at finish, an
+                              absent record for each match still waiting (a program's
+                              --flush-absent); 0: those are dropped */
     void (*symbol)(void *user, int32_t decl, int32_t slot, uint32_t symbol);
                            /* forecast patterns: after each event of a substream, the
                               symbol it took (the transition of the pattern's automaton)

@@ -118,7 +118,9 @@ bool cg_shardable(const AstDecl *d)
 {
     if (d->kind == DECL_EPISODE)
         return d->u.episode->partition_attr != NULL;
-    return d->kind == DECL_PATTERN && d->u.pattern->partition_attr && !d->u.pattern->explore.present;
+    /* absent: a time window closes on any key's event, so shard 0 runs them all */
+    return d->kind == DECL_PATTERN && d->u.pattern->partition_attr && !d->u.pattern->explore.present &&
+           !d->u.pattern->absent.present;
 }
 
 /* Partition table m->KEYS of a declaration: its field, its set-up at its

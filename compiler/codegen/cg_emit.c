@@ -114,8 +114,8 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             cg_line(&g->sec[CG_MANY_FAST], 1, "return %s_p%d_run(m, &m->p%d, events, n);", P, i, i);
             return;
         }
-        /* batched blocks note detections only: a forecast pattern's hook runs after every event */
-        if (g->local_state && !p->explore.present && !plan->fc_symbols && g->nbatch < CG_BATCH_MAX) {
+        /* batched blocks note detections only: a forecast pattern's hook and an absent pattern's queue run after every event */
+        if (g->local_state && !p->explore.present && !plan->fc_symbols && !p->absent.present && g->nbatch < CG_BATCH_MAX) {
             g->batch[g->nbatch] = i;
             g->batch_tag[g->nbatch] = g->canon_tag_now == 1;
             g->batch_name[g->nbatch++] = p->name;
@@ -186,6 +186,7 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
              * small automata (fire's 768-state dsra took 7x longer to
              * compile at -O2 threaded) */
             g->threaded = ndecls == 1 && !p->partition_attr && !p->explore.present && !plan->fc_symbols &&
+                         !p->absent.present &&
                          plan->min->nstates <= CG_THREADED_MAX_STATES;
             if (plan->fc_tables)   /* the step reads them */
                 cg_emit_forecast_tables(g, i, plan);
@@ -199,6 +200,7 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
     if (plan->fc_symbols)
         cg_emit_forecast(g, i, plan);
     cg_emit_canon(g, i, p);
+    cg_emit_absent(g, i, p);   /* its step goes first in the pattern's push code */
     emit_driver(g, i, plan);
     cg_state_pattern(g, i, plan);
     g->canon_tag_now = 0;
@@ -643,7 +645,8 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
     find_flags(g, &fl);
     /* the checkpoint's hash: everything a saved state's meaning depends on */
     const char *hashed[] = {t[DT_FIELDS].text, t[DT_TYPES].text, g->code.text, g->push.text, g->init.text,
-                            g->canon.text, g->run.text, g->many_fast.text, g->sec[CG_STATE].text};
+                            g->canon.text, g->run.text, g->many_fast.text, g->sec[CG_STATE].text,
+                            g->absent.text};
     char state_hash[40];
     snprintf(state_hash, sizeof state_hash, "UINT64_C(0x%016" PRIx64 ")",
              cg_state_hash(hashed, (int)(sizeof hashed / sizeof hashed[0])));
@@ -680,6 +683,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"NFORECASTS", nfc},
         {"FORECAST_SET", g->fc_set.text ? g->fc_set.text : ""},
         {"CKEY_CASES", g->ckeys.text ? g->ckeys.text : ""},
+        {"ABSENT_CODE", g->absent.text ? g->absent.text : ""},
         /* conditions */
         {"FREESTANDING", yes(o->freestanding)},
         {"HAS_TS", yes(g->schema->ts_attr >= 0)},
@@ -698,6 +702,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"USES_MATCH", yes(fl.match)},
         {"HAS_CANON", yes(cg_canon_on(g))},
         {"HAS_HIST", yes(g->canon_hist > 0)},
+        {"HAS_ABSENT", yes(g->absent.text && *g->absent.text)},
         {"STATE_EVENTS", yes(strstr(g->sec[CG_STATE].text, "_state_events(") != NULL)},
         {"USES_ABOUT", yes(fl.match || fl.episodes || fl.explore)},
         {"USES_HELPERS", yes(fl.wrap || fl.div || fl.mod || fl.max || fl.same_event)},
@@ -728,6 +733,8 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     cg_buf_open(&g.fc_info);
     cg_buf_open(&g.fc_set);
     cg_buf_open(&g.ckeys);
+    cg_buf_open(&g.absent);
+    cg_buf_open(&g.absent_add);
     int i = 0, j = 0, ndecls = 0;
     bool ok = true;
     int nnodes = 0;
@@ -771,6 +778,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     bool batched = !g.no_batch && g.nbatch > 0 && g.nbatch == ndecls;
     emit_externs(&g);
     cg_emit_canon_end(&g);
+    cg_emit_absent_end(&g);
     if (g.canon_hist > 0)
         cg_state_hist(&g, g.canon_grow >= 0);
     /* every section but the last, many_fast, which a batched push_many
@@ -783,6 +791,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     cg_buf_close(&g.fc_info);
     cg_buf_close(&g.fc_set);
     cg_buf_close(&g.ckeys);
+    cg_buf_close(&g.absent);
     if (o->runtime_bytes)
         *o->runtime_bytes = g.rt_bytes;
     if (ok && diag->nerrors == 0)
@@ -793,6 +802,8 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     cg_bufs_free(&g.fc_info, 1);
     cg_bufs_free(&g.fc_set, 1);
     cg_bufs_free(&g.ckeys, 1);
+    cg_bufs_free(&g.absent, 1);
+    cg_bufs_free(&g.absent_add, 1);
     return ok;
 }
 

@@ -108,6 +108,9 @@ typedef struct Cg {
     Buf              fc_set;     /* PREFIX_forecast_set_tables's cases (hosted, no model) */
     Buf              ckeys;      /* PREFIX_ckey's cases: the composite keys (cg_put_ckey_case) */
     bool             has_ckeys;  /* some declaration has one */
+    /* patterns with `absent` (cg_absent.c): their code (ABSENT_CODE) and
+       the cases of P_ab_add */
+    Buf              absent, absent_add;
 } Cg;
 
 /* A register-free tdfa whose events fall into few classes runs from tables
@@ -127,6 +130,10 @@ typedef struct Table {
     bool pairs;            /* every tag has at most 2 sources, every state at most 2 final slots */
 } Table;
 
+
+/* cg_absent.c */
+void cg_emit_absent(Cg *g, int i, const AstPattern *p);
+void cg_emit_absent_end(Cg *g);
 
 /* cg_accel.c */
 bool cg_accel_state(const Dsra *d, int q);

@@ -418,7 +418,7 @@ static int gen_header(Gen *g)
     return shape;
 }
 
-void gen_pattern(Rng *r, const GenOpts *o, char *buf, size_t size)
+static void gen_file(Rng *r, const GenOpts *o, bool absent, char *buf, size_t size)
 {
     Gen g = {r, o, {buf, size, 0}, WIN_NONE, o->max_depth > 0 ? o->max_depth : 3, 0};
     if (size == 0)
@@ -435,8 +435,18 @@ void gen_pattern(Rng *r, const GenOpts *o, char *buf, size_t size)
         gen_gap_body(&g, c);
     else
         gen_rx(&g, c, 0);
-    put(&g.out, "\n}\n");
+    put(&g.out, "\n}");
+    if (absent && g.win != WIN_NONE && chance(r, 70)) {   /* an absence needs a window */
+        put(&g.out, " absent [");
+        gen_cond(&g, regs, 0);
+        put(&g.out, "]");
+    }
+    put(&g.out, "\n");
 }
+
+void gen_pattern(Rng *r, const GenOpts *o, char *buf, size_t size) { gen_file(r, o, false, buf, size); }
+
+void gen_pattern_absent(Rng *r, const GenOpts *o, char *buf, size_t size) { gen_file(r, o, true, buf, size); }
 
 void gen_stream(Rng *r, int n, Value *values)
 {

@@ -47,6 +47,11 @@ extern const char *const gen_strings[GEN_NSTRINGS];
  * is cut short (and then fails to parse): 2 KiB is plenty. */
 void gen_pattern(Rng *r, const GenOpts *o, char *buf, size_t size);
 
+/* As gen_pattern, and often, when the pattern has a window, `absent
+ * [COND]` after its body, COND reading its registers (docs/language.md
+ * 3.7). */
+void gen_pattern_absent(Rng *r, const GenOpts *o, char *buf, size_t size);
+
 /* n random events of E into values (n * GEN_NATTRS): t in {A,B,C}, v and k
  * in 0..3 (so equalities happen), time non-decreasing by gaps of 0..2, u an
  * index into gen_strings. */

@@ -58,6 +58,12 @@ typedef struct Got {
     char bind[160];
 } Got;
 
+/* A pattern's absent records (docs/language.md 3.7), in output order, as
+ * "INDEX:START{BIND};" each (BIND: the "bind" object, "" when none). */
+typedef struct Absent {
+    char text[4096];
+} Absent;
+
 typedef struct Pat {
     char src[2048];    /* the generated file (schema + pattern p) */
     char body[2048];   /* "pattern pN ..." */
@@ -99,22 +105,37 @@ static void parse_what_matched(const char *line, Got *g)
 
 /* Runs prog on n events; got[i * LEN + e] for pattern p(first + i) (or,
  * with first < 0, for the pattern named "p": i = 0). The exit status. */
+static void add_absent(const char *line, int idx, Absent *a)
+{
+    Got g;
+    parse_what_matched(line, &g);
+    size_t len = strlen(a->text);
+    snprintf(a->text + len, sizeof a->text - len, "%d:%d%s;", idx, g.start, g.bind);
+}
+
 static int run_program(const char *prog, const char *dir, const Value *values, int n, int first, int count,
-                       Got *got)
+                       Got *got, Absent *abs)
 {
     char csv[512], cmd[1200];
     memset(got, 0, (size_t)count * LEN * sizeof *got);
+    memset(abs, 0, (size_t)count * sizeof *abs);
     if (!write_csv(dir, values, n, csv, sizeof csv))
         return -1;
-    snprintf(cmd, sizeof cmd, "%s --format jsonl %s", prog, csv);
+    snprintf(cmd, sizeof cmd, "%s --format jsonl --flush-absent %s", prog, csv);
     FILE *out = popen(cmd, "r");
     if (!out)
         return -1;
     char line[1024];
     static const char single[] = "{\"kind\":\"match\",\"name\":\"p\",\"index\":";
+    static const char single_absent[] = "{\"kind\":\"absent\",\"name\":\"p\",\"index\":";
     while (fgets(line, sizeof line, out)) {
         int pi, idx;
-        if (first < 0) {
+        if (first < 0 && strncmp(line, single_absent, sizeof single_absent - 1) == 0) {
+            add_absent(line, atoi(line + sizeof single_absent - 1), &abs[0]);
+        } else if (first >= 0 && sscanf(line, "{\"kind\":\"absent\",\"name\":\"p%d\",\"index\":%d", &pi, &idx) == 2) {
+            if (pi >= first && pi < first + count)
+                add_absent(line, idx, &abs[pi - first]);
+        } else if (first < 0) {
             if (strncmp(line, single, sizeof single - 1) == 0 && (idx = atoi(line + sizeof single - 1)) >= 1 &&
                 idx <= n)
                 parse_what_matched(line, &got[idx - 1]);
@@ -138,28 +159,86 @@ static bool start_required(const AstPattern *p)
 /* Records whose start and bind were compared with interp_canonical. */
 static long canon_compared;
 
+/* The "bind" object of a canonical match, as a program writes it ("" for
+ * a pattern without labels). */
+static void bind_text(const AstPattern *p, const int *bind, char *want, size_t size)
+{
+    int len = 0;
+    want[0] = '\0';
+    if (p->nregs == 0)
+        return;
+    len = snprintf(want, size, "\"bind\":{");
+    for (int r = 0, first = 1; r < p->nregs && r < 64; r++)
+        if (bind[r] >= 0) {
+            len += snprintf(want + len, size - (size_t)len, "%s\"%s\":%d", first ? "" : ",", p->regs[r].name,
+                            bind[r] + 1);
+            first = 0;
+        }
+    snprintf(want + len, size - (size_t)len, "}");
+}
+
+/* p's absent records by the reference (interp_absent, interp_canonical),
+ * in the order a program writes them under --flush-absent: by the event
+ * that closes the window (the end of input last), then by the match. */
+static void absent_want(const AstPattern *p, const Stream *st, Absent *want)
+{
+    int at[LEN], bind[64];
+    size_t len = 0;
+    interp_absent(p, st, NULL, at);
+    want->text[0] = '\0';
+    for (int k = 0; k <= st->n; k++)
+        for (int i = 0; i < st->n; i++) {
+            if (at[i] != k)
+                continue;
+            CanonMatch cm = {-1, bind};
+            char b[160];
+            interp_canonical(p, st, NULL, i, &cm);
+            bind_text(p, bind, b, sizeof b);
+            len += (size_t)snprintf(want->text + len, sizeof want->text - len, "%d:%d%s;", k < st->n ? k + 1 : st->n,
+                                    cm.start + 1, b);
+        }
+}
+
 /* Whether the records of p agree with the reference: detections as
  * interp_detect, and, where a record gives a start (which it must where
- * start_required), start and bind as interp_canonical. The first
- * difference is described in why. */
-static bool records_agree_ids(const AstPattern *p, const Stream *st, const Got *g, char *why, size_t size);
+ * start_required), start and bind as interp_canonical. A pattern
+ * with absent: its absent records as absent_want. The first difference
+ * is described in why. */
+static bool records_agree_ids(const AstPattern *p, const Stream *st, const Got *g, const Absent *abs, char *why,
+                              size_t size);
 
 /* records_agree_ids on the stream with u's values as the ids the file
  * compiled into ast gives them (gen_string_ids), as its program reads them. */
-static bool records_agree(const Ast *ast, const AstPattern *p, const Stream *st, const Got *g, char *why,
-                          size_t size)
+static bool records_agree(const Ast *ast, const AstPattern *p, const Stream *st, const Got *g, const Absent *abs,
+                          char *why, size_t size)
 {
     Value ids[LEN * GEN_NATTRS];
     memcpy(ids, st->values, sizeof(Value) * GEN_NATTRS * (size_t)st->n);
     gen_string_ids(ast->strings, ast->nstrings, ids, st->n);
     Stream s = {st->n, st->nattrs, ids};
-    return records_agree_ids(p, &s, g, why, size);
+    return records_agree_ids(p, &s, g, abs, why, size);
 }
 
-static bool records_agree_ids(const AstPattern *p, const Stream *st, const Got *g, char *why, size_t size)
+static bool records_agree_ids(const AstPattern *p, const Stream *st, const Got *g, const Absent *abs, char *why,
+                              size_t size)
 {
     bool det[LEN];
     int bind[64];
+    if (p->absent.present) {   /* absent records only */
+        static Absent want;
+        absent_want(p, st, &want);
+        for (int e = 0; e < st->n; e++)
+            if (g[e].hit) {
+                snprintf(why, size, "a match record at index %d of a pattern with absent", e + 1);
+                return false;
+            }
+        canon_compared++;
+        if (strcmp(want.text, abs->text) != 0) {
+            snprintf(why, size, "absent records: interp %.180s, generated %.180s", want.text, abs->text);
+            return false;
+        }
+        return true;
+    }
     interp_detect(p, st, NULL, det);
     for (int e = 0; e < st->n; e++) {
         if (det[e] != g[e].hit) {
@@ -171,19 +250,7 @@ static bool records_agree_ids(const AstPattern *p, const Stream *st, const Got *
         CanonMatch cm = {-1, bind};
         interp_canonical(p, st, NULL, e, &cm);
         char want[160];
-        int len = 0;
-        if (p->nregs > 0) {
-            len = snprintf(want, sizeof want, "\"bind\":{");
-            for (int r = 0, first = 1; r < p->nregs && r < 64; r++)
-                if (bind[r] >= 0) {
-                    len += snprintf(want + len, sizeof want - (size_t)len, "%s\"%s\":%d", first ? "" : ",",
-                                    p->regs[r].name, bind[r] + 1);
-                    first = 0;
-                }
-            snprintf(want + len, sizeof want - (size_t)len, "}");
-        } else {
-            want[0] = '\0';
-        }
+        bind_text(p, bind, want, sizeof want);
         canon_compared++;
         if (g[e].start != cm.start + 1 || strcmp(want, g[e].bind) != 0) {
             snprintf(why, size, "at index %d: interp start %d %s, generated start %d %s", e + 1, cm.start + 1, want,
@@ -268,7 +335,8 @@ static bool codegen_fails(const char *src, const Value *values, int n, void *ctx
     if (!o->built)
         return false;
     Got got[LEN];
-    if (run_program(prog, o->dir, values, n, -1, 1, got) != 0)
+    static Absent abs;
+    if (run_program(prog, o->dir, values, n, -1, 1, got, &abs) != 0)
         return true;
     Arena arena;
     arena_init(&arena);
@@ -280,7 +348,7 @@ static bool codegen_fails(const char *src, const Value *values, int n, void *ctx
     for (int d = 0; diag.nerrors == 0 && d < ast->ndecls; d++)
         if (ast->decls[d].kind == DECL_PATTERN) {
             Stream st = {n, GEN_NATTRS, values};
-            fails = !records_agree(ast, ast->decls[d].u.pattern, &st, got, why, sizeof why);
+            fails = !records_agree(ast, ast->decls[d].u.pattern, &st, got, &abs, why, sizeof why);
         }
     diag_free(&diag);
     arena_free(&arena);
@@ -456,7 +524,8 @@ int main(int argc, char **argv)
     Rng r = {seed};
     Pat *pats = calloc((size_t)npat, sizeof *pats);
     Got *got = malloc((size_t)batch * LEN * sizeof *got);
-    if (!pats || !got)
+    Absent *abs = malloc((size_t)batch * sizeof *abs);
+    if (!pats || !got || !abs)
         return 2;
     for (int i = 0; i < npat; i++) {
         GenOpts o = {0};
@@ -470,7 +539,10 @@ int main(int argc, char **argv)
         o.chains = i % 5 == 2;
         o.max_depth = 3;
         o.max_window = 5;
-        gen_pattern(&r, &o, pats[i].src, sizeof pats[i].src);
+        if (i % 5 == 3)   /* often with an absent clause */
+            gen_pattern_absent(&r, &o, pats[i].src, sizeof pats[i].src);
+        else
+            gen_pattern(&r, &o, pats[i].src, sizeof pats[i].src);
         const char *p = strstr(pats[i].src, "pattern p ");
         if (!p)
             p = "";
@@ -558,7 +630,7 @@ int main(int argc, char **argv)
             Ast *ast = frontend_parse_check(path, src, len, &arena, &diag);
             for (int k = 0; k < STREAMS && !failures; k++) {
                 gen_stream(&r, LEN, values);
-                int prc = run_program(prog, dir, values, LEN, b0, batch, got);
+                int prc = run_program(prog, dir, values, LEN, b0, batch, got, abs);
                 if (prc != 0) {
                     fprintf(stderr, "FAIL: %s on %s/stream.csv exited with %d\n", prog, dir, prc);
                     failures++;
@@ -572,7 +644,7 @@ int main(int argc, char **argv)
                     const Got *g = got + (size_t)(pi - b0) * LEN;
                     char why[400];
                     compared++;
-                    if (!records_agree(ast, p, &st, g, why, sizeof why)) {
+                    if (!records_agree(ast, p, &st, g, abs + (pi - b0), why, sizeof why)) {
                         fprintf(stderr, "MISMATCH strategy %s seed %llu: %s %s\n%s\nstream:\n", strategies[s],
                                 (unsigned long long)seed, p->name, why, pats[pi].body);
                         shrink_print_stream(stderr, values, LEN);
@@ -648,6 +720,7 @@ int main(int argc, char **argv)
     free(pats);
     free(jobs);
     free(got);
+    free(abs);
     free(values);
     return failures ? 1 : 0;
 }

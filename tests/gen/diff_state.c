@@ -14,6 +14,7 @@
  * them. A failure prints the seed, the program and the
  * stream. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,8 @@ enum { NCONFIGS = sizeof configs / sizeof configs[0] };
 /* Options of the runs, in turn: the defaults, and small tables whose
  * overflows the checkpoint must carry. */
 static const char *const run_opts[] = {"", "--max-keys 2 --max-runs 3", "--occmap-cap 2 --distinct-budget 2",
-                                       "--explore-algo ic", "--explore-algo rc --explore-cap 3", "--explore-algo bf"};
+                                       "--explore-algo ic", "--explore-algo rc --explore-cap 3", "--explore-algo bf",
+                                       "--flush-absent"};
 enum { NOPTS = sizeof run_opts / sizeof run_opts[0] };
 
 static const char *const tnames[] = {"A", "B", "C"};
@@ -100,7 +102,10 @@ static int write_program(const char *path, Rng *r, int b)
         o.chains = rng_int(r, 0, 4) == 0;
         o.max_depth = 3;
         o.max_window = 5;
-        gen_pattern(r, &o, src, sizeof src);
+        if (i % 4 == 1)   /* pending absences are state too */
+            gen_pattern_absent(r, &o, src, sizeof src);
+        else
+            gen_pattern(r, &o, src, sizeof src);
         const char *p = strstr(src, "pattern p ");
         if (p && gen_applies(src, s, MAX_STATES, NULL)) {
             fprintf(f, "pattern p%d %s\n", i, p + 10);
@@ -111,7 +116,9 @@ static int write_program(const char *path, Rng *r, int b)
     static const char *const hot[] = {
         "pattern h0 on E within 6 s { x:A _* [t == B && v == x.v] }\n",
         "pattern h1 on E within 9 s partition by k { x:A _* y:B _* [t == C && v >= x.v && v <= y.v] }\n",
-        "pattern h2 on E within 12 events { x:A _* y:[t == B && v != x.v] _* [t == C && v == y.v] }\n"};
+        "pattern h2 on E within 12 events { x:A _* y:[t == B && v != x.v] _* [t == C && v == y.v] }\n",
+        "pattern h3 on E within 9 s partition by k { x:A } absent [t == B && v == x.v]\n",
+        "pattern h4 on E within 7 events { A B } absent [t == C]\n"};
     for (size_t h = 0; h < sizeof hot / sizeof hot[0]; h++) {
         snprintf(src, sizeof src, "%s%s", GEN_SCHEMA, hot[h]);
         if (gen_applies(src, s, MAX_STATES, NULL))
@@ -167,7 +174,11 @@ static char *after(const char *text, long k)
         const char *end = strchr(line, '\n');
         size_t n = end ? (size_t)(end - line) + 1 : strlen(line);
         const char *at = strstr(line, "\"index\":");
-        if (!at || at > line + n || atol(at + 8) > k) {
+        /* end of input: summaries (no index) and --flush-absent's records (no ts) */
+        const char *ts = strstr(line, "\"ts\":");
+        static const char absent[] = "{\"kind\":\"absent\"";
+        bool end_of_input = strncmp(line, absent, sizeof absent - 1) == 0 && (!ts || ts > line + n);
+        if (!at || at > line + n || atol(at + 8) > k || end_of_input) {
             memcpy(o, line, n);
             o += n;
         }

@@ -419,12 +419,31 @@ static void test_forecast(void)
     }
 }
 
+/* The absent record of docs/language.md 3.7 and 6: a match's fields under
+ * kind "absent", no "freq"; the --flush-absent one has no ts. */
+static void test_absent(void)
+{
+    static const int64_t bind_x[] = {2};
+    sremrt_record r = rec(SREMRT_ABSENT, "unpaid", 4, 1900, "2");
+    r.start = 2;
+    r.nbind = 1;
+    r.bind_names = label_x;
+    r.bind = bind_x;
+    ASSERT_STR(jsonl(&r), "{\"kind\":\"absent\",\"name\":\"unpaid\",\"index\":4,\"ts\":1900,\"key\":\"2\","
+                          "\"start\":2,\"bind\":{\"x\":2}}\n");
+    ASSERT_STR(text(&r), "absent unpaid index=4 ts=1900 key=2 start=2 bind.x=2\n");
+    r.has_ts = 0;
+    r.index = 5;
+    ASSERT_STR(text(&r), "absent unpaid index=5 key=2 start=2 bind.x=2\n");
+}
+
 void add_out_tests(void)
 {
 
     CU_pSuite s = CU_add_suite("out", NULL, NULL);
     CU_add_test(s, "docs/language.md examples, JSONL", test_spec_examples);
     CU_add_test(s, "text lines", test_text_lines);
+    CU_add_test(s, "absent records", test_absent);
     CU_add_test(s, "optional fields", test_optional_fields);
     CU_add_test(s, "suggest", test_suggest);
     CU_add_test(s, "escaping", test_escaping);

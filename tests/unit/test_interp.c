@@ -420,6 +420,61 @@ static void test_interp_partition(void)
     DET("policy stnm { A B }", "A/1 A/2 B/2 B/1", "0010");
 }
 
+/* interp_absent as "i>k" per match at i whose absent record is at k ('$':
+ * the end of input, --flush-absent), in match order. */
+static void expect_absent(int line, const char *pattern, const char *spec, const char *want)
+{
+    Events ev;
+    events(&ev, spec);
+    char src[4096], got[512] = "(does not check)";
+    snprintf(src, sizeof src, "%s%s", schema_s, pattern);
+    Fixture fx;
+    fx_run(&fx, src, true);
+    const AstPattern *p = fx_first_pattern(&fx);
+    if (p) {
+        int at[S_MAX];
+        size_t len = 0;
+        Stream st = {ev.n, S_NATTRS, ev.v};
+        interp_absent(p, &st, NULL, at);
+        got[0] = '\0';
+        for (int i = 0; i < ev.n; i++)
+            if (at[i] >= 0 && at[i] < ev.n)
+                len += (size_t)snprintf(got + len, sizeof got - len, "%s%d>%d", len ? " " : "", i, at[i]);
+            else if (at[i] == ev.n)
+                len += (size_t)snprintf(got + len, sizeof got - len, "%s%d>$", len ? " " : "", i);
+    }
+    fx_done(&fx);
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "\nline %d: %s on \"%s\": want %s, got %s\n", line, pattern, spec, want, got);
+    CU_ASSERT_STRING_EQUAL(got, want);
+}
+
+#define ABS(pattern, spec, want) expect_absent(__LINE__, "pattern p on S " pattern, spec, want)
+
+/* docs/language.md 3.7, on hand-computed streams. */
+static void test_interp_absent(void)
+{
+    /* 0: the B at 2 is in the window 0..2; 3: 4, 5 are not B, 6 closes;
+       6: open at the end */
+    ABS("within 3 events { A } absent [t == B]", "A C B A C C A C", "3>6 6>$");
+    /* 3: deadline 5; key 2's C@6 closes it (time: any key), the B@6 is late */
+    ABS("partition by k within 2 s { A } absent [t == B]", "A/1@0 C/2@1 B/1@2 A/1@3 C/2@4 C/2@6 B/1@6", "3>5");
+    /* count: only key 1's events count; its B at 5 is past the window */
+    ABS("partition by k within 2 events { A } absent [t == B]", "A/1 C/2 C/2 C/2 C/1 B/1", "0>5");
+    /* 1: x = 0, y = 1, C3 = 1 + 2 meets it; 4: start 3 (0 is too far),
+       x = 3, y = 4, neither C5 nor C3 is 2 */
+    ABS("within 4 events { x:A _* y:B } absent [t == C && v == x.v + y.v]", "A1 B2 C3 A1 B1 C5 C3", "4>$");
+    /* the canonical parse's register: start 1 (the greatest), x = A2; with
+       x = A1 the C1 would meet it */
+    ABS("within 5 events { (x:_)+ B } absent [v == x.v]", "A1 A2 B0 C1", "2>$");
+    /* x empty in the B branch: the condition never holds */
+    ABS("within 3 events { x:A | B } absent [v == x.v]", "B1 C1 C1 C1", "0>3");
+    /* stam: 2 and 3 both start at 1 (the greatest first index), so the
+       window 1..3 of each is closed by 4 */
+    ABS("within 4 events policy stam { A B } absent [t == C]", "A A B B C", "");
+    ABS("within 3 events policy stam { A B } absent [t == C]", "A A B B A A", "2>4 3>4");
+}
+
 /* ---- a second, independent oracle ---------------------------------------------------- */
 
 /* A naive backtracking recognizer in continuation-passing style, written
@@ -813,6 +868,7 @@ void add_interp_tests(void)
     CU_add_test(suite, "eval: externs", test_eval_extern);
     CU_add_test(suite, "eval: register map", test_eval_regmap);
     CU_add_test(suite, "interp: fire", test_interp_fire);
+    CU_add_test(suite, "interp: absent", test_interp_absent);
     CU_add_test(suite, "interp: operators", test_interp_operators);
     CU_add_test(suite, "interp: empty matches", test_interp_nullable);
     CU_add_test(suite, "interp: complement", test_interp_complement);

@@ -24,7 +24,7 @@ typedef enum sremrt_format {
 
 typedef enum sremrt_kind {
     SREMRT_MATCH, SREMRT_EPISODE, SREMRT_ALERT, SREMRT_SUGGEST, SREMRT_SUMMARY, SREMRT_ERROR,
-    SREMRT_FORECAST
+    SREMRT_FORECAST, SREMRT_ABSENT   /* absent: a match whose absent condition no event met (docs/language.md 3.7) */
 } sremrt_kind;
 
 typedef enum sremrt_candidate {

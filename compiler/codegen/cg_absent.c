@@ -1,0 +1,278 @@
+/* cg_absent.c: a pattern's `absent [COND]` (docs/language.md 3.7) -> the
+ * code of its pending absences: a queue in the matcher, P_pI_ab_add (a
+ * body match becomes one, with its canonical start and bindings),
+ * P_pI_ab_step (each event closes or meets them), the flush at finish
+ * and their part of the checkpoint walk. The body's strategy does not
+ * matter: the queue is fed by its match records (P_match). */
+#define _POSIX_C_SOURCE 200809L
+#include "cg_impl.h"
+
+#include <inttypes.h>
+
+/* Pending absences a --freestanding pattern holds; one more is counted
+ * as a dropped run (SREMRT_OVF_RUNS). Hosted queues grow. */
+enum { CG_ABSENT_FW = 64 };
+
+static int nregs_of(const AstPattern *p) { return p->nregs > 0 ? p->nregs : 1; }
+
+/* The obligation type and the queue's fields. */
+static void put_types(Cg *g, int i, const AstPattern *p)
+{
+    const char *P = g->P;
+    cg_line(&g->types, 0, "typedef struct %s_p%d_ab {   /* pattern %s: a match waiting for its deadline */", P, i,
+            p->name);
+    cg_line(&g->types, 1, "int64_t index, start, key;   /* the body's detection, its start (0: unknown), key */");
+    cg_line(&g->types, 1, "int64_t left;   /* count window: events of the key still in the window */");
+    cg_line(&g->types, 1, "int64_t t0;   /* time window: the start's timestamp */");
+    cg_line(&g->types, 1, "int64_t bind[%d];   /* the labels' events (0: empty register) */", nregs_of(p));
+    cg_line(&g->types, 1, "%s_event ev[%d];   /* the registers the absent condition reads */", P, nregs_of(p));
+    cg_line(&g->types, 1, "%s_event start_ev;", P);
+    cg_line(&g->types, 0, "} %s_p%d_ab;\n", P, i);
+    if (g->o->freestanding)
+        cg_line(&g->fields, 0, "%s_p%d_ab ab%d[%d];   /* pattern %s: its pending absences, oldest first */", P, i, i,
+                CG_ABSENT_FW, p->name);
+    else
+        cg_line(&g->fields, 0, "%s_p%d_ab *ab%d;   /* pattern %s: its pending absences, oldest first */", P, i, i,
+                p->name);
+    cg_line(&g->fields, 0, "int64_t ab%d_n, ab%d_cap;", i, i);
+    if (g->o->freestanding) {
+        cg_line(&g->init, 0, "m->ab%d_cap = %d;", i, CG_ABSENT_FW);
+        return;
+    }
+    cg_line(&g->freec, 0, "sremrt_alloc_free(&m->cfg.alloc, m->ab%d, (size_t)m->ab%d_cap * sizeof *m->ab%d);", i, i, i);
+    cg_line(&g->freec, 0, "m->ab%d = NULL;", i);
+    cg_line(&g->freec, 0, "m->ab%d_cap = 0;", i);
+}
+
+/* Hosted: doubles the queue; 0 when the allocator refuses. */
+static void put_grow(Cg *g, int i)
+{
+    FILE *out = g->absent.f;
+    const char *P = g->P;
+    if (g->o->freestanding) {
+        fprintf(out, "static int %s_p%d_ab_grow(%s_matcher *m)\n{\n    (void)m;   /* a fixed capacity */\n"
+                     "    return 0;\n}\n\n", P, i, P);
+        return;
+    }
+    fprintf(out,
+            "static int %s_p%d_ab_grow(%s_matcher *m)\n{\n"
+            "    int64_t cap = m->ab%d_cap ? 2 * m->ab%d_cap : 16;\n"
+            "    %s_p%d_ab *q = (uint64_t)cap <= SIZE_MAX / sizeof *q\n"
+            "        ? (%s_p%d_ab *)sremrt_alloc_get(&m->cfg.alloc, (size_t)cap * sizeof *q, 0) : NULL;\n"
+            "    if (!q)\n        return 0;\n"
+            "    if (m->ab%d_n > 0)\n        memcpy(q, m->ab%d, (size_t)m->ab%d_n * sizeof *q);\n"
+            "    sremrt_alloc_free(&m->cfg.alloc, m->ab%d, (size_t)m->ab%d_cap * sizeof *q);\n"
+            "    m->ab%d = q;\n    m->ab%d_cap = cap;\n    return 1;\n}\n\n",
+            P, i, P, i, i, P, i, P, i, i, i, i, i, i, i, i);
+}
+
+/* How many events of the substream the match holds from its start to the
+ * event just pushed (count windows): the global span unpartitioned, else
+ * the key's ring (m->cn_ring, set for this key by its push). */
+static void put_own(Cg *g, int i, const AstPattern *p, FILE *out)
+{
+    const char *P = g->P;
+    if (p->hdr.window.kind != WIN_EVENTS)
+        return;
+    if (!p->partition_attr) {
+        fprintf(out, "    int64_t own = r.start > 0 ? m->index - r.start + 1 : 1;\n");
+    } else {
+        fprintf(out,
+                "    const %s_p%d_h *h = (const %s_p%d_h *)m->cn_ring;\n"
+                "    int64_t H = (int64_t)(sizeof h->idx / sizeof h->idx[0]), own = 0;\n"
+                "    for (int64_t x = h->n - 1; r.start > 0 && x >= 0 && x >= h->n - H && h->idx[x %% H] >= r.start; x--)\n"
+                "        own++;\n"
+                "    if (own < 1)\n        own = 1;\n",
+                P, i, P, i);
+    }
+    fprintf(out, "    o->left = INT64_C(%" PRId64 ") - own;\n", p->hdr.window.value);
+}
+
+/* A match of the body at the event just pushed: its start and bindings
+ * (the canonical match), as a pending absence. */
+static void put_add(Cg *g, int i, const AstPattern *p)
+{
+    FILE *out = g->absent.f;
+    const char *P = g->P;
+    int d = g->decl;
+    fprintf(out,
+            "/* Pattern %s: a match of the body at the event just pushed waits for the\n"
+            " * end of its window (docs/language.md 3.7), with its start and registers. */\n"
+            "static void %s_p%d_ab_add(%s_matcher *m, const %s_event *e, int64_t key)\n{\n"
+            "    sremrt_record r;\n    memset(&r, 0, sizeof r);\n    %s_canon_fill(m, %d, &r);\n"
+            "    if (m->ab%d_n == m->ab%d_cap && !%s_p%d_ab_grow(m)) {\n"
+            "        m->ovf[%d][%s]++;\n        return;\n    }\n"
+            "    %s_p%d_ab *o = &m->ab%d[m->ab%d_n++];\n"
+            "    memset(o, 0, sizeof *o);   /* checkpoints save it as bytes */\n"
+            "    o->index = m->index;\n    o->start = r.start;\n    o->key = key;\n"
+            "    o->start_ev = r.start > 0 && r.start_event ? *(const %s_event *)r.start_event : *e;\n",
+            p->name, P, i, P, P, P, d, i, i, P, i, d,
+            g->o->freestanding ? "SREMRT_OVF_RUNS" : "SREMRT_OVF_MEMORY", P, i, i, i, P);
+    if (p->hdr.window.kind == WIN_TIME) {
+        fputs("    o->t0 = (int64_t)o->start_ev.", out);
+        cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
+        fputs(";\n", out);
+    }
+    put_own(g, i, p, out);
+    if (p->nregs > 0)
+        fprintf(out,
+                "    for (int32_t x = 0; x < r.nbind && x < %d; x++) {\n"
+                "        o->bind[x] = r.bind[x];\n"
+                "        if (r.bind[x] > 0 && r.bind_events[x])\n"
+                "            o->ev[x] = *(const %s_event *)r.bind_events[x];\n        else\n"
+                "            o->bind[x] = 0;\n    }\n",
+                p->nregs, P);
+    fputs("}\n\n", out);
+}
+
+/* Its absent record: at event e, or at the end of input (e NULL: no ts). */
+static void put_record(Cg *g, int i, const AstPattern *p)
+{
+    FILE *out = g->absent.f;
+    const char *P = g->P;
+    if (p->npartition > 1)   /* defined with the record helpers, after this code */
+        fprintf(out, "static void %s_ckey(const %s_matcher *m, int32_t decl, int64_t slot, sremrt_record *r);\n\n",
+                P, P);
+    fprintf(out,
+            "static void %s_p%d_ab_record(%s_matcher *m, const %s_p%d_ab *o, const %s_event *e)\n{\n"
+            "    char key_text[128];\n    const void *bev[%d];\n    sremrt_record r;\n"
+            "    if (!m->cfg.record)\n        return;\n"
+            "    memset(&r, 0, sizeof r);\n    r.kind = SREMRT_ABSENT;\n"
+            "    r.name = %s_decl_names[%d];\n    r.decl = %d;\n    r.index = m->index;\n",
+            P, i, P, P, i, P, nregs_of(p), P, g->decl, g->decl);
+    if (g->schema->ts_attr >= 0) {
+        fputs("    r.has_ts = e != NULL;\n    r.ts = e ? (int64_t)e->", out);
+        cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
+        fputs(" : 0;\n", out);
+    } else {
+        fputs("    (void)e;\n", out);
+    }
+    if (p->npartition > 1)   /* a composite key: o->key is its slot */
+        fprintf(out, "    (void)key_text;\n    %s_ckey(m, %d, o->key, &r);\n", P, g->decl);
+    else if (p->partition_attr)   /* a string key's text is in the table */
+        fprintf(out, "    r.key = sremrt_key_text(key_text, sizeof key_text, &%s_attrs[%d], o->key, %s_strtab(m));\n",
+                P, p->partition_attr->index, P);
+    else
+        fputs("    (void)key_text;\n", out);
+    fprintf(out, "    r.start = o->start;\n    r.schema = &%s_schema;\n"
+                 "    r.start_event = o->start > 0 ? &o->start_ev : NULL;\n", P);
+    if (p->nregs > 0)
+        fprintf(out, "    for (int32_t x = 0; x < %d; x++)\n        bev[x] = o->bind[x] > 0 ? &o->ev[x] : NULL;\n"
+                     "    r.nbind = %d;\n    r.bind_names = %s_p%d_bn;\n    r.bind = o->bind;\n"
+                     "    r.bind_events = bev;\n",
+                p->nregs, p->nregs, P, i);
+    else
+        fputs("    (void)bev;\n", out);
+    fputs("    m->cfg.record(m->cfg.user, &r);\n}\n\n", out);
+}
+
+/* Whether e closes the window of o: time, ts(e) - ts(start) > D (any
+ * event of the stream); count, the key's event past the window's last. */
+static void put_closes(Cg *g, const AstPattern *p, FILE *out)
+{
+    if (p->hdr.window.kind == WIN_TIME) {
+        fputs("        uint64_t te = (uint64_t)(int64_t)e->", out);
+        cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
+        fprintf(out, ";\n        int closes = (int64_t)(te - (uint64_t)o->t0) > 0 && "
+                     "te - (uint64_t)o->t0 > UINT64_C(%" PRIu64 ");\n",
+                (uint64_t)p->hdr.window.value);
+    } else {
+        fputs("        int closes = mine && o->left <= 0;\n", out);
+    }
+}
+
+/* Event e against the pending absences, oldest first: those whose window
+ * e closes give their record (in the order of their matches); the key's
+ * others are met when e satisfies the condition. */
+static void put_step(Cg *g, int i, const AstPattern *p)
+{
+    FILE *out = g->absent.f;
+    const char *P = g->P;
+    fprintf(out,
+            "/* Pattern %s, before the body sees e: e closes the windows it is past\n"
+            " * (their absent records, oldest match first) and meets the pending\n"
+            " * absences of its key whose condition it satisfies. */\n"
+            "static void %s_p%d_ab_step(%s_matcher *m, const %s_event *e)\n{\n"
+            "    int64_t n = 0;\n",
+            p->name, P, i, P, P);
+    if (p->npartition > 1) {   /* a composite key: o->key is a slot, compared by its tuple */
+        fputs("    const int64_t kv[] = {", out);
+        for (int k = 0; k < p->npartition; k++)
+            fprintf(out, "%ssremrt_attr_int(&%s_attrs[%d], e)", k ? ", " : "", P, p->partition_attrs[k]->index);
+        fputs("};\n", out);
+    } else if (p->partition_attr) {
+        fprintf(out, "    int64_t key = sremrt_attr_int(&%s_attrs[%d], e);\n", P, p->partition_attr->index);
+    }
+    fprintf(out, "    for (int64_t k = 0; k < m->ab%d_n; k++) {\n        %s_p%d_ab *o = &m->ab%d[k];\n", i, P, i, i);
+    if (p->npartition > 1) {
+        fprintf(out, "        const int64_t *ov = sremrt_keymap_tuple(&m->p%d_keys, (int32_t)o->key);\n", i);
+        fputs("        int mine = 1;\n", out);
+        fprintf(out, "        for (int x = 0; x < %d; x++)\n            mine &= ov[x] == kv[x];\n", p->npartition);
+    } else {
+        fprintf(out, "        int mine = %s;\n", p->partition_attr ? "o->key == key" : "1");
+    }
+    put_closes(g, p, out);
+    fprintf(out, "        if (closes) {\n            %s_p%d_ab_record(m, o, e);\n            continue;\n        }\n", P, i);
+    fprintf(out, "        if (mine) {\n            const void *regs[%d];\n", nregs_of(p));
+    if (p->hdr.window.kind == WIN_EVENTS)
+        fputs("            o->left--;\n", out);
+    fprintf(out, "            for (int32_t x = 0; x < %d; x++)\n"
+                 "                regs[x] = o->bind[x] > 0 ? &o->ev[x] : NULL;\n"
+                 "            if (%s_p%d_ab_cond(e, regs))\n                continue;   /* met */\n        }\n"
+                 "        if (n != k)\n            m->ab%d[n] = *o;\n        n++;\n    }\n"
+                 "    m->ab%d_n = n;\n}\n\n",
+            nregs_of(p), P, i, i, i);
+}
+
+/* Pattern i's absences: its code, its step before its body's in push,
+ * the flush at finish and its checkpoint part. */
+void cg_emit_absent(Cg *g, int i, const AstPattern *p)
+{
+    if (!p->absent.present)
+        return;
+    const char *P = g->P;
+    char fname[CG_NAME_MAX];
+    put_types(g, i, p);
+    snprintf(fname, sizeof fname, "%s_p%d_ab_cond", P, i);
+    cg_emit_cond_fn(g->absent.f, P, fname, "const void *const *regs", p->absent.cond, REG_EVENTS, NULL, 0);
+    put_grow(g, i);
+    put_add(g, i, p);
+    put_record(g, i, p);
+    put_step(g, i, p);
+    fprintf(g->absent_add.f, "    case %d:\n        %s_p%d_ab_add(m, e, key);\n        return 1;\n", g->decl, P, i);
+    cg_line(&g->push, 0, "%s_p%d_ab_step(m, e);   /* pattern %s: its pending absences */", P, i, p->name);
+    cg_line(&g->finish, 0, "for (int64_t k = 0; m->cfg.flush_absent && k < m->ab%d_n; k++)   /* pattern %s */", i,
+            p->name);
+    cg_line(&g->finish, 1, "%s_p%d_ab_record(m, &m->ab%d[k], NULL);", P, i, i);
+    cg_line(&g->finish, 0, "m->ab%d_n = 0;", i);
+    Buf *st = &g->sec[CG_STATE];
+    cg_line(st, 0, "{ /* pattern %s: its pending absences */", p->name);
+    cg_line(st, 1, "int64_t n = m->ab%d_n;", i);
+    cg_line(st, 1, "sremrt_state_i64(io, &n);");
+    cg_line(st, 1, "if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK) {");
+    cg_line(st, 2, "while (n > m->ab%d_cap && %s_p%d_ab_grow(m))", i, P, i);
+    cg_line(st, 3, "continue;");
+    cg_line(st, 2, "if (n < 0 || n > m->ab%d_cap)", i);
+    cg_line(st, 3, "sremrt_state_fail(io, n < 0 ? SREMRT_STATE_EFORMAT : %s);",
+            g->o->freestanding ? "SREMRT_STATE_ECONFIG" : "SREMRT_STATE_EMEMORY");
+    cg_line(st, 2, "else");
+    cg_line(st, 3, "m->ab%d_n = n;", i);
+    cg_line(st, 1, "}");
+    cg_line(st, 1, "if (io->err == SREMRT_STATE_OK)");
+    cg_line(st, 2, "sremrt_state_bytes(io, m->ab%d, (size_t)m->ab%d_n * sizeof *m->ab%d);", i, i, i);
+    cg_line(st, 0, "}");
+}
+
+/* After every pattern: P_ab_add, which P_match asks first. */
+void cg_emit_absent_end(Cg *g)
+{
+    const char *add = cg_buf_close(&g->absent_add);
+    if (!add || !*add)
+        return;
+    fprintf(g->absent.f,
+            "/* A match of decl: 1 when decl has `absent` (the match became a pending\n"
+            " * absence, no match record), else 0. */\n"
+            "static int %s_ab_add(%s_matcher *m, int32_t decl, const %s_event *e, int64_t key)\n{\n"
+            "    switch (decl) {\n%s\n    }\n    return 0;\n}\n",
+            g->P, g->P, g->P, add);
+}
