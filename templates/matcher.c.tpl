@@ -446,19 +446,21 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
 }
 
 @@IF SHARDED@@
+@@IF USES_MINE@@
 /* Whether this matcher runs partition key `key` (set_shard). */
 static inline int @@PREFIX@@_mine(const @@PREFIX@@_matcher *m, int64_t key)
 {
     return m->nshards <= 1 || sremrt_key_shard(key, m->nshards) == m->shard;
 }
-@@IF HAS_CKEYS@@
+@@END USES_MINE@@
+@@IF USES_MINE_TUPLE@@
 
 /* Whether this matcher runs composite key key[0..n) (set_shard). */
 static inline int @@PREFIX@@_mine_tuple(const @@PREFIX@@_matcher *m, const int64_t *key, int n)
 {
     return m->nshards <= 1 || sremrt_tuple_shard(key, n, m->nshards) == m->shard;
 }
-@@END HAS_CKEYS@@
+@@END USES_MINE_TUPLE@@
 
 int @@PREFIX@@_set_shard(@@PREFIX@@_matcher *m, int32_t shard, int32_t nshards)
 {

@@ -540,7 +540,7 @@ static void put_arena_macros(Cg *g, Buf *b)
  * its generated code calls (unused static functions would warn). */
 typedef struct Flags {
     bool episodes, explore, keymap;
-    bool wrap, div, mod, max, same_event, match;
+    bool wrap, div, mod, max, same_event, match, mine, mine_tuple;
 } Flags;
 
 static const char *yes(bool b) { return b ? "1" : ""; }
@@ -578,6 +578,8 @@ static void find_flags(const Cg *g, Flags *f)
     f->max = calls(g, "max");
     f->same_event = calls(g, "same_event");
     f->match = calls(g, "match");
+    f->mine = calls(g, "mine");   /* a sharded file whose keys are all composite has none */
+    f->mine_tuple = calls(g, "mine_tuple");
 }
 
 /* Text the driver writes itself, after the declarations: holes too. */
@@ -692,6 +694,8 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"HAS_EXPLORE", yes(fl.explore)},
         {"HAS_KEYMAP", yes(fl.keymap)},
         {"HAS_CKEYS", yes(g->has_ckeys)},
+        {"USES_MINE", yes(fl.mine)},
+        {"USES_MINE_TUPLE", yes(fl.mine_tuple)},
         {"SHARDED", yes(g->sharded)},
         {"USES_KEYS", yes(fl.match || fl.episodes || fl.keymap || g->fc_any)},
         {"USES_WRAP", yes(fl.wrap || fl.div)},
