@@ -78,7 +78,10 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             arrays[narrays++] = hist;
         }
         cg_emit_key_grow(g, "pattern", p->name, keys, arrays, narrays);
-        cg_put_key_slot(g, "pattern", p->name, p->partition_attrs, p->npartition, keys, !p->explore.present);
+        /* shard 0 runs what is not spread (an explore trie, absent's closing by any
+           key's time) for every key, so only a shardable pattern asks whose key it is */
+        cg_put_key_slot(g, "pattern", p->name, p->partition_attrs, p->npartition, keys,
+                        !p->explore.present && !p->absent.present);
         cg_line(pu, 2, "%s_p%d_st *s = &m->p%d[slot];", P, i, i);
         cg_line(pu, 2, "if (inserted)");
         cg_line(pu, 3, "memset(s, 0, sizeof *s);");
