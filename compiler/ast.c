@@ -132,8 +132,8 @@ static void dump_header(const AstHeader *h, const AstSchema *schema, bool patter
     static const char *const policies[] = {"strict", "stnm", "stam"};
     static const char *const freqs[] = {"nonoverlapped", "distinct"};
     fprintf(out, " on %s", h->schema_name);
-    if (h->partition)
-        fprintf(out, " partition by %s", h->partition);
+    for (int k = 0; k < h->npartition && k <= AST_PARTITION_MAX && h->partition[k]; k++)
+        fprintf(out, "%s%s", k ? ", " : " partition by ", h->partition[k]);
     dump_window(&h->window, schema, out);
     if (pattern)
         fprintf(out, " policy %s", policies[h->policy]);
@@ -336,4 +336,10 @@ AstRegex *const *ast_seq_items(AstRegex *const *body, int *n)
     }
     *n = 1;
     return body;
+}
+
+void ast_put_partition(FILE *out, const AstAttr *const *attrs, int n)
+{
+    for (int k = 0; k < n; k++)
+        fprintf(out, "%s%s", k ? ", " : ", partition by ", attrs[k]->name);
 }

@@ -199,12 +199,19 @@ typedef struct AstWindow {
 typedef enum Policy { POLICY_STRICT, POLICY_STNM, POLICY_STAM } Policy;
 typedef enum Frequency { FREQ_NONOVERLAPPED, FREQ_DISTINCT } Frequency;
 
+/* Most attributes of a composite partition key (docs/language.md 3.3). */
+#define AST_PARTITION_MAX 4
+
 /* Clauses between `on SCHEMA` and `{`, in any order, each at most once. */
 typedef struct AstHeader {
     const char *schema_name;
     Loc         schema_loc;
-    const char *partition;     /* NULL if absent */
-    Loc         partition_loc;
+    /* partition by a, b, ...: the names in order (partition[0] NULL if
+     * absent); npartition counts every name written, one more than
+     * AST_PARTITION_MAX kept so the checker can point at it */
+    const char *partition[AST_PARTITION_MAX + 1];
+    Loc         partition_loc[AST_PARTITION_MAX + 1];
+    int         npartition;
     AstWindow   window;
     bool        policy_given;
     Policy      policy;
@@ -287,7 +294,9 @@ typedef struct AstPattern {
     AstForecast       forecast;
     /* checker */
     const AstSchema  *schema;
-    const AstAttr    *partition_attr;
+    const AstAttr    *partition_attr;   /* the first key attribute, NULL: not partitioned */
+    const AstAttr    *partition_attrs[AST_PARTITION_MAX];   /* every key attribute, in order */
+    int               npartition;       /* how many: 1, or 2..4 for a composite key */
     AstRegister      *regs;
     int               nregs, regs_cap;
     int               natoms;
@@ -311,7 +320,9 @@ typedef struct AstEpisode {
     AstNumber         alert_count;
     /* checker */
     const AstSchema  *schema;
-    const AstAttr    *partition_attr;
+    const AstAttr    *partition_attr;   /* the first key attribute, NULL: not partitioned */
+    const AstAttr    *partition_attrs[AST_PARTITION_MAX];   /* every key attribute, in order */
+    int               npartition;       /* how many: 1, or 2..4 for a composite key */
     AstRegex        **elements;       /* the atoms of body, in order */
     int               nelements, elements_cap;
     int64_t           alert_threshold;
@@ -367,5 +378,8 @@ AstRegex *const *ast_seq_items(AstRegex *const *body, int *n);
 
 /* Nanoseconds per unit, for "ns us ms s min h d"; 0 if unknown. */
 int64_t ast_unit_ns(const char *unit);
+
+/* ", partition by a, b": a declaration's key attributes, as a comment or dump shows them. */
+void ast_put_partition(FILE *out, const AstAttr *const *attrs, int n);
 
 #endif

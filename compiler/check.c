@@ -629,31 +629,60 @@ static const AstSchema *resolve_schema(Checker *c, const AstHeader *h)
     return s;
 }
 
-/* Partition keys are compared for equality, so floats (NaN, -0.0) are
- * out; a timestamp key would put nearly every event in its own partition. */
-static const AstAttr *check_partition(Checker *c, const AstHeader *h)
+/* One attribute of a partition key. Keys are compared for equality, so
+ * floats (NaN, -0.0) are out; a timestamp key would put nearly every event
+ * in its own partition. */
+static const AstAttr *check_key_attr(Checker *c, const char *name, Loc loc)
 {
-    if (!h->partition || !c->schema)
-        return NULL;
-    const AstAttr *a = find_attr(c, c->schema, h->partition);
+    const AstAttr *a = find_attr(c, c->schema, name);
     if (!a) {
-        if (first_report(c, 'a', h->partition)) {
+        if (first_report(c, 'a', name)) {
             NameList l = attr_names(c, c->schema);
-            diag_error(c->diag, h->partition_loc, "unknown attribute '%s' in schema '%s'%s", h->partition,
-                       c->schema->name, suggest(c, h->partition, &l));
+            diag_error(c->diag, loc, "unknown attribute '%s' in schema '%s'%s", name, c->schema->name,
+                       suggest(c, name, &l));
         }
         return NULL;
     }
     if (a->kind == ATTR_FLOAT) {
-        diag_error(c->diag, h->partition_loc,
+        diag_error(c->diag, loc,
                    "cannot partition by float attribute '%s'; use an int, enum, bool or string attribute", a->name);
         return NULL;
     }
     if (a->kind == ATTR_TIMESTAMP) {
-        diag_error(c->diag, h->partition_loc, "cannot partition by the timestamp attribute '%s'", a->name);
+        diag_error(c->diag, loc, "cannot partition by the timestamp attribute '%s'", a->name);
         return NULL;
     }
     return a;
+}
+
+/* `partition by a, b, ...`: up to AST_PARTITION_MAX distinct attributes
+ * into attrs[*n]; the first, or NULL when absent or in error (the
+ * declaration then reads as unpartitioned: the file does not compile). */
+static const AstAttr *check_partition(Checker *c, const AstHeader *h, const AstAttr **attrs, int *n)
+{
+    *n = 0;
+    if (!h->partition[0] || !c->schema)
+        return NULL;
+    if (h->npartition > AST_PARTITION_MAX) {
+        diag_error(c->diag, h->partition_loc[AST_PARTITION_MAX],
+                   "a partition key has at most %d attributes", AST_PARTITION_MAX);
+        return NULL;
+    }
+    bool ok = true;
+    for (int k = 0; k < h->npartition; k++) {
+        const AstAttr *a = check_key_attr(c, h->partition[k], h->partition_loc[k]);
+        for (int j = 0; a && j < k; j++)
+            if (attrs[j] == a) {
+                diag_error(c->diag, h->partition_loc[k], "attribute '%s' is already in the partition key", a->name);
+                a = NULL;
+            }
+        ok &= a != NULL;
+        attrs[k] = a;
+    }
+    if (!ok)
+        return NULL;
+    *n = h->npartition;
+    return attrs[0];
 }
 
 /* Nanoseconds per unit of a duration's unit, 0 (reported) if unknown. */
@@ -1813,7 +1842,7 @@ static void check_pattern(Checker *c, AstPattern *p)
     p->nregs = 0;
     begin_decl(c, &p->hdr);
     p->schema = c->schema;
-    p->partition_attr = check_partition(c, &p->hdr);
+    p->partition_attr = check_partition(c, &p->hdr, p->partition_attrs, &p->npartition);
     if (!p->body)
         return;
     walk_pattern(c, p->body, 0);
@@ -1839,7 +1868,7 @@ static void check_episode(Checker *c, AstEpisode *ep)
     c->pat = NULL;
     begin_decl(c, &ep->hdr);
     ep->schema = c->schema;
-    ep->partition_attr = check_partition(c, &ep->hdr);
+    ep->partition_attr = check_partition(c, &ep->hdr, ep->partition_attrs, &ep->npartition);
     if (ep->hdr.window.kind == WIN_NONE)
         diag_error(c->diag, ep->loc, "episode '%s' needs a window: add a 'within' clause", ep->name);
     ep->alert_threshold = 0;

@@ -104,14 +104,14 @@ void dsra_simulate(const Dsra *d, const Stream *s, const ExternTable *ext, bool 
     if (!m.tags || !m.next || !m.hist || !m.events || !done)
         abort();
     const AstPattern *p = d->pattern;
-    int key = p && p->partition_attr ? p->partition_attr->index : -1;
+    bool part = p && p->partition_attr;
     /* Partitions in order of first appearance, each its own substream. */
     for (int first = 0; first < s->n; first++) {
         if (done[first])
             continue;
         m.nevents = 0;
         for (int k = first; k < s->n; k++)
-            if (!done[k] && (key < 0 || event_at(&m, k)[key].i == event_at(&m, first)[key].i)) {
+            if (!done[k] && (!part || eval_same_key(p->partition_attrs, p->npartition, s, k, first))) {
                 done[k] = true;
                 m.events[m.nevents++] = k;
             }

@@ -231,3 +231,28 @@ bool eval_cond(const AstExpr *cond, const EvalCtx *ctx)
     Value v = term(cond, &ev);
     return !ev.undefined && v.i != 0;
 }
+
+/* ---- partition keys ---------------------------------------------------------- */
+
+/* A key attribute's value: bools as 0/1 whatever the stream holds. */
+static int64_t key_value(const AstAttr *a, const Stream *s, int k)
+{
+    int64_t v = s->values[(size_t)k * (size_t)s->nattrs + (size_t)a->index].i;
+    return a->kind == ATTR_BOOL ? v != 0 : v;
+}
+
+bool eval_same_key(const AstAttr *const *keys, int n, const Stream *s, int a, int b)
+{
+    for (int j = 0; j < n; j++)
+        if (key_value(keys[j], s, a) != key_value(keys[j], s, b))
+            return false;
+    return true;
+}
+
+uint64_t eval_key_hash(const AstAttr *const *keys, int n, const Stream *s, int k)
+{
+    uint64_t h = 0;
+    for (int j = 0; j < n; j++)
+        h = (h ^ (uint64_t)key_value(keys[j], s, k)) * 0x9e3779b97f4a7c15u;
+    return h ^ (h >> 32);
+}

@@ -46,4 +46,11 @@ typedef struct Stream {
  * INT64_MIN / -1 is INT64_MIN and INT64_MIN % -1 is 0. */
 bool eval_cond(const AstExpr *cond, const EvalCtx *ctx);
 
+/* Whether events a and b of s have the same partition key, the n
+ * attributes keys[0..n) (docs/language.md 3.3: equal in every one). */
+bool eval_same_key(const AstAttr *const *keys, int n, const Stream *s, int a, int b);
+
+/* A hash of event k's partition key (equal keys, equal hashes). */
+uint64_t eval_key_hash(const AstAttr *const *keys, int n, const Stream *s, int k);
+
 #endif

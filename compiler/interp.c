@@ -513,10 +513,10 @@ static void detect_view(const AstPattern *p, const Stream *s, const ExternTable 
     interp_done(&in);
 }
 
-static int64_t part_key(const AstPattern *p, const Stream *s, int k)
+/* Whether events a and b are in the same partition (every key attribute equal). */
+static bool same_part(const AstPattern *p, const Stream *s, int a, int b)
 {
-    int64_t v = s->values[(size_t)k * (size_t)s->nattrs + (size_t)p->partition_attr->index].i;
-    return p->partition_attr->kind == ATTR_BOOL ? v != 0 : v;
+    return eval_same_key(p->partition_attrs, p->npartition, s, a, b);
 }
 
 void interp_detect(const AstPattern *p, const Stream *s, const ExternTable *ext, bool *det)
@@ -540,7 +540,7 @@ void interp_detect(const AstPattern *p, const Stream *s, const ExternTable *ext,
             continue;
         int m = 0;
         for (int q = k; q < s->n; q++)
-            if (!taken[q] && part_key(p, s, q) == part_key(p, s, k)) {
+            if (!taken[q] && same_part(p, s, q, k)) {
                 taken[q] = true;
                 idx[m++] = q;
             }
@@ -911,7 +911,7 @@ static int *substream_upto(const AstPattern *p, const Stream *s, int i, int *n)
     int *idx = xrealloc(NULL, (size_t)(i + 1) * sizeof *idx);
     *n = 0;
     for (int k = 0; k <= i; k++)
-        if (!p->partition_attr || part_key(p, s, k) == part_key(p, s, i))
+        if (!p->partition_attr || same_part(p, s, k, i))
             idx[(*n)++] = k;
     return idx;
 }
@@ -999,9 +999,9 @@ static int absent_of(const AstPattern *p, const Stream *s, const ExternTable *ex
         regs[r] = cm->bind[r] < 0 ? NULL : s->values + (size_t)cm->bind[r] * (size_t)s->nattrs;
     int own = 0;   /* the substream's events from the start to k */
     for (int k = cm->start; k <= i; k++)
-        own += !p->partition_attr || part_key(p, s, k) == part_key(p, s, i);
+        own += !p->partition_attr || same_part(p, s, k, i);
     for (int k = i + 1; k < s->n; k++) {
-        bool mine = !p->partition_attr || part_key(p, s, k) == part_key(p, s, i);
+        bool mine = !p->partition_attr || same_part(p, s, k, i);
         own += mine;
         if ((mine || p->hdr.window.kind == WIN_TIME) && absent_closes(p, s, cm->start, k, own))
             return k;

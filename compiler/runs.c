@@ -61,7 +61,7 @@ void runs_dump_txt(const Runs *runs, FILE *out)
     fprintf(out, "runs %s: capacity %d, %d register%s per run, %s", p ? p->name : "?",
             runs->capacity, runs->nregs, runs->nregs == 1 ? "" : "s", win);
     if (p && p->partition_attr)
-        fprintf(out, ", partition by %s", p->partition_attr->name);
+        ast_put_partition(out, p->partition_attrs, p->npartition);
     fputc('\n', out);
     sra_dump_txt(runs->nfa, out);
 }
@@ -255,11 +255,6 @@ static void simulate_part(Sim *sim, const int *evs, int n, bool *det)
     free(empty);
 }
 
-static int64_t part_key(const Runs *ru, const Stream *s, int k)
-{
-    int64_t v = s->values[(size_t)k * (size_t)s->nattrs + (size_t)ru->part_attr].i;
-    return ru->pattern->partition_attr->kind == ATTR_BOOL ? v != 0 : v;
-}
 
 /* Splits the stream into partitions (each event once, in first-seen key
  * order) and simulates each on its own. */
@@ -278,9 +273,9 @@ static void simulate_parts(Sim *sim, bool *det)
             for (int j = 0; j < s->n; j++)
                 evs[n++] = j;
         } else {
-            int64_t key = part_key(sim->runs, s, k);
+            const AstPattern *p = sim->runs->pattern;
             for (int j = k; j < s->n; j++)
-                if (!done[j] && part_key(sim->runs, s, j) == key)
+                if (!done[j] && eval_same_key(p->partition_attrs, p->npartition, s, j, k))
                     evs[n++] = j;
         }
         for (int i = 0; i < n; i++)

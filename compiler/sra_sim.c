@@ -276,23 +276,21 @@ static bool step(Sim *sim, RunSet *cur, RunSet *next, int k, int pos)
 /* ---- partitions ---------------------------------------------------------------------------------- */
 
 typedef struct Part {
-    int64_t key;
+    int     first;    /* its first event: the key's representative */
+    uint64_t hash;    /* its key's hash */
     int     pos;      /* events of this partition so far */
     RunSet  runs;     /* epsilon-closed after each event */
 } Part;
 
 typedef struct Parts {
+    const AstAttr *const *keys;   /* the key attributes, nkeys of them (0: one partition) */
+    int    nkeys;
+    const Stream *s;
     Part  *items;
     int    n, cap;
     int   *slots;     /* index + 1 */
     size_t nslots;
 } Parts;
-
-static uint64_t key_hash(int64_t key)
-{
-    uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15u;
-    return h ^ (h >> 32);
-}
 
 static void parts_rehash(Parts *ps)
 {
@@ -300,21 +298,23 @@ static void parts_rehash(Parts *ps)
     ps->slots = xrealloc(ps->slots, ps->nslots * sizeof *ps->slots);
     memset(ps->slots, 0, ps->nslots * sizeof *ps->slots);
     for (int p = 0; p < ps->n; p++) {
-        size_t i = key_hash(ps->items[p].key) & (ps->nslots - 1);
+        size_t i = ps->items[p].hash & (ps->nslots - 1);
         while (ps->slots[i])
             i = (i + 1) & (ps->nslots - 1);
         ps->slots[i] = p + 1;
     }
 }
 
-static Part *part_of(Parts *ps, int64_t key)
+/* The partition of event k. */
+static Part *part_of(Parts *ps, int k)
 {
     if ((size_t)ps->n * 2 >= ps->nslots)
         parts_rehash(ps);
-    size_t i = key_hash(key) & (ps->nslots - 1);
+    uint64_t hash = eval_key_hash(ps->keys, ps->nkeys, ps->s, k);
+    size_t i = hash & (ps->nslots - 1);
     while (ps->slots[i]) {
         Part *p = &ps->items[ps->slots[i] - 1];
-        if (p->key == key)
+        if (p->hash == hash && eval_same_key(ps->keys, ps->nkeys, ps->s, p->first, k))
             return p;
         i = (i + 1) & (ps->nslots - 1);
     }
@@ -324,7 +324,8 @@ static Part *part_of(Parts *ps, int64_t key)
     }
     Part *p = &ps->items[ps->n];
     memset(p, 0, sizeof *p);
-    p->key = key;
+    p->first = k;
+    p->hash = hash;
     ps->slots[i] = ++ps->n;
     return p;
 }
@@ -395,14 +396,16 @@ static void sim_close(Sim *sim)
 void sra_simulate(const Sra *sra, const Stream *s, const ExternTable *ext, bool *det)
 {
     const AstPattern *p = sra->pattern;
-    int key_attr = p && p->partition_attr ? p->partition_attr->index : -1;
     Sim sim;
     sim_open(&sim, sra, s, ext);
-    Parts parts = {0};
+    Parts parts = {.s = s};
+    if (p && p->partition_attr) {
+        parts.keys = p->partition_attrs;
+        parts.nkeys = p->npartition;
+    }
     RunSet next = {0};
     for (int k = 0; k < s->n; k++) {
-        int64_t key = key_attr >= 0 ? s->values[(size_t)k * s->nattrs + key_attr].i : 0;
-        Part *part = part_of(&parts, key);
+        Part *part = part_of(&parts, k);
         part->pos++;
         set_clear(&next);
         det[k] = sra->nstates > 0 && step(&sim, &part->runs, &next, k, part->pos);

@@ -251,7 +251,7 @@ static void episode_clauses_only(Parser *p, const AstHeader *h)
 %type <ev> enum_value
 %type <ext> extern_params param_list
 %type <type> scalar_type
-%type <hdr> header
+%type <hdr> header partition_keys
 %type <window> window
 %type <explore> explore_items
 %type <forecast> forecast_clause forecast_items
@@ -517,16 +517,38 @@ episode_tail
 
 /* ---- clauses, in any order ------------------------------------------- */
 
+/* `a, b, ...`: the names of a partition key, in the partition fields of an
+ * otherwise empty header; the checker limits their count. */
+partition_keys
+    : IDENT
+        {
+            memset(&$$, 0, sizeof $$);
+            $$.partition[0] = $1;
+            $$.partition_loc[0] = L(@1);
+            $$.npartition = 1;
+        }
+    | partition_keys ',' IDENT
+        {
+            $$ = $1;
+            if ($$.npartition <= AST_PARTITION_MAX) {
+                $$.partition[$$.npartition] = $3;
+                $$.partition_loc[$$.npartition] = L(@3);
+            }
+            $$.npartition++;
+        }
+    ;
+
 header
     : %empty
         { memset(&$$, 0, sizeof $$); }
-    | header PARTITION BY IDENT
+    | header PARTITION BY partition_keys
         {
             $$ = $1;
-            if ($$.partition)
+            if ($$.partition[0])
                 dup_clause(p, L(@2), "partition by");
-            $$.partition = $4;
-            $$.partition_loc = L(@4);
+            memcpy($$.partition, $4.partition, sizeof $$.partition);
+            memcpy($$.partition_loc, $4.partition_loc, sizeof $$.partition_loc);
+            $$.npartition = $4.npartition;
         }
     | header WITHIN window
         {

@@ -13,17 +13,22 @@ static uint32_t bucket_count(int32_t capacity)
     return n;
 }
 
-/* Layout: keys (int64) then buckets (int32), plus slack to align keys. */
-static size_t layout_bytes(int32_t capacity)
+/* Layout: keys (width int64s each) then buckets (int32), plus slack to align keys. */
+static size_t layout_bytes(int32_t capacity, int32_t width)
 {
-    return (size_t)capacity * sizeof(int64_t) + bucket_count(capacity) * sizeof(int32_t);
+    return (size_t)capacity * (size_t)width * sizeof(int64_t) + bucket_count(capacity) * sizeof(int32_t);
+}
+
+size_t sremrt_keymap_tuple_bytes(int32_t capacity, int32_t width)
+{
+    if (capacity < 0 || capacity > SREMRT_KEYMAP_MAX || width < 1 || width > SREMRT_KEY_MAX_WIDTH)
+        return 0;
+    return layout_bytes(capacity, width) + sizeof(int64_t) - 1;
 }
 
 size_t sremrt_keymap_bytes(int32_t capacity)
 {
-    if (capacity < 0 || capacity > SREMRT_KEYMAP_MAX)
-        return 0;
-    return layout_bytes(capacity) + sizeof(int64_t) - 1;
+    return sremrt_keymap_tuple_bytes(capacity, 1);
 }
 
 static void set_empty(sremrt_keymap *km)
@@ -31,16 +36,17 @@ static void set_empty(sremrt_keymap *km)
     memset(km, 0, sizeof *km);
 }
 
-static int place(sremrt_keymap *km, int32_t capacity, void *mem, size_t bytes)
+static int place(sremrt_keymap *km, int32_t capacity, int32_t width, void *mem, size_t bytes)
 {
     uintptr_t addr = (uintptr_t)mem;
     size_t pad = (size_t)((sizeof(int64_t) - addr % sizeof(int64_t)) % sizeof(int64_t));
     unsigned char *p;
-    if (!mem || bytes < pad || bytes - pad < layout_bytes(capacity))
+    if (!mem || bytes < pad || bytes - pad < layout_bytes(capacity, width))
         return -1;
     p = (unsigned char *)mem + pad;
     km->keys = (int64_t *)(void *)p;
-    km->buckets = (int32_t *)(void *)(p + (size_t)capacity * sizeof(int64_t));
+    km->buckets = (int32_t *)(void *)(p + (size_t)capacity * (size_t)width * sizeof(int64_t));
+    km->width = width;
     km->mask = bucket_count(capacity) - 1;
     km->capacity = capacity;
     km->mem = mem;
@@ -52,7 +58,7 @@ static int place(sremrt_keymap *km, int32_t capacity, void *mem, size_t bytes)
 int sremrt_keymap_init_buf(sremrt_keymap *km, int32_t capacity, void *buf, size_t bytes)
 {
     set_empty(km);
-    if (capacity < 0 || capacity > SREMRT_KEYMAP_MAX || place(km, capacity, buf, bytes) != 0) {
+    if (capacity < 0 || capacity > SREMRT_KEYMAP_MAX || place(km, capacity, 1, buf, bytes) != 0) {
         set_empty(km);
         return -1;
     }
@@ -61,7 +67,12 @@ int sremrt_keymap_init_buf(sremrt_keymap *km, int32_t capacity, void *buf, size_
 
 int sremrt_keymap_init(sremrt_keymap *km, int32_t capacity, const sremrt_alloc *a)
 {
-    size_t bytes = sremrt_keymap_bytes(capacity);
+    return sremrt_keymap_init_tuple(km, capacity, 1, a);
+}
+
+int sremrt_keymap_init_tuple(sremrt_keymap *km, int32_t capacity, int32_t width, const sremrt_alloc *a)
+{
+    size_t bytes = sremrt_keymap_tuple_bytes(capacity, width);
     void *mem;
     set_empty(km);
     if (bytes == 0)
@@ -69,7 +80,7 @@ int sremrt_keymap_init(sremrt_keymap *km, int32_t capacity, const sremrt_alloc *
     mem = sremrt_alloc_get(a, bytes, sizeof(int64_t));
     if (!mem)
         return -1;
-    place(km, capacity, mem, bytes);
+    place(km, capacity, width, mem, bytes);
     km->alloc = *a;
     return 0;
 }
@@ -116,27 +127,90 @@ int32_t sremrt_keymap_find(const sremrt_keymap *km, int64_t key)
     return km->buckets[probe(km, key)] - 1;
 }
 
-int32_t sremrt_keymap_get(sremrt_keymap *km, int64_t key, int *inserted)
+/* The slot in bucket b (found by a probe for key, of width int64s: a
+ * constant 1 from sremrt_keymap_get, so the hot single-key path inlines
+ * to a store), or the key's new slot there; -1, counted, when it is new
+ * and the map is full. */
+static inline int32_t take(sremrt_keymap *km, uint32_t b, const int64_t *key, int32_t width, int *inserted)
 {
-    uint32_t b;
-    if (inserted)
-        *inserted = 0;
-    if (!km->buckets) {
-        km->overflows++;
-        return -1;
-    }
-    b = probe(km, key);
     if (km->buckets[b] != 0)
         return km->buckets[b] - 1;
     if (km->count == km->capacity) {
         km->overflows++;
         return -1;
     }
-    km->keys[km->count] = key;
+    if (width == 1)
+        km->keys[km->count] = key[0];
+    else
+        memcpy(km->keys + (size_t)km->count * (size_t)width, key, (size_t)width * sizeof(int64_t));
     km->buckets[b] = ++km->count;
     if (inserted)
         *inserted = 1;
     return km->count - 1;
+}
+
+/* No table (capacity 0, or init failed): every get is an overflow. */
+static inline int32_t no_table(sremrt_keymap *km, int *inserted)
+{
+    if (inserted)
+        *inserted = 0;
+    if (km->buckets)
+        return 0;
+    km->overflows++;
+    return -1;
+}
+
+int32_t sremrt_keymap_get(sremrt_keymap *km, int64_t key, int *inserted)
+{
+    if (no_table(km, inserted) != 0)
+        return -1;
+    return take(km, probe(km, key), &key, 1, inserted);
+}
+
+/* ---- composite keys: tuples of width int64s ---- */
+
+static const int64_t *tuple_at(const sremrt_keymap *km, int32_t slot)
+{
+    return km->keys + (size_t)slot * (size_t)km->width;
+}
+
+static uint32_t hash_tuple(const int64_t *key, int32_t width)
+{
+    uint64_t h = 0;
+    for (int32_t i = 0; i < width; i++)
+        h = (h ^ (uint64_t)key[i]) * 0x9e3779b97f4a7c15u;
+    return hash((int64_t)h);
+}
+
+static int same_tuple(const int64_t *a, const int64_t *b, int32_t width)
+{
+    for (int32_t i = 0; i < width; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
+/* Bucket holding the tuple, or the empty bucket where it would go. */
+static uint32_t probe_tuple(const sremrt_keymap *km, const int64_t *key)
+{
+    uint32_t b = hash_tuple(key, km->width) & km->mask;
+    while (km->buckets[b] != 0 && !same_tuple(tuple_at(km, km->buckets[b] - 1), key, km->width))
+        b = (b + 1) & km->mask;
+    return b;
+}
+
+int32_t sremrt_keymap_get_tuple(sremrt_keymap *km, const int64_t *key, int *inserted)
+{
+    if (km->width == 1)
+        return sremrt_keymap_get(km, key[0], inserted);
+    if (no_table(km, inserted) != 0)
+        return -1;
+    return take(km, probe_tuple(km, key), key, km->width, inserted);
+}
+
+const int64_t *sremrt_keymap_tuple(const sremrt_keymap *km, int32_t slot)
+{
+    return tuple_at(km, slot);
 }
 
 int32_t sremrt_keymap_next_capacity(int32_t capacity, int32_t limit)
@@ -154,12 +228,13 @@ int sremrt_keymap_grow(sremrt_keymap *km, int32_t capacity)
 {
     sremrt_keymap big;
     int32_t i;
-    if (!km->alloc.alloc || capacity <= km->capacity || sremrt_keymap_init(&big, capacity, &km->alloc) != 0)
+    if (!km->alloc.alloc || capacity <= km->capacity ||
+        sremrt_keymap_init_tuple(&big, capacity, km->width, &km->alloc) != 0)
         return -1;
-    for (i = 0; i < km->count; i++) {
-        big.keys[i] = km->keys[i];
-        big.buckets[probe(&big, km->keys[i])] = i + 1;
-    }
+    if (km->count > 0)
+        memcpy(big.keys, km->keys, (size_t)km->count * (size_t)km->width * sizeof(int64_t));
+    for (i = 0; i < km->count; i++)
+        big.buckets[km->width == 1 ? probe(&big, km->keys[i]) : probe_tuple(&big, tuple_at(km, i))] = i + 1;
     big.count = km->count;
     big.overflows = km->overflows;
     sremrt_keymap_free(km);
@@ -169,7 +244,32 @@ int sremrt_keymap_grow(sremrt_keymap *km, int32_t capacity)
 
 int64_t sremrt_keymap_key(const sremrt_keymap *km, int32_t slot)
 {
-    return km->keys[slot];
+    return km->keys[(size_t)slot * (size_t)km->width];
+}
+
+/* One value of a composite key, as put_key writes a single key but with
+ * strings and enum values quoted (a JSON array's elements). */
+static void sink_key_value(sremrt_sink *s, const sremrt_attr *a, int64_t v, const sremrt_strtab *st)
+{
+    const char *str = a->type == SREMRT_STRING && st ? sremrt_strtab_get(st, v, NULL) : NULL;
+    if (str)
+        sremrt_sink_json_str(s, str);
+    else if (a->type == SREMRT_ENUM && v >= 0 && v < a->nvalues)
+        sremrt_sink_json_str(s, a->values[v]);
+    else
+        sremrt_sink_key(s, a, v);
+}
+
+void sremrt_sink_key_tuple(sremrt_sink *s, const sremrt_attr *const *attrs, const int64_t *key, int n,
+                           const sremrt_strtab *st)
+{
+    sremrt_sink_putc(s, '[');
+    for (int i = 0; i < n; i++) {
+        if (i)
+            sremrt_sink_putc(s, ',');
+        sink_key_value(s, attrs[i], key[i], st);
+    }
+    sremrt_sink_putc(s, ']');
 }
 
 void sremrt_sink_key(sremrt_sink *s, const sremrt_attr *a, int64_t key)

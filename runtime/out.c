@@ -2,6 +2,7 @@
  * (buffer or flushing), so firmware can reuse it without stdio. */
 #include "sremrt/out.h"
 
+#include "sremrt/keymap.h"
 #include "sremrt/stats.h"
 
 static const char *const kind_names[] = {
@@ -86,7 +87,7 @@ static void put_forecast(sremrt_sink *s, const sremrt_record *r, const char *sep
 /* Suggestions come from one trie per pattern: they never carry a key. */
 static int has_key(const sremrt_record *r)
 {
-    return r->key && r->kind != SREMRT_SUGGEST && r->kind != SREMRT_ERROR;
+    return (r->key || r->nkey > 0) && r->kind != SREMRT_SUGGEST && r->kind != SREMRT_ERROR;
 }
 
 static int has_exact(sremrt_kind k)
@@ -332,8 +333,12 @@ static void emit_json(sremrt_sink *s, const sremrt_record *r)
         if (r->has_ts)
             json_i64(s, "ts", r->ts);
     }
-    if (has_key(r))
+    if (has_key(r) && r->nkey > 0) {   /* a composite key: a typed JSON array */
+        json_field(s, "key");
+        sremrt_sink_key_tuple(s, r->key_attrs, r->key_values, r->nkey, r->strings);
+    } else if (has_key(r)) {
         json_str(s, "key", r->key);
+    }
     if (r->kind == SREMRT_SUGGEST) {
         json_str(s, "candidate", candidate_name(r->candidate));
         json_sequence(s, r);
@@ -479,7 +484,10 @@ static void emit_text(sremrt_sink *s, const sremrt_record *r)
     }
     if (has_key(r)) {
         sremrt_sink_puts(s, " key=");
-        sremrt_sink_word(s, r->key);
+        if (r->nkey > 0)   /* the JSON array, as JSONL writes it (its strings quoted) */
+            sremrt_sink_key_tuple(s, r->key_attrs, r->key_values, r->nkey, r->strings);
+        else
+            sremrt_sink_word(s, r->key);
     }
     if (r->kind == SREMRT_SUGGEST) {
         sremrt_sink_putc(s, ' ');

@@ -302,12 +302,17 @@ void sremrt_state_keymap(sremrt_state_io *io, sremrt_keymap *km, int32_t n)
 {
     if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK && (km->count != 0 || km->capacity < n))
         sremrt_state_fail(io, km->count != 0 ? SREMRT_STATE_EUSED : SREMRT_STATE_ECONFIG);
+    int32_t w = km->width > 0 ? km->width : 1;   /* a composite key: its tuple */
     for (int32_t i = 0; i < n && io->err == SREMRT_STATE_OK; i++) {
-        int64_t key = io->mode == SREMRT_STATE_LOAD ? 0 : km->keys[i];
-        sremrt_state_i64(io, &key);
+        int64_t key[SREMRT_KEY_MAX_WIDTH] = {0};
+        for (int32_t j = 0; j < w; j++) {
+            if (io->mode != SREMRT_STATE_LOAD)
+                key[j] = km->keys[(size_t)i * (size_t)w + (size_t)j];
+            sremrt_state_i64(io, &key[j]);
+        }
         if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK) {
             int inserted = 0;
-            if (sremrt_keymap_get(km, key, &inserted) != i || !inserted)
+            if (sremrt_keymap_get_tuple(km, key, &inserted) != i || !inserted)
                 sremrt_state_fail(io, SREMRT_STATE_EFORMAT);   /* a key twice */
         }
     }

@@ -51,7 +51,7 @@
 @@END USES_KEYS@@
 #include "sremrt/tsorder.h"
 
-SREMRT_ABI_REQUIRE(@@PREFIX@@, 9);
+SREMRT_ABI_REQUIRE(@@PREFIX@@, 10);
 
 /* ======== schema descriptor =============================================== */
 
@@ -212,6 +212,24 @@ static void @@PREFIX@@_about(const @@PREFIX@@_matcher *m, const @@PREFIX@@_event
 }
 
 @@END USES_ABOUT@@
+@@IF HAS_CKEYS@@
+/* A record of a declaration with a composite key (partition by a, b, ...;
+ * docs/language.md 3.3): `slot` is the key's slot in the declaration's
+ * table, whose tuple the record carries instead of a key text. */
+static void @@PREFIX@@_ckey(const @@PREFIX@@_matcher *m, int32_t decl, int64_t slot, sremrt_record *r)
+{
+    r->strings = @@PREFIX@@_STRTAB(m);   /* a summary record has no event, but its key may have strings */
+    switch (decl) {
+@@# CKEY_CASES: "case D: { ... return; }" per declaration with a composite key
+    @@CKEY_CASES@@default:
+        (void)m;
+        (void)slot;
+        (void)r;
+        return;
+    }
+}
+
+@@END HAS_CKEYS@@
 @@IF USES_MATCH@@
 /* Emits one match record for the event just pushed. */
 static void @@PREFIX@@_match(@@PREFIX@@_matcher *m, int32_t decl, const @@PREFIX@@_event *e,
@@ -232,6 +250,9 @@ static void @@PREFIX@@_match(@@PREFIX@@_matcher *m, int32_t decl, const @@PREFIX
     @@PREFIX@@_about(m, e, &r);
     if (key_attr) {
         r.key = sremrt_key_text(key_text, sizeof key_text, key_attr, key, @@PREFIX@@_STRTAB(m));
+@@IF HAS_CKEYS@@
+        @@PREFIX@@_ckey(m, decl, key, &r);
+@@END HAS_CKEYS@@
     }
 @@IF HAS_CANON@@
     @@PREFIX@@_canon_fill(m, decl, &r);
@@ -255,6 +276,9 @@ static void @@PREFIX@@_episode(@@PREFIX@@_matcher *m, const sremrt_episode *c, i
     @@PREFIX@@_about(m, e, &r);
     if (key_attr) {
         r.key = sremrt_key_text(key_text, sizeof key_text, key_attr, key, @@PREFIX@@_STRTAB(m));
+@@IF HAS_CKEYS@@
+        @@PREFIX@@_ckey(m, decl, key, &r);
+@@END HAS_CKEYS@@
     }
     m->cfg.record(m->cfg.user, &r);
     if (alert > 0 && c->freq == alert) {
@@ -283,6 +307,9 @@ static void @@PREFIX@@_episode_summary(@@PREFIX@@_matcher *m, const sremrt_episo
     r.index = first;
     if (key_attr) {
         r.key = sremrt_key_text(key_text, sizeof key_text, key_attr, key, @@PREFIX@@_STRTAB(m));
+@@IF HAS_CKEYS@@
+        @@PREFIX@@_ckey(m, decl, key, &r);
+@@END HAS_CKEYS@@
     }
     m->cfg.record(m->cfg.user, &r);
 }
@@ -339,7 +366,7 @@ static void @@PREFIX@@_trie_one(sremrt_sink *s, const sremrt_explore *ex, const 
  * gets them from the first matcher, and the others find the same ids). */
 static int @@PREFIX@@_strings_init(@@PREFIX@@_matcher *m)
 {
-    size_t i;
+    int i;   /* signed: gcc's -Wtype-limits flags `i < 0` on a file without literals */
     m->strings = m->cfg.strings;
     if (!m->strings) {
 @@IF FREESTANDING@@
@@ -407,7 +434,7 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
     }
     sremrt_stats_init(&m->stats);
     sremrt_tsorder_init(&m->order);
-    if (sremrt_abi_check(9) != 0)
+    if (sremrt_abi_check(10) != 0)
         return -1;
 @@IF HAS_STRINGS@@
     if (@@PREFIX@@_strings_init(m) != 0)
@@ -419,11 +446,21 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
 }
 
 @@IF SHARDED@@
+@@IF USES_MINE@@
 /* Whether this matcher runs partition key `key` (set_shard). */
 static inline int @@PREFIX@@_mine(const @@PREFIX@@_matcher *m, int64_t key)
 {
     return m->nshards <= 1 || sremrt_key_shard(key, m->nshards) == m->shard;
 }
+@@END USES_MINE@@
+@@IF USES_MINE_TUPLE@@
+
+/* Whether this matcher runs composite key key[0..n) (set_shard). */
+static inline int @@PREFIX@@_mine_tuple(const @@PREFIX@@_matcher *m, const int64_t *key, int n)
+{
+    return m->nshards <= 1 || sremrt_tuple_shard(key, n, m->nshards) == m->shard;
+}
+@@END USES_MINE_TUPLE@@
 
 int @@PREFIX@@_set_shard(@@PREFIX@@_matcher *m, int32_t shard, int32_t nshards)
 {

@@ -56,6 +56,15 @@ typedef struct @@PREFIX@@_event {
 
 /* The descriptor the runtime's readers use to fill @@PREFIX@@_event. */
 extern const sremrt_schema @@PREFIX@@_schema;
+@@IF HAS_CKEYS@@
+
+/* Composite partition keys (partition by a, b, ...; docs/language.md 3.3):
+ * a record of such a declaration has r->key NULL and r->nkey 2..4, the key's
+ * attributes r->key_attrs[0..nkey-1] in the clause's order and their values
+ * r->key_values[0..nkey-1] as an event holds them (an int, an enum index, a
+ * bool 0/1, a string id in r->strings); like the key text, they live only
+ * until the callback returns. sremrt_sink_key_tuple writes the JSON array. */
+@@END HAS_CKEYS@@
 
 /* What @@PREFIX@@_init needs; @@PREFIX@@_config_default fills the defaults.
  * Records: cfg.record gets each record as it is made, inside push,

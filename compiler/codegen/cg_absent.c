@@ -130,6 +130,9 @@ static void put_record(Cg *g, int i, const AstPattern *p)
 {
     FILE *out = g->absent.f;
     const char *P = g->P;
+    if (p->npartition > 1)   /* defined with the record helpers, after this code */
+        fprintf(out, "static void %s_ckey(const %s_matcher *m, int32_t decl, int64_t slot, sremrt_record *r);\n\n",
+                P, P);
     fprintf(out,
             "static void %s_p%d_ab_record(%s_matcher *m, const %s_p%d_ab *o, const %s_event *e)\n{\n"
             "    char key_text[128];\n    const void *bev[%d];\n    sremrt_record r;\n"
@@ -144,9 +147,11 @@ static void put_record(Cg *g, int i, const AstPattern *p)
     } else {
         fputs("    (void)e;\n", out);
     }
-    if (p->partition_attr)
-        fprintf(out, "    sremrt_key_format(key_text, sizeof key_text, &%s_attrs[%d], o->key);\n    r.key = key_text;\n",
-                P, p->partition_attr->index);
+    if (p->npartition > 1)   /* a composite key: o->key is its slot */
+        fprintf(out, "    (void)key_text;\n    %s_ckey(m, %d, o->key, &r);\n", P, g->decl);
+    else if (p->partition_attr)   /* a string key's text is in the table */
+        fprintf(out, "    r.key = sremrt_key_text(key_text, sizeof key_text, &%s_attrs[%d], o->key, %s_strtab(m));\n",
+                P, p->partition_attr->index, P);
     else
         fputs("    (void)key_text;\n", out);
     fprintf(out, "    r.start = o->start;\n    r.schema = &%s_schema;\n"
@@ -190,10 +195,22 @@ static void put_step(Cg *g, int i, const AstPattern *p)
             "static void %s_p%d_ab_step(%s_matcher *m, const %s_event *e)\n{\n"
             "    int64_t n = 0;\n",
             p->name, P, i, P, P);
-    if (p->partition_attr)
+    if (p->npartition > 1) {   /* a composite key: o->key is a slot, compared by its tuple */
+        fputs("    const int64_t kv[] = {", out);
+        for (int k = 0; k < p->npartition; k++)
+            fprintf(out, "%ssremrt_attr_int(&%s_attrs[%d], e)", k ? ", " : "", P, p->partition_attrs[k]->index);
+        fputs("};\n", out);
+    } else if (p->partition_attr) {
         fprintf(out, "    int64_t key = sremrt_attr_int(&%s_attrs[%d], e);\n", P, p->partition_attr->index);
+    }
     fprintf(out, "    for (int64_t k = 0; k < m->ab%d_n; k++) {\n        %s_p%d_ab *o = &m->ab%d[k];\n", i, P, i, i);
-    fprintf(out, "        int mine = %s;\n", p->partition_attr ? "o->key == key" : "1");
+    if (p->npartition > 1) {
+        fprintf(out, "        const int64_t *ov = sremrt_keymap_tuple(&m->p%d_keys, (int32_t)o->key);\n", i);
+        fputs("        int mine = 1;\n", out);
+        fprintf(out, "        for (int x = 0; x < %d; x++)\n            mine &= ov[x] == kv[x];\n", p->npartition);
+    } else {
+        fprintf(out, "        int mine = %s;\n", p->partition_attr ? "o->key == key" : "1");
+    }
     put_closes(g, p, out);
     fprintf(out, "        if (closes) {\n            %s_p%d_ab_record(m, o, e);\n            continue;\n        }\n", P, i);
     fprintf(out, "        if (mine) {\n            const void *regs[%d];\n", nregs_of(p));

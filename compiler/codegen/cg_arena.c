@@ -38,11 +38,11 @@ void cg_arena_runtime(Cg *g, const char *what, const char *name, int count, size
 /* Partition cg_keys the generated code is sized for. */
 int cg_keys(const Cg *g) { return g->o->caps.max_keys; }
 
-void cg_arena_keymap(Cg *g, const char *what, const char *name)
+void cg_arena_keymap(Cg *g, const char *what, const char *name, int width)
 {
     char label[64];
     snprintf(label, sizeof label, "partition table of %s", what);
-    cg_arena_runtime(g, label, name, 1, sremrt_keymap_bytes(cg_keys(g)));
+    cg_arena_runtime(g, label, name, 1, sremrt_keymap_tuple_bytes(cg_keys(g), width));
 }
 
 /* Push code: the event's partition key and its slot in m->KEYS, opening
@@ -50,27 +50,66 @@ void cg_arena_keymap(Cg *g, const char *what, const char *name)
  * (hosted: KEYS_grow, cg_emit_key_grow), and a key it cannot take is
  * counted. shard: in a sharded file, a key another shard owns gets slot
  * -2 and is skipped (NAME_set_shard). The caller writes the branch (at
- * level 2) and closes both blocks. */
-void cg_put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *attr, const char *keys,
-                     bool shard)
+ * level 2) and closes both blocks. A composite key (n > 1) is the tuple
+ * of its attributes' values; in the branch, `key` is then its slot, which
+ * the records read the tuple back from (NAME_ckey). */
+void cg_put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *const *attrs, int n,
+                     const char *keys, bool shard)
 {
     Buf *pu = &g->sec[CG_PUSH];
     bool mine = shard && g->sharded;
-    cg_line(pu, 0, "{ /* %s %s, partition by %s */", what, name, attr->name);
-    cg_line(pu, 1, "int64_t key = sremrt_attr_int(&%s_attrs[%d], e);", g->P, attr->index);
+    const char *get = n > 1 ? "sremrt_keymap_get_tuple" : "sremrt_keymap_get";
+    const char *arg = n > 1 ? "kv" : "key";
+    cg_begin(pu, 0);
+    fprintf(pu->f, "{ /* %s %s, partition by ", what, name);
+    for (int k = 0; k < n; k++)
+        fprintf(pu->f, "%s%s", k ? ", " : "", attrs[k]->name);
+    fputs(" */", pu->f);
+    cg_end(pu);
+    if (n > 1) {
+        cg_begin(pu, 1);
+        fprintf(pu->f, "const int64_t kv[%d] = {", n);
+        for (int k = 0; k < n; k++)
+            fprintf(pu->f, "%ssremrt_attr_int(&%s_attrs[%d], e)", k ? ", " : "", g->P, attrs[k]->index);
+        fputs("};", pu->f);
+        cg_end(pu);
+    } else {
+        cg_line(pu, 1, "int64_t key = sremrt_attr_int(&%s_attrs[%d], e);", g->P, attrs[0]->index);
+    }
     cg_line(pu, 1, "int inserted = 0;");
-    if (mine)
+    if (mine && n > 1)
+        cg_line(pu, 1, "int32_t slot = %s_mine_tuple(m, kv, %d) ? %s(&m->%s, kv, &inserted) : -2;", g->P, n, get,
+                keys);
+    else if (mine)
         cg_line(pu, 1, "int32_t slot = %s_mine(m, key) ? sremrt_keymap_get(&m->%s, key, &inserted) : -2;", g->P,
                 keys);
     else
-        cg_line(pu, 1, "int32_t slot = sremrt_keymap_get(&m->%s, key, &inserted);", keys);
+        cg_line(pu, 1, "int32_t slot = %s(&m->%s, %s, &inserted);", get, keys, arg);
     if (!g->o->freestanding) {
         cg_line(pu, 1, "if (slot == -1 && %s_%s_grow(m) == 0)", g->P, keys);
-        cg_line(pu, 2, "slot = sremrt_keymap_get(&m->%s, key, &inserted);", keys);
+        cg_line(pu, 2, "slot = %s(&m->%s, %s, &inserted);", get, keys, arg);
     }
     cg_line(pu, 1, "if (slot == -1) {");
     cg_line(pu, 2, "m->ovf[%d][SREMRT_OVF_KEYS]++;", g->decl);
     cg_line(pu, 1, mine ? "} else if (slot >= 0) {" : "} else {");
+    if (n > 1) {
+        cg_line(pu, 2, "int64_t key = slot;   /* the tuple's slot: %s_ckey gives records the tuple */", g->P);
+        cg_put_ckey_case(g, attrs, n, keys);
+    }
+}
+
+/* Declaration g->decl's case of NAME_ckey (templates/matcher.c.tpl): a
+ * record of its composite key names the key's attributes and the tuple
+ * in slot `slot` of m->KEYS. */
+void cg_put_ckey_case(Cg *g, const AstAttr *const *attrs, int n, const char *keys)
+{
+    FILE *f = g->ckeys.f;
+    fprintf(f, "case %d: {\n        static const sremrt_attr *const attrs[%d] = {", g->decl, n);
+    for (int k = 0; k < n; k++)
+        fprintf(f, "%s&%s_attrs[%d]", k ? ", " : "", g->P, attrs[k]->index);
+    fprintf(f, "};\n        r->key = NULL;\n        r->nkey = %d;\n        r->key_attrs = attrs;\n"
+               "        r->key_values = sremrt_keymap_tuple(&m->%s, (int32_t)slot);\n        return;\n    }\n    ",
+            n, keys);
 }
 
 /* A declaration whose partitions a shard can run alone: partitioned, and
@@ -87,11 +126,15 @@ bool cg_shardable(const AstDecl *d)
 /* Partition table m->KEYS of a declaration: its field, its set-up at its
  * first capacity (hosted: small, grown on demand; --freestanding:
  * cfg.max_keys, fixed) and its release (after the per-key arrays'). */
-void cg_put_key_table(Cg *g, const char *keys, const char *what, const char *name)
+void cg_put_key_table(Cg *g, const char *keys, const char *what, const char *name, int width)
 {
+    const char *cap = g->o->freestanding ? "m->cfg.max_keys" : "sremrt_keymap_next_capacity(0, m->cfg.max_keys)";
     cg_line(&g->sec[CG_FIELDS], 0, "sremrt_keymap %s;   /* %s %s: partition key -> slot */", keys, what, name);
-    cg_line(&g->sec[CG_INIT], 0, "if (sremrt_keymap_init(&m->%s, %s, &m->cfg.alloc) != 0)", keys,
-            g->o->freestanding ? "m->cfg.max_keys" : "sremrt_keymap_next_capacity(0, m->cfg.max_keys)");
+    if (width > 1)   /* a composite key: tuples of width values */
+        cg_line(&g->sec[CG_INIT], 0, "if (sremrt_keymap_init_tuple(&m->%s, %s, %d, &m->cfg.alloc) != 0)", keys, cap,
+                width);
+    else
+        cg_line(&g->sec[CG_INIT], 0, "if (sremrt_keymap_init(&m->%s, %s, &m->cfg.alloc) != 0)", keys, cap);
     cg_line(&g->sec[CG_INIT], 1, "return -1;");
 }
 

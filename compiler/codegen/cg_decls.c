@@ -161,7 +161,7 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
             distinct ? "distinct" : "nonoverlapped");
     cg_put_window(out, &ep->hdr.window);
     if (part)
-        fprintf(out, ", partition by %s", ep->partition_attr->name);
+        ast_put_partition(out, ep->partition_attrs, ep->npartition);
     fprintf(out, "; elements %s ---- */\n\n",
             excl ? "pairwise exclusive (proved)" : "may overlap (one event can satisfy two)");
     emit_episode_mask(g, j, ep);
@@ -191,7 +191,7 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
                                 g->o->caps.distinct_budget};
     size_t counter = sremrt_episode_bytes(&ec);
     if (part) {
-        cg_arena_keymap(g, "episode", ep->name);
+        cg_arena_keymap(g, "episode", ep->name, ep->npartition);
         cg_arena_term(g, "episode counters", "%d * sizeof(sremrt_episode)", cg_keys(g));
         cg_arena_runtime(g, "episode", ep->name, cg_keys(g), counter);
     } else {
@@ -205,7 +205,7 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
         char keys[32], array[32];
         snprintf(keys, sizeof keys, "e%d_keys", j);
         snprintf(array, sizeof array, "e%d", j);
-        cg_put_key_table(g, keys, "episode", ep->name);
+        cg_put_key_table(g, keys, "episode", ep->name, ep->npartition);
         cg_line(fr, 0, "if (m->e%d)", j);   /* each key's counter, before the array goes */
         cg_line(fr, 1, "for (int32_t i = 0; i < m->e%d_keys.count; i++)", j);
         cg_line(fr, 2, "sremrt_episode_free(&m->e%d[i]);", j);
@@ -217,7 +217,7 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
         cg_line(fr, 0, "sremrt_keymap_free(&m->e%d_keys);", j);
         const char *arrays[2] = {array, first};
         cg_emit_key_grow(g, "episode", ep->name, keys, arrays, g->sharded ? 2 : 1);
-        cg_put_key_slot(g, "episode", ep->name, ep->partition_attr, keys, true);
+        cg_put_key_slot(g, "episode", ep->name, ep->partition_attrs, ep->npartition, keys, true);
         cg_line(pu, 2, "sremrt_episode *c = &m->e%d[slot];", j);
         cg_line(pu, 2, "if (inserted && %s_e%d_start(c, &m->cfg) != 0)", P, j);
         cg_line(pu, 3, "m->ovf[%d][SREMRT_OVF_MEMORY]++;", g->decl);
@@ -235,7 +235,10 @@ void cg_emit_episode(Cg *g, int j, const AstEpisode *ep)
         cg_begin(fi, 2);
         fprintf(fi->f, "%s_episode_summary(m, &m->e%d[i], ", P, j);
         cg_put_decl(fi->f, g, ep->name);
-        fprintf(fi->f, ", &%s_attrs[%d], sremrt_keymap_key(&m->e%d_keys, i), ", P, a, j);
+        if (ep->npartition > 1)   /* a composite key: its slot (NAME_ckey) */
+            fprintf(fi->f, ", &%s_attrs[%d], i, ", P, a);
+        else
+            fprintf(fi->f, ", &%s_attrs[%d], sremrt_keymap_key(&m->e%d_keys, i), ", P, a, j);
         if (g->sharded)
             fprintf(fi->f, "m->%s[i], ", first);
         else

@@ -46,7 +46,7 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
     if (part || runs)
         g->no_batch = true;
     if (part) {
-        cg_arena_keymap(g, "pattern", p->name);
+        cg_arena_keymap(g, "pattern", p->name, p->npartition);
         cg_arena_term(g, "pattern states", "%d * sizeof(%s_p%d_st)", cg_keys(g), P, i);
         if (runs)
             cg_arena_term(g, "pattern runs", "%d * (SREMRT_MAX_ALIGN + %s_p%d_RUNS_BYTES(%d))", cg_keys(g), P, i,
@@ -60,7 +60,7 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
         snprintf(array, sizeof array, "p%d", i);
         snprintf(xp, sizeof xp, "p%d_xp", i);
         snprintf(type, sizeof type, "%s_p%d_st", P, i);
-        cg_put_key_table(g, keys, "pattern", p->name);
+        cg_put_key_table(g, keys, "pattern", p->name, p->npartition);
         if (runs) {   /* each key's runs, before the array goes */
             cg_line(fr, 0, "if (m->p%d)", i);
             cg_line(fr, 1, "for (int32_t i = 0; i < m->p%d_keys.count; i++)", i);
@@ -78,7 +78,10 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             arrays[narrays++] = hist;
         }
         cg_emit_key_grow(g, "pattern", p->name, keys, arrays, narrays);
-        cg_put_key_slot(g, "pattern", p->name, p->partition_attr, keys, !p->explore.present);
+        /* shard 0 runs what is not spread (an explore trie, absent's closing by any
+           key's time) for every key, so only a shardable pattern asks whose key it is */
+        cg_put_key_slot(g, "pattern", p->name, p->partition_attrs, p->npartition, keys,
+                        !p->explore.present && !p->absent.present);
         cg_line(pu, 2, "%s_p%d_st *s = &m->p%d[slot];", P, i, i);
         cg_line(pu, 2, "if (inserted)");
         cg_line(pu, 3, "memset(s, 0, sizeof *s);");
@@ -154,7 +157,7 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
             strategy_name(plan->strategy), plan->reason);
     cg_put_window(out, &p->hdr.window);
     if (p->partition_attr)
-        fprintf(out, ", partition by %s", p->partition_attr->name);
+        ast_put_partition(out, p->partition_attrs, p->npartition);
     if (plan->min)
         fprintf(out, "; %d states, %d minterms", plan->min->nstates, plan->min->ncubes);
     fputs(" ---- */\n\n", out);
@@ -540,7 +543,7 @@ static void put_arena_macros(Cg *g, Buf *b)
  * its generated code calls (unused static functions would warn). */
 typedef struct Flags {
     bool episodes, explore, keymap;
-    bool wrap, div, mod, max, same_event, match;
+    bool wrap, div, mod, max, same_event, match, mine, mine_tuple;
 } Flags;
 
 static const char *yes(bool b) { return b ? "1" : ""; }
@@ -578,6 +581,8 @@ static void find_flags(const Cg *g, Flags *f)
     f->max = calls(g, "max");
     f->same_event = calls(g, "same_event");
     f->match = calls(g, "match");
+    f->mine = calls(g, "mine");   /* a sharded file whose keys are all composite has none */
+    f->mine_tuple = calls(g, "mine_tuple");
 }
 
 /* Text the driver writes itself, after the declarations: holes too. */
@@ -650,7 +655,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
     char state_hash[40];
     snprintf(state_hash, sizeof state_hash, "UINT64_C(0x%016" PRIx64 ")",
              cg_state_hash(hashed, (int)(sizeof hashed / sizeof hashed[0])));
-    Hole holes[CG_NSECTIONS + 48];
+    Hole holes[CG_NSECTIONS + 56];
     int nh = 0;
     for (int k = 0; k < CG_NSECTIONS; k++)
         if (cg_sec_hole((CgSec)k))
@@ -682,6 +687,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"FORECAST_INFO", g->fc_info.text ? g->fc_info.text : ""},
         {"NFORECASTS", nfc},
         {"FORECAST_SET", g->fc_set.text ? g->fc_set.text : ""},
+        {"CKEY_CASES", g->ckeys.text ? g->ckeys.text : ""},
         {"ABSENT_CODE", g->absent.text ? g->absent.text : ""},
         /* conditions */
         {"FREESTANDING", yes(o->freestanding)},
@@ -690,6 +696,9 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"HAS_EPISODES", yes(fl.episodes)},
         {"HAS_EXPLORE", yes(fl.explore)},
         {"HAS_KEYMAP", yes(fl.keymap)},
+        {"HAS_CKEYS", yes(g->has_ckeys)},
+        {"USES_MINE", yes(fl.mine)},
+        {"USES_MINE_TUPLE", yes(fl.mine_tuple)},
         {"SHARDED", yes(g->sharded)},
         {"USES_KEYS", yes(fl.match || fl.episodes || fl.keymap || g->fc_any)},
         {"USES_WRAP", yes(fl.wrap || fl.div)},
@@ -705,7 +714,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
         {"USES_ABOUT", yes(fl.match || fl.episodes || fl.explore)},
         {"USES_HELPERS", yes(fl.wrap || fl.div || fl.mod || fl.max || fl.same_event)},
     };
-    _Static_assert(sizeof more / sizeof more[0] <= 48, "holes[] has room for more[]");
+    _Static_assert(sizeof more / sizeof more[0] <= 56, "holes[] has room for more[]");
     for (size_t k = 0; k < sizeof more / sizeof more[0]; k++)
         holes[nh++] = more[k];
     char *ht = cg_load_template(o, "matcher.h.tpl", g->diag);
@@ -730,6 +739,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
                          sremrt_strtab_bytes(CG_MAX_STRINGS, (size_t)CG_MAX_STRINGS * CG_STRING_BYTES));
     cg_buf_open(&g.fc_info);
     cg_buf_open(&g.fc_set);
+    cg_buf_open(&g.ckeys);
     cg_buf_open(&g.absent);
     cg_buf_open(&g.absent_add);
     int i = 0, j = 0, ndecls = 0;
@@ -743,8 +753,12 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     }
     g.nodes_share = nnodes >= CG_NODES_SHARE_MIN;
     g.ndecls = ndecls;
-    for (int k = 0; k < ast->ndecls; k++)
-        g.sharded |= !o->freestanding && cg_shardable(&ast->decls[k]);
+    for (int k = 0; k < ast->ndecls; k++) {
+        const AstDecl *d = &ast->decls[k];
+        g.sharded |= !o->freestanding && cg_shardable(d);
+        g.has_ckeys |= (d->kind == DECL_PATTERN && d->u.pattern->npartition > 1) ||
+                       (d->kind == DECL_EPISODE && d->u.episode->npartition > 1);
+    }
     for (int k = 0; k < ast->ndecls; k++) {
         const AstDecl *d = &ast->decls[k];
         if (d->kind != DECL_PATTERN && d->kind != DECL_EPISODE)
@@ -783,6 +797,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     cg_buf_close(&g.many_fast);
     cg_buf_close(&g.fc_info);
     cg_buf_close(&g.fc_set);
+    cg_buf_close(&g.ckeys);
     cg_buf_close(&g.absent);
     if (o->runtime_bytes)
         *o->runtime_bytes = g.rt_bytes;
@@ -793,6 +808,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     cg_bufs_free(g.sec, CG_NSECTIONS);
     cg_bufs_free(&g.fc_info, 1);
     cg_bufs_free(&g.fc_set, 1);
+    cg_bufs_free(&g.ckeys, 1);
     cg_bufs_free(&g.absent, 1);
     cg_bufs_free(&g.absent_add, 1);
     return ok;
@@ -810,7 +826,8 @@ static int route_attr(const Ast *ast)
                          : d->kind == DECL_EPISODE ? d->u.episode->partition_attr : NULL;
         if (d->kind != DECL_PATTERN && d->kind != DECL_EPISODE)
             continue;
-        if (!a || (seen && a->index != attr))
+        int n = d->kind == DECL_PATTERN ? d->u.pattern->npartition : d->u.episode->npartition;
+        if (!a || n > 1 || (seen && a->index != attr))   /* a composite key has no one attribute */
             return -1;
         attr = a->index;
         seen = 1;

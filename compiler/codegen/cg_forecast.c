@@ -39,6 +39,12 @@ static void emit_record_fn(Cg *g)
                  "typedef struct %s_fc_entry {\n    uint16_t from, to, prob;\n    uint8_t positive;\n"
                  "} %s_fc_entry;\n\n",
             P, P);
+    char ckey[CG_NAME_MAX + 64] = "";   /* a composite key: the record's tuple (NAME_ckey) */
+    if (g->has_ckeys) {
+        snprintf(ckey, sizeof ckey, "    if (key_attr)\n        %s_ckey(m, decl, key, &r);\n", P);
+        fprintf(out, "static void %s_ckey(const %s_matcher *m, int32_t decl, int64_t slot, sremrt_record *r);\n\n",
+                P, P);
+    }
     fprintf(out, "/* Emits the forecast record f of declaration decl for the event just pushed. */\n"
                  "static void %s_fc_record(%s_matcher *m, int32_t decl, const char *name, const %s_event *e,\n"
                  "        const sremrt_attr *key_attr, int64_t key, int within, uint32_t from, uint32_t to,\n"
@@ -56,10 +62,11 @@ static void emit_record_fn(Cg *g)
     }
     fprintf(out, "    r.strings = %s_strtab(m);\n"
                  "    if (key_attr)\n        r.key = sremrt_key_text(key_text, sizeof key_text, key_attr, key, r.strings);\n"
+                 "%s"
                  "    r.fc_within = within;\n    r.fc_from = (int32_t)from;\n    r.fc_to = (int32_t)to;\n"
                  "    r.fc_prob = (int32_t)prob;\n    r.fc_positive = positive;\n"
                  "    m->cfg.record(m->cfg.user, &r);\n}\n\n",
-            P);
+            P, ckey);
 }
 
 /* Pattern i's tables: ctx_next (transposed: [symbol * contexts +

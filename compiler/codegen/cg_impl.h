@@ -106,6 +106,8 @@ typedef struct Cg {
     int              fc_count;
     Buf              fc_info;
     Buf              fc_set;     /* PREFIX_forecast_set_tables's cases (hosted, no model) */
+    Buf              ckeys;      /* PREFIX_ckey's cases: the composite keys (cg_put_ckey_case) */
+    bool             has_ckeys;  /* some declaration has one */
     /* patterns with `absent` (cg_absent.c): their code (ABSENT_CODE) and
        the cases of P_ab_add */
     Buf              absent, absent_add;
@@ -138,19 +140,20 @@ bool cg_accel_state(const Dsra *d, int q);
 void cg_emit_accel(Cg *g, int i, const Dsra *d, int q);
 
 /* cg_arena.c */
-void cg_arena_keymap(Cg *g, const char *what, const char *name);
+void cg_arena_keymap(Cg *g, const char *what, const char *name, int width);
 void cg_arena_runtime(Cg *g, const char *what, const char *name, int count, size_t bytes);
 void cg_arena_term(Cg *g, const char *what, const char *fmt, ...);
 int cg_keys(const Cg *g);
-void cg_put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *attr, const char *keys,
-                     bool shard);
+void cg_put_key_slot(Cg *g, const char *what, const char *name, const AstAttr *const *attrs, int n,
+                     const char *keys, bool shard);
+void cg_put_ckey_case(Cg *g, const AstAttr *const *attrs, int n, const char *keys);
 bool cg_shardable(const AstDecl *d);
 /* Whether schema s has a string attribute (the matcher keeps a string table). */
 bool cg_has_strings(const AstSchema *s);
 /* --freestanding: the string table's capacity, and the bytes of text per
  * string NAME_ARENA_BYTES counts (longer strings take the room of others). */
 enum { CG_MAX_STRINGS = 64, CG_STRING_BYTES = 32 };
-void cg_put_key_table(Cg *g, const char *keys, const char *what, const char *name);
+void cg_put_key_table(Cg *g, const char *keys, const char *what, const char *name, int width);
 void cg_put_key_array(Cg *g, const char *keys, const char *array, const char *type, const char *what);
 void cg_emit_key_grow(Cg *g, const char *what, const char *name, const char *keys, const char *const *arrays,
                       int narrays);

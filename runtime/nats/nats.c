@@ -1127,7 +1127,8 @@ int sremrt_nats_publish(const sremrt_nats_conf *c, const sremrt_schema *schema, 
     size_t size = schema->event_size;
     if (np > 1 && route_attr < 0) {
         fprintf(stderr, "%s: --partitions %d: the patterns of this program are not all partitioned by one "
-                        "attribute, so their events cannot be split; use --partitions 1\n", c->prog, np);
+                        "attribute (a composite key, partition by a, b, is never split), so their events "
+                        "cannot be split; use --partitions 1\n", c->prog, np);
         return 2;
     }
     if ((size_t)batch * size > (900u << 10))   /* NATS's default max_payload is 1 MB */

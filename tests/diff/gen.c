@@ -386,8 +386,17 @@ static int gen_header(Gen *g)
 {
     int shape = g->o->chains && chance(g->r, 60) ? (chance(g->r, 50) ? 1 : 2) : 0;
     put(&g->out, "pattern p on E");
-    if (g->o->partition && chance(g->r, 30))
-        put(&g->out, " partition by %s", chance(g->r, 60) ? "k" : chance(g->r, 50) ? "t" : "u");
+    if (g->o->partition && chance(g->r, 30)) {
+        static const char *const keys[3] = {"k", "t", "u"};
+        if (chance(g->r, 35)) {   /* a composite key: two or three of them, in any order */
+            int first = rng_int(g->r, 0, 2), step = rng_int(g->r, 1, 2), n = rng_int(g->r, 2, 3);
+            put(&g->out, " partition by %s", keys[first]);
+            for (int j = 1; j < n; j++)
+                put(&g->out, ", %s", keys[(first + j * step) % 3]);
+        } else {
+            put(&g->out, " partition by %s", chance(g->r, 60) ? "k" : chance(g->r, 50) ? "t" : "u");
+        }
+    }
     int w = shape == 2 && chance(g->r, 70) ? 0 : rng_int(g->r, 0, 9);
     int max_window = g->o->max_window > 1 ? g->o->max_window : 6;
     if (w < 2) {

@@ -24,7 +24,7 @@ typedef struct GenOpts {
     bool complement;    /* ~R (only under `within N events`) */
     bool intersection;  /* R & S */
     bool time_window;   /* `within D s` besides `within N events` */
-    bool partition;     /* `partition by k` or `partition by t` */
+    bool partition;     /* `partition by k`, `t`, `u`, or a composite key of 2 or 3 of them */
     bool policies;      /* `policy stam|stnm` on plain sequences of atoms */
     int  max_depth;     /* of the regex tree; <= 0: 3 */
     int  max_window;    /* largest count window; <= 1: 6 (time windows: 1..5 s) */

@@ -180,7 +180,7 @@ typedef struct Elem {
 typedef struct Decl {
     bool    explore;
     char    name[16];
-    int     part;           /* 0: none, 1: by k, 2: by g */
+    int     part;           /* 0: none, 1: by k, 2: by g, 3: by g, k (a composite key) */
     int     win;            /* 0: none (explore only), 1: events, 2: time */
     int64_t width;          /* N, or D in ms */
     /* episode */
@@ -464,6 +464,9 @@ static void window_text(Rng *r, const Decl *d, Str *s)
     }
 }
 
+/* The partition clause of Decl.part 1..3 (0: none). */
+static const char *const part_names[4] = {"", "k", "g", "g, k"};
+
 static void gen_episode(Rng *r, Decl *d, int idx)
 {
     memset(d, 0, sizeof *d);
@@ -472,6 +475,8 @@ static void gen_episode(Rng *r, Decl *d, int idx)
     d->nel = kr < 10 ? 1 : kr < 45 ? 2 : kr < 80 ? 3 : 4;
     d->distinct = chance(r, 50);
     d->part = rnd(r, 100) < 40 ? 0 : chance(r, 65) ? 1 : 2;
+    if (d->part && chance(r, 25))
+        d->part = 3;   /* a composite key: g, k */
     gen_window(r, d, chance(r, d->distinct ? 80 : 50));   /* the distinct oracle prefers tight windows */
     d->alert_given = chance(r, 40);
     d->alert = 1 + rnd(r, 4);
@@ -508,7 +513,7 @@ static void gen_episode(Rng *r, Decl *d, int idx)
     Str s = {0};
     str_add(&s, "episode %s on S", d->name);
     if (d->part)
-        str_add(&s, " partition by %s", d->part == 1 ? "k" : "g");
+        str_add(&s, " partition by %s", part_names[d->part]);
     window_text(r, d, &s);
     if (d->distinct)
         str_add(&s, " frequency distinct");
@@ -550,6 +555,8 @@ static void gen_explore(Rng *r, Decl *d, int idx)
         d->seq[i] = rnd(r, span);
     d->stam = chance(r, 50);
     d->part = rnd(r, 100) < 50 ? 0 : chance(r, 70) ? 1 : 2;
+    if (d->part && chance(r, 25))
+        d->part = 3;   /* a composite key: g, k */
     if (chance(r, 20))
         d->win = 0;
     else
@@ -564,7 +571,7 @@ static void gen_explore(Rng *r, Decl *d, int idx)
     Str s = {0};
     str_add(&s, "pattern %s on S", d->name);
     if (d->part)
-        str_add(&s, " partition by %s", d->part == 1 ? "k" : "g");
+        str_add(&s, " partition by %s", part_names[d->part]);
     window_text(r, d, &s);
     str_add(&s, " policy %s {", d->stam ? "stam" : "stnm");
     for (int i = 0; i < d->m; i++)
@@ -590,12 +597,20 @@ typedef struct Sub {
     int     n, at[MAXLEN];
 } Sub;
 
+/* Event i's key: k, g, or the pair (g, k) packed into one int64. */
+static int64_t key_of(const Decl *d, const Event *e)
+{
+    if (d->part == 3)
+        return (int64_t)e->g << 32 | (int64_t)(uint32_t)e->k;
+    return d->part == 1 ? e->k : d->part == 2 ? e->g : 0;
+}
+
 /* Substreams in order of first appearance; part[i]: which one event i joins. */
 static int split(const Decl *d, const Event *ev, int n, Sub *subs, int *part)
 {
     int nsubs = 0;
     for (int i = 0; i < n; i++) {
-        int64_t key = d->part == 1 ? ev[i].k : d->part == 2 ? ev[i].g : 0;
+        int64_t key = key_of(d, &ev[i]);
         int s = 0;
         while (s < nsubs && subs[s].key != key)
             s++;
@@ -615,6 +630,8 @@ static void add_key(Str *s, const Decl *d, int64_t key)
         str_add(s, ",\"key\":\"%lld\"", (long long)key);
     else if (d->part == 2)
         str_add(s, ",\"key\":\"%s\"", gnames[key]);
+    else if (d->part == 3)   /* docs/language.md 3.3: a typed JSON array */
+        str_add(s, ",\"key\":[\"%s\",%d]", gnames[key >> 32], (int)(int32_t)(uint32_t)(key & 0xffffffff));
 }
 
 /* Positions p < q (0-based in the substream) are within the window. */

@@ -47,12 +47,19 @@ enum { NOPTS = sizeof run_opts / sizeof run_opts[0] };
 
 static const char *const tnames[] = {"A", "B", "C"};
 
+/* None (half the time), `partition by k`, or a composite key over k, t and u. */
+static const char *part_clause(Rng *r)
+{
+    static const char *const clauses[] = {"", "", " partition by k", " partition by k, t", " partition by u, k, t"};
+    return clauses[rng_int(r, 0, 4)];
+}
+
 /* An episode of 1..3 elements over t, maybe partitioned, with a count or
  * time window and either frequency; episode 0 is distinct with a repeated
  * element, so its counter keeps configurations (docs/episodes.md). */
 static void put_episode(FILE *f, Rng *r, int j)
 {
-    fprintf(f, "episode e%d on E%s within %d %s frequency %s {", j, rng_int(r, 0, 1) ? " partition by k" : "",
+    fprintf(f, "episode e%d on E%s within %d %s frequency %s {", j, part_clause(r),
             rng_int(r, 2, 6), rng_int(r, 0, 1) ? "events" : "s",
             j == 0 || rng_int(r, 0, 1) ? "distinct" : "nonoverlapped");
     if (j == 0)
@@ -66,7 +73,7 @@ static void put_episode(FILE *f, Rng *r, int j)
 static void put_explore(char *buf, size_t size, Rng *r, int i)
 {
     int n = snprintf(buf, size, "pattern x%d on E%s within %d %s policy %s {", i,
-                     rng_int(r, 0, 1) ? " partition by k" : "", rng_int(r, 3, 8), rng_int(r, 0, 1) ? "events" : "s",
+                     part_clause(r), rng_int(r, 3, 8), rng_int(r, 0, 1) ? "events" : "s",
                      rng_int(r, 0, 1) ? "stam" : "stnm");
     for (int k = rng_int(r, 2, 3); k > 0; k--)
         n += snprintf(buf + n, size - (size_t)n, " %s", tnames[rng_int(r, 0, 2)]);

@@ -257,6 +257,65 @@ static void test_grow_refused(void)
     CU_ASSERT_EQUAL(lim.used, 0);
 }
 
+/* Composite keys: tuples of 3 int64s that differ in one component each
+ * (equal sums, equal pieces elsewhere), against their order of first
+ * appearance; growth keeps the slots; the JSON array of each type. */
+static void test_tuples(void)
+{
+    enum { N = 600 };
+    sremrt_alloc heap = sremrt_alloc_malloc();
+    sremrt_keymap km;
+    int i, ok = 1, inserted = -1;
+    CU_ASSERT_EQUAL_FATAL(sremrt_keymap_init_tuple(&km, 8, 3, &heap), 0);
+    CU_ASSERT_EQUAL(km.width, 3);
+    for (i = 0; i < N; i++) {
+        int64_t t[3] = {i % 7, i / 7, -(int64_t)i};
+        int32_t slot = sremrt_keymap_get_tuple(&km, t, &inserted);
+        if (slot == -1 && sremrt_keymap_grow(&km, sremrt_keymap_next_capacity(km.capacity, 0)) == 0)
+            slot = sremrt_keymap_get_tuple(&km, t, &inserted);
+        ok &= slot == i && inserted == 1;
+    }
+    for (i = N - 1; i >= 0; i--) {
+        int64_t t[3] = {i % 7, i / 7, -(int64_t)i}, u[3] = {i / 7, i % 7, -(int64_t)i};
+        const int64_t *got = sremrt_keymap_tuple(&km, i);
+        ok &= sremrt_keymap_get_tuple(&km, t, &inserted) == i && inserted == 0;
+        ok &= got[0] == t[0] && got[1] == t[1] && got[2] == t[2];
+        if (u[0] != u[1])   /* the same values in another order: another key */
+            ok &= sremrt_keymap_get_tuple(&km, u, NULL) != i;
+    }
+    CU_ASSERT(ok);
+    sremrt_keymap_free(&km);
+    CU_ASSERT_EQUAL(sremrt_keymap_tuple_bytes(4, 0), 0);
+    CU_ASSERT_EQUAL(sremrt_keymap_tuple_bytes(4, SREMRT_KEY_MAX_WIDTH + 1), 0);
+    CU_ASSERT(sremrt_keymap_tuple_bytes(4, 2) > sremrt_keymap_bytes(4));
+}
+
+static void test_tuple_text(void)
+{
+    static const char *const names[] = {"T", "dts fault"};
+    const sremrt_attr ai = {"id", SREMRT_INT, 0, 0, NULL}, ae = {"kind", SREMRT_ENUM, 0, 2, names},
+                      ab = {"ok", SREMRT_BOOL, 0, 0, NULL}, as = {"user", SREMRT_STRING, 0, 0, NULL};
+    const sremrt_attr *attrs[4] = {&ai, &ae, &ab, &as};
+    sremrt_alloc heap = sremrt_alloc_malloc();
+    sremrt_strtab st;
+    CU_ASSERT_EQUAL_FATAL(sremrt_strtab_init(&st, &heap, 0), 0);
+    int64_t id = sremrt_strtab_intern(&st, "o\"brien", 8);
+    int64_t v[4] = {-42, 1, 1, id};
+    char buf[128];
+    sremrt_sink s;
+    sremrt_sink_init_buf(&s, buf, sizeof buf);
+    sremrt_sink_key_tuple(&s, attrs, v, 4, &st);
+    sremrt_sink_end(&s);
+    CU_ASSERT_STRING_EQUAL(buf, "[-42,\"dts fault\",true,\"o\\\"brien\"]");
+    int64_t w[2] = {0, 99};   /* an id the table does not know: its number */
+    sremrt_sink_init_buf(&s, buf, sizeof buf);
+    sremrt_sink_key_tuple(&s, attrs + 2, w, 2, &st);
+    sremrt_sink_end(&s);
+    CU_ASSERT_STRING_EQUAL(buf, "[false,99]");
+    sremrt_strtab_free(&st);
+}
+
+
 void add_keymap_tests(void)
 {
     CU_pSuite s = CU_add_suite("keymap", NULL, NULL);
@@ -271,4 +330,6 @@ void add_keymap_tests(void)
     CU_add_test(s, "next capacity", test_next_capacity);
     CU_add_test(s, "grow", test_grow);
     CU_add_test(s, "grow refused", test_grow_refused);
+    CU_add_test(s, "composite keys", test_tuples);
+    CU_add_test(s, "composite key text", test_tuple_text);
 }

@@ -190,14 +190,26 @@ static bool bound_atom_holds(const AstRegex *r, int reg, const Value *event, boo
     return any;
 }
 
+/* Whether events a and b of s have the same partition key (true when
+ * the pattern is not partitioned): every key attribute equal. */
+static bool same_key(const AstPattern *p, const Stream *s, int a, int b)
+{
+    for (int j = 0; j < p->npartition; j++) {
+        int x = p->partition_attrs[j]->index;
+        if (s->values[(size_t)a * s->nattrs + x].i != s->values[(size_t)b * s->nattrs + x].i)
+            return false;
+    }
+    return true;
+}
+
 /* The events of s with i's partition key and index in [from, i], as a
  * stream; interp_detect on it says whether some match starts in there. */
 static bool detects_from(const AstPattern *p, const Stream *s, int from, int i)
 {
     Value *v = malloc((size_t)(i + 1) * (size_t)s->nattrs * sizeof *v);
-    int n = 0, key = p->partition_attr ? p->partition_attr->index : 0;
+    int n = 0;
     for (int q = from; q <= i; q++)
-        if (!p->partition_attr || s->values[(size_t)q * s->nattrs + key].i == s->values[(size_t)i * s->nattrs + key].i)
+        if (same_key(p, s, q, i))
             memcpy(v + (size_t)n++ * s->nattrs, s->values + (size_t)q * s->nattrs, (size_t)s->nattrs * sizeof *v);
     bool *det = calloc((size_t)n + 1, sizeof *det);
     Stream sub = {n, s->nattrs, v};
@@ -291,9 +303,8 @@ static bool bf_policy(const AstPattern *p, const Stream *s, int start, int i, in
     b->s = s;
     b->atoms = p->body->kind == RX_SEQ ? p->body->kids : &p->body;
     b->m = p->body->kind == RX_SEQ ? p->body->nkids : 1;
-    int key = p->partition_attr ? p->partition_attr->index : 0;
     for (int q = start; q <= i; q++)
-        if (!p->partition_attr || s->values[(size_t)q * s->nattrs + key].i == s->values[(size_t)i * s->nattrs + key].i)
+        if (same_key(p, s, q, i))
             sub[b->n++] = q;
     b->sub = sub;
     for (int g = 0; g < BF_MAXREGS; g++)
@@ -343,11 +354,8 @@ static const char *canon_fault(const AstPattern *p, const Stream *s, const bool 
             continue;
         if (b < m->start || b > i)
             return "binding out of the match";
-        if (p->partition_attr) {
-            int key = p->partition_attr->index;
-            if (s->values[(size_t)b * s->nattrs + key].i != s->values[(size_t)i * s->nattrs + key].i)
-                return "binding in another partition";
-        }
+        if (!same_key(p, s, b, i))
+            return "binding in another partition";
         bool checked = false;
         if (!bound_atom_holds(p->body, r, s->values + (size_t)b * s->nattrs, &checked) || !checked)
             return "bound event fails its atom";

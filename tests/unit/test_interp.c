@@ -655,6 +655,17 @@ static void naive_plain(const AstPattern *p, const Value *values, int n, int nat
     }
 }
 
+/* Whether events a and b have the same partition key: every key attribute equal. */
+static bool naive_same_key(const AstPattern *p, const Value *values, int nattrs, int a, int b)
+{
+    for (int j = 0; j < p->npartition; j++) {
+        int x = p->partition_attrs[j]->index;
+        if (values[(size_t)a * nattrs + x].i != values[(size_t)b * nattrs + x].i)
+            return false;
+    }
+    return true;
+}
+
 static void naive_detect(const AstPattern *p, const Value *values, int n, int nattrs, bool *det)
 {
     if (!p->partition_attr) {
@@ -665,16 +676,15 @@ static void naive_detect(const AstPattern *p, const Value *values, int n, int na
     Value sub[NMAX * 8];
     int where[NMAX];
     bool subdet[NMAX];
-    int a = p->partition_attr->index;
     for (int k = 0; k < n && k < NMAX; k++) {
         bool first = true;
         for (int q = 0; q < k; q++)
-            first = first && values[(size_t)q * nattrs + a].i != values[(size_t)k * nattrs + a].i;
+            first = first && !naive_same_key(p, values, nattrs, q, k);
         if (!first)
             continue;
         int m = 0;
         for (int q = k; q < n && q < NMAX; q++)
-            if (values[(size_t)q * nattrs + a].i == values[(size_t)k * nattrs + a].i) {
+            if (naive_same_key(p, values, nattrs, q, k)) {
                 memcpy(sub + (size_t)m * nattrs, values + (size_t)q * nattrs, (size_t)nattrs * sizeof *sub);
                 where[m++] = q;
             }

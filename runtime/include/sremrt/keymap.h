@@ -1,5 +1,6 @@
-/* keymap.h: the partition table: int64 key (an int, enum index or bool
- * attribute) -> dense slot index 0..capacity-1; grows on request. */
+/* keymap.h: the partition table: int64 key (an int, enum index, bool or
+ * string id attribute), or a tuple of 2..4 of them (a composite key),
+ * -> dense slot index 0..capacity-1; grows on request. */
 #ifndef SREMRT_KEYMAP_H
 #define SREMRT_KEYMAP_H
 
@@ -20,7 +21,9 @@ extern "C" {
  * per-partition state can live in plain arrays indexed by slot. */
 typedef struct sremrt_keymap {
     int32_t *buckets;     /* slot + 1 per bucket; 0 = empty */
-    int64_t *keys;        /* key of each slot, in order of first appearance */
+    int64_t *keys;        /* key of each slot, in order of first appearance
+                             (a tuple: `width` int64s per slot) */
+    int32_t width;        /* int64s per key: 1, or a composite key's 2..4 */
     uint32_t mask;        /* bucket count - 1 */
     int32_t count;        /* slots in use */
     int32_t capacity;     /* slots available */
@@ -33,6 +36,8 @@ typedef struct sremrt_keymap {
 
 /* Largest capacity accepted. */
 #define SREMRT_KEYMAP_MAX (1 << 28)
+/* Most int64s in a composite key (docs/language.md 3.3). */
+#define SREMRT_KEY_MAX_WIDTH 4
 
 /* Bytes a caller buffer needs for a map of `capacity` keys (any alignment). */
 size_t sremrt_keymap_bytes(int32_t capacity);
@@ -41,6 +46,19 @@ size_t sremrt_keymap_bytes(int32_t capacity);
  * memory is missing or too small (the map is then empty, capacity 0). */
 int sremrt_keymap_init_buf(sremrt_keymap *km, int32_t capacity, void *buf, size_t bytes);
 int sremrt_keymap_init(sremrt_keymap *km, int32_t capacity, const sremrt_alloc *a);
+
+/* A table of composite keys, tuples of width (2..SREMRT_KEY_MAX_WIDTH)
+ * int64s; width 1 is the map above. The _tuple calls below work on
+ * either kind; the int64 calls only on width 1. */
+size_t sremrt_keymap_tuple_bytes(int32_t capacity, int32_t width);
+int sremrt_keymap_init_tuple(sremrt_keymap *km, int32_t capacity, int32_t width, const sremrt_alloc *a);
+
+/* Slot of the tuple key[0..width), inserting it if absent; as
+ * sremrt_keymap_get. */
+int32_t sremrt_keymap_get_tuple(sremrt_keymap *km, const int64_t *key, int *inserted);
+
+/* The tuple stored in a slot (0 <= slot < count): width int64s. */
+const int64_t *sremrt_keymap_tuple(const sremrt_keymap *km, int32_t slot);
 
 /* Gives memory back to the allocator it came from (not a caller buffer). */
 void sremrt_keymap_free(sremrt_keymap *km);
@@ -83,6 +101,23 @@ static inline int32_t sremrt_key_shard(int64_t key, int32_t n)
     h ^= h >> 33;
     return (int32_t)(((h >> 32) * (uint64_t)n) >> 32);
 }
+
+/* The shard of a composite key key[0..n): its components folded into
+ * one int64, then sremrt_key_shard. */
+static inline int32_t sremrt_tuple_shard(const int64_t *key, int n, int32_t nshards)
+{
+    uint64_t h = 0;
+    for (int i = 0; i < n; i++)
+        h = (h ^ (uint64_t)key[i]) * UINT64_C(0x9e3779b97f4a7c15);
+    return sremrt_key_shard((int64_t)h, nshards);
+}
+
+/* A composite key's values as records show them (docs/language.md 3.3),
+ * a JSON array: ints as numbers, strings (their text in st; an id not in
+ * st as its number) and enum values as JSON strings, bools as true/false:
+ * ["alice","10.0.0.7"], [42,"T"]. */
+void sremrt_sink_key_tuple(sremrt_sink *s, const sremrt_attr *const *attrs, const int64_t *key, int n,
+                           const sremrt_strtab *st);
 
 /* Key text as records show it (docs/language.md 3.3): decimal for int, the
  * value's name for enum (decimal if out of range), true/false for bool.

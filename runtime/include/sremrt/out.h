@@ -52,8 +52,15 @@ typedef struct sremrt_record {
     int64_t index;                 /* event index: match, episode, alert, suggest */
     int has_ts;                    /* the schema has a timestamp: write ts */
     int64_t ts;                    /* the event's timestamp */
-    const char *key;               /* partition key text; NULL: not partitioned
-                                      (match, episode, alert, summary) */
+    const char *key;               /* partition key text; NULL: not partitioned, or
+                                      a composite key (match, episode, alert,
+                                      summary, forecast) */
+    int32_t nkey;                  /* a composite key (partition by a, b, ...): its
+                                      attributes, 2..4; 0: none, or `key` above */
+    const sremrt_attr *const *key_attrs;   /* [nkey] the key's attributes, in order */
+    const int64_t *key_values;     /* [nkey] their values as an event holds them
+                                      (int, enum index, bool 0/1, string id in
+                                      `strings`); written as a JSON array */
     int64_t freq;                  /* episode, alert, suggest, summary */
     int inexact;                   /* episode, alert, summary: "exact":false */
     sremrt_candidate candidate;    /* suggest */
