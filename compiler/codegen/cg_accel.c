@@ -10,7 +10,8 @@
  * back in time); the counters move by the number skipped, and the ring
  * gets the last skipped events it holds, so the matcher's state is the
  * one stepping would have left. The layout only has to call it at the top
- * of the state's code: cg_accel_state says whether a state qualifies. */
+ * of the state's code: cg_accel_state says whether a state qualifies
+ * (never under sremc --no-accel, which the differential tests compare). */
 #define _POSIX_C_SOURCE 200809L
 #include "cg_impl.h"
 
@@ -33,10 +34,10 @@ static bool accel_stays(const Dsra *d, int q, int t)
     return !d->tagged || to->nmembers == 0 || !tr->tags;
 }
 
-bool cg_accel_state(const Dsra *d, int q)
+bool cg_accel_state(const Cg *g, const Dsra *d, int q)
 {
     const DsraState *st = &d->states[q];
-    if (st->nnodes == 0 || st->nnodes > ACCEL_MAX_NODES)
+    if (g->o->no_accel || st->nnodes == 0 || st->nnodes > ACCEL_MAX_NODES)
         return false;
     for (int a = 0; a < st->natoms; a++)
         if (d->mt->atoms[st->atoms[a]].regs)

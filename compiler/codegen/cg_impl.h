@@ -127,7 +127,7 @@ typedef struct Table {
 
 
 /* cg_accel.c */
-bool cg_accel_state(const Dsra *d, int q);
+bool cg_accel_state(const Cg *g, const Dsra *d, int q);
 void cg_emit_accel(Cg *g, int i, const Dsra *d, int q);
 
 /* cg_arena.c */
