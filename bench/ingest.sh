@@ -16,7 +16,9 @@
 # its matches, so the wide shape's 100,000 ids would take gigabytes). Last, the record floor: 10 M 16-byte records
 # (bench/ingest_rec.srem, `A B C` within 3 events) through --input bin,
 # beside the record-sum floor (bench/ingest_floor.c, in memory) on the same
-# records. Each figure is the median of INGEST_REPS runs (default 5; 3
+# records, and the same sum fed by the file (read(2) in 64 KiB and 1 MiB
+# blocks, mmap with and without MAP_POPULATE: the floor of a program that
+# reads a file, bench/ingest_floor.c's modes). Each figure is the median of INGEST_REPS runs (default 5; 3
 # with INGEST_QUICK=1) of CPU time (user + system of the child, all its
 # threads) and of elapsed time, files in the page cache (one run first).
 # Then, with valgrind installed (INGEST_CACHEGRIND=0: not), instructions
@@ -141,6 +143,26 @@ awk -v f="$floor_s" -v p="$prog_s" -v n="$RECS" -v md="$MD" 'BEGIN {
     print line; print line >> md
 }'
 printf '{"bench":"ingest","shape":"rec","run":"record-sum floor","events":%d,"cpu_s":%s}\n' "$RECS" "$floor_s" >> "$JSON"
+# The floor of a program fed by a file: the same sum over the records as
+# read(2) gives them (blocks of 64 KiB, what --input bin reads, and 1 MiB)
+# or a mapping gives them (sequential advice; MAP_POPULATE), CPU time of
+# user and kernel, in the same run.
+{
+    echo
+    echo "File-fed floors (the record sum with the file's reading, CPU):"
+    echo
+    echo "| source | ns/record | x in-memory floor's speed | program x this floor's speed |"
+    echo "|---|---:|---:|---:|"
+} | tee -a "$MD"
+for mode in read:64 read:1024 mmap populate; do
+    set -- $("$OUT/floor" "$OUT/rec.bin" "$REPS" "$mode")
+    awk -v m="$mode" -v s="$1" -v f="$floor_s" -v p="$prog_s" -v n="$RECS" -v md="$MD" 'BEGIN {
+        name = m == "mmap" ? "mmap, sequential advice" : m == "populate" ? "mmap, MAP_POPULATE" : "read(2), " substr(m, 6) " KiB blocks"
+        line = sprintf("| %s | %.3f | %.2f | %.2f |", name, s / n * 1e9, f / s, s / p)
+        print line; print line >> md
+    }'
+    printf '{"bench":"ingest","shape":"rec","run":"file-fed floor %s","events":%d,"cpu_s":%s}\n' "$mode" "$RECS" "$1" >> "$JSON"
+done
 if [ "${INGEST_CACHEGRIND:-1}" = 1 ] && command -v valgrind > /dev/null; then
     {
         echo

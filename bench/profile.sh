@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/profile.sh SREMC LIBSREMRT [WORKLOAD K W STRATEGY [EVENTS]]: where a
+# bench/profile.sh SREMC LIBSREMRT [WORKLOAD K W STRATEGY [EVENTS [PM]]]: where a
 # generated matcher's time goes, as instruction counts (callgrind; the
 # machines have no hardware counters for perf). Default: the tdfa matcher
 # of B1 (`within 10 events policy stam { A B C }`), K = 10, 2,000,000
@@ -14,12 +14,13 @@
 # per event: divide Ir by EVENTS. Bc/Bcm: conditional branches and their
 # simulated mispredictions; Bi/Bim: indirect ones. SREMC_FLAGS: more
 # sremc options (e.g. --layout table); D: d of B7 (default 0: selectivity
-# 50%). B7 and B1r are fed 16-byte records, the others one-byte types.
+# 50%). B7 and B1r are fed 16-byte records, the others one-byte types;
+# PM (K = 26): B8's stream of rare As, p(A) = PM / 1000.
 set -eu
 
 SREMC=$1
 LIB=$2
-WL=${3:-B1} K=${4:-10} W=${5:-10} STRAT=${6:-tdfa} N=${7:-2000000}
+WL=${3:-B1} K=${4:-10} W=${5:-10} STRAT=${6:-tdfa} N=${7:-2000000} PM=${8:-0}
 CC=${CC:-cc}
 BENCH_CFLAGS=${BENCH_CFLAGS:--O3 -march=native}
 RTINC=$(dirname "$LIB")/../runtime/include   # the headers of that runtime
@@ -41,7 +42,7 @@ $CC -std=c99 $BENCH_CFLAGS -g $bytes $many -Ibench -I"$OUT" -I"$RTINC" -DPFX="$n
 $CC -std=c99 $BENCH_CFLAGS -g -Wall -Wextra $rec -Ibench -DPFX="$name" -o "$OUT/$name" \
     bench/profile_main.c "$OUT/$name.o" "$OUT/${name}_ad.o" "$LIB"
 valgrind --tool=callgrind --branch-sim=yes --dump-instr=yes \
-    --callgrind-out-file="$OUT/$name.callgrind" "$OUT/$name" "$K" "$N" 2> "$OUT/$name.vg"
+    --callgrind-out-file="$OUT/$name.callgrind" "$OUT/$name" "$K" "$N" "$PM" 2> "$OUT/$name.vg"
 callgrind_annotate --inclusive=no "$OUT/$name.callgrind" > "$OUT/$name.txt"
 callgrind_annotate "$OUT/$name.callgrind" "$OUT/$name.c" > "$OUT/$name.lines.txt"
 echo "profile: $OUT/$name.txt (per function), $OUT/$name.lines.txt (per line);" \

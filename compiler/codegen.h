@@ -46,6 +46,7 @@ typedef struct CgOptions {
     size_t      *runtime_bytes; /* freestanding, if not NULL: set to the arena bytes of
                                    runtime structures (partition tables, episode and
                                    explore state) at the capacities, on this host */
+    bool         no_accel;      /* --no-accel: push_many steps every event (cg_accel.c) */
 } CgOptions;
 
 /* Longest prefix: generated names add a suffix of at most CG_MAX_SUFFIX

@@ -926,7 +926,8 @@ static int run_emit(const Options *opts, bool build)
     char hname[200];
     snprintf(hname, sizeof hname, "%s.h", prefix);
     CgOptions co = {prefix, build ? hname : base_name(hpath), opts->file, opts->template_dir, job.strategy,
-                    caps, opts->freestanding != NULL, &runtime_bytes};
+                    caps, opts->freestanding != NULL, &runtime_bytes,
+                    opts->no_accel != NULL};
     char *ctext = NULL, *htext = NULL, *mtext = NULL;
     size_t clen = 0, hlen = 0, mlen = 0;
     rc = 0;

@@ -1,5 +1,6 @@
-/* cg_accel.c: a tdfa or dsra state that most events leave unchanged -> a
- * C skip function that passes over those events in blocks (acceleration).
+/* cg_accel.c: a tdfa or dsra state that most events leave unchanged, or
+ * an idle chain -> a C skip function that passes over those events in
+ * blocks (acceleration).
  *
  * Hyperscan's "acceleration", for the automata of cg_tree.c: in a state
  * whose tree reads no register (the start state of most patterns), an
@@ -10,7 +11,13 @@
  * back in time); the counters move by the number skipped, and the ring
  * gets the last skipped events it holds, so the matcher's state is the
  * one stepping would have left. The layout only has to call it at the top
- * of the state's code: cg_accel_state says whether a state qualifies. */
+ * of the state's code: cg_accel_state says whether a state qualifies
+ * (never under sremc --no-accel, which the differential tests compare).
+ *
+ * The same for a chain (cg_chain.c) in a batched push_many: while no tag
+ * can give a detection any more (P_pI_idle), only an event where the first
+ * atom holds can start one, so the others are skipped; a tag they would
+ * have moved is one that cannot detect, and stays so. */
 #define _POSIX_C_SOURCE 200809L
 #include "cg_impl.h"
 
@@ -33,10 +40,10 @@ static bool accel_stays(const Dsra *d, int q, int t)
     return !d->tagged || to->nmembers == 0 || !tr->tags;
 }
 
-bool cg_accel_state(const Dsra *d, int q)
+bool cg_accel_state(const Cg *g, const Dsra *d, int q)
 {
     const DsraState *st = &d->states[q];
-    if (st->nnodes == 0 || st->nnodes > ACCEL_MAX_NODES)
+    if (g->o->no_accel || st->nnodes == 0 || st->nnodes > ACCEL_MAX_NODES)
         return false;
     for (int a = 0; a < st->natoms; a++)
         if (d->mt->atoms[st->atoms[a]].regs)
@@ -75,9 +82,14 @@ static void put_node(FILE *out, const char *ind, const Dsra *d, int q, int n, ch
     }
 }
 
-/* The leave test of one event e: atoms once each, then the tree. */
+/* The leave test of one event e: atoms once each, then the tree; for a
+ * chain (d NULL), its first atom. */
 static void put_leave(FILE *out, const char *ind, const Cg *g, int i, const Dsra *d, int q)
 {
+    if (!d) {
+        fprintf(out, "%sint leave = %s_p%d_c0(e, NULL);\n", ind, g->P, i);
+        return;
+    }
     const DsraState *st = &d->states[q];
     for (int a = 0; a < st->natoms; a++)
         fprintf(out, "%sint a%d = %s_p%d_a%d(e, s);\n", ind, st->atoms[a], g->P, i, st->atoms[a]);
@@ -110,18 +122,26 @@ static void put_scalar(FILE *out, const Cg *g, int i, const Dsra *d, int q, cons
     fputs("    }\n", out);
 }
 
-void cg_emit_accel(Cg *g, int i, const Dsra *d, int q)
+/* The skip function of state q of d (d NULL: of an idle chain). */
+static void emit_skip(Cg *g, int i, const Dsra *d, int q)
 {
     FILE *out = g->code.f;
     const char *P = g->P;
-    int H = d->kind == DSRA_DSRA ? d->history : 0;
+    int H = d && d->kind == DSRA_DSRA ? d->history : 0;
     const AstAttr *ts = g->schema->ts_attr >= 0 ? &g->schema->attrs[g->schema->ts_attr] : NULL;
 
-    fprintf(out,
-            "/* State %d: events[k..] that keep it without a detection, skipped\n"
-            " * (acceleration): the first index at or after k whose event leaves\n"
-            " * the state%s, or n. Counters, %sring as if stepped. */\n",
-            q, ts ? " or goes back in time" : "", ts ? "the last timestamp and the " : "the ");
+    if (d)
+        fprintf(out,
+                "/* State %d: events[k..] that keep it without a detection, skipped\n"
+                " * (acceleration): the first index at or after k whose event leaves\n"
+                " * the state%s, or n. Counters, %sring as if stepped. */\n",
+                q, ts ? " or goes back in time" : "", ts ? "the last timestamp and the " : "the ");
+    else
+        fprintf(out,
+                "/* An idle chain: events[k..] where atom 1 does not hold, skipped\n"
+                " * (acceleration): the first index at or after k whose event starts a\n"
+                " * chain%s, or n. Counters%s as if stepped. */\n",
+                ts ? " or goes back in time" : "", ts ? " and the last timestamp" : "");
     fprintf(out, "static size_t %s_p%d_skip%d(%s_matcher *m, %s_p%d_st *s, const %s_event *events, size_t k, size_t n)\n{\n",
             P, i, q, P, P, i, P);
     fputs("    size_t j = k;\n", out);
@@ -174,4 +194,19 @@ void cg_emit_accel(Cg *g, int i, const Dsra *d, int q)
                      "        s->ring[(s->pos - (int64_t)(j - 1 - r)) %% %d] = events[r];\n",
                 H, H, H, H);
     fputs("    return j;\n}\n\n", out);
+}
+
+void cg_emit_accel(Cg *g, int i, const Dsra *d, int q)
+{
+    emit_skip(g, i, d, q);
+}
+
+bool cg_accel_chain(const Cg *g, const Chain *c)
+{
+    return !g->o->no_accel && c->links[0].cond != NULL;
+}
+
+void cg_emit_accel_chain(Cg *g, int i)
+{
+    emit_skip(g, i, NULL, 0);
 }

@@ -163,3 +163,67 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
     }
     fputs("    return hit;\n}\n\n", out);
 }
+
+/* Whether tag r of c (l[r], t[r] read as C operands) can give no
+ * detection any more from the next event on (`next`, its position as a
+ * tag): out of the window, or of the gap of the link that reads it (an
+ * unbounded gap or no window: only "none" is out). A tag moves only by
+ * copies of another, so a dead one stays dead. */
+static bool dead_reads_next(const Chain *c, int r, bool time)
+{
+    if (c->kind == CHAIN_GAPS)
+        return c->links[r + 1].gap >= 0;
+    return !time && c->window_kind == WIN_EVENTS && c->window < chain_reach;
+}
+
+static void put_dead(FILE *out, const Chain *c, int r, bool time)
+{
+    int64_t gap = c->links[r + 1].gap;
+    if (c->kind == CHAIN_GAPS && gap >= 0)
+        fprintf(out, "((uint64_t)(next - s->l[%d]) > (uint64_t)INT64_C(%" PRId64 "))", r, gap + 1);
+    else if (c->kind != CHAIN_GAPS && time)
+        fprintf(out, "((s->l[%d] == 0) | ((uint64_t)last - (uint64_t)s->t[%d] > (uint64_t)INT64_C(%" PRId64 ")))", r,
+                r, c->window);
+    else if (c->kind != CHAIN_GAPS && c->window_kind == WIN_EVENTS && c->window < chain_reach)
+        fprintf(out, "((uint64_t)(next - s->l[%d]) >= (uint64_t)INT64_C(%" PRId64 "))", r, c->window);
+    else
+        fprintf(out, "(s->l[%d] == 0)", r);
+}
+
+/* P_pI_idle(s[, last]): 1 when no tag can detect any more, so that only
+ * an event where atom 1 holds matters (the skip of cg_accel.c); last is
+ * the timestamp of the last event, under a time window. */
+void cg_emit_chain_idle(Cg *g, int i, const Chain *c)
+{
+    FILE *out = g->code.f;
+    bool time = c->window_kind == WIN_TIME && g->schema->ts_attr >= 0;
+    fprintf(out, "/* Whether no tag can give a detection any more (acceleration). */\n"
+                 "static inline int %s_p%d_idle(const %s_p%d_st *s%s)\n{\n",
+            g->P, i, g->P, i, time ? ", int64_t last" : "");
+    if (c->n == 1) {
+        fprintf(out, "    (void)s;\n%s    return 1;\n}\n\n", time ? "    (void)last;\n" : "");
+        return;
+    }
+    bool next = false;
+    for (int r = 0; r + 1 < c->n; r++)
+        next |= dead_reads_next(c, r, time);
+    if (next)
+        fputs("    int64_t next = s->pos + 1 + " CHAIN_BASE ";\n", out);
+    fputs("    return ", out);
+    for (int r = 0; r + 1 < c->n; r++) {
+        fputs(r ? "\n        & " : "", out);
+        put_dead(out, c, r, time);
+    }
+    fputs(";\n}\n\n", out);
+}
+
+/* The statement at the top of a batched push_many's block: an idle chain
+ * skips to the next event where atom 1 holds (st: its state, a local). */
+void cg_put_chain_skip(Cg *g, int i, const Chain *c, FILE *out, const char *st)
+{
+    bool time = c->window_kind == WIN_TIME && g->schema->ts_attr >= 0;
+    fprintf(out, "        if (%s_p%d_idle(&%s%s)) {   /* acceleration */\n"
+                 "            done = %s_p%d_skip0(m, &%s, events, done, n);\n"
+                 "            if (done == n)\n                break;\n        }\n",
+            g->P, i, st, time ? ", m->order.last" : "", g->P, i, st);
+}

@@ -169,6 +169,14 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
         g->canon_tag_now = cg_canon_tag_mode(plan);
         cg_emit_chain(g, i, plan);
         g->local_state = p->partition_attr == NULL;
+        /* the one declaration, batched: its idle stretches are skipped */
+        if (ndecls == 1 && g->local_state && !p->explore.present && !plan->fc_symbols && !p->absent.present &&
+            cg_accel_chain(g, plan->chain)) {
+            cg_emit_chain_idle(g, i, plan->chain);
+            cg_emit_accel_chain(g, i);
+            g->accel_batch = i;
+            g->accel_chain = plan->chain;
+        }
         g->has_tdfa = true;
     } else {
         Table table;
@@ -267,9 +275,13 @@ static void emit_batched(Cg *g)
         tags |= g->batch_tag[b] != 0;
     if (tags)   /* the chains' start tags of the block's detections */
         fprintf(out, "    int64_t hs[%d];\n", np * CG_BATCH_BLOCK);
-    fprintf(out, "    size_t k, done = 0;\n"
-                 "    while (done < n) {\n"
-                 "        uint16_t hit[%d];\n"
+    fputs("    size_t k, done = 0;\n    while (done < n) {\n", out);
+    if (g->accel_batch >= 0) {
+        char st[32];
+        snprintf(st, sizeof st, "st%d", g->accel_batch);
+        cg_put_chain_skip(g, g->accel_batch, g->accel_chain, out, st);
+    }
+    fprintf(out, "        uint16_t hit[%d];\n"
                  "        size_t c = n - done < %du ? n - done : %du, nh = 0;\n"
                  "        const %s_event *b = events + done;\n"
                  "        for (k = 0; k < c; k++) {\n"
@@ -730,7 +742,7 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
 bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *arena, Diag *diag, FILE *c,
              FILE *h)
 {
-    Cg g = {.ast = ast, .o = o, .arena = arena, .diag = diag, .P = o->prefix};
+    Cg g = {.ast = ast, .o = o, .arena = arena, .diag = diag, .P = o->prefix, .accel_batch = -1};
     if (!find_schema(&g))
         return false;
     cg_bufs_open(g.sec, CG_NSECTIONS);

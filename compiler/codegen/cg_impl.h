@@ -78,6 +78,9 @@ typedef struct Cg {
     const char      *batch_name[CG_BATCH_MAX];
     bool             batch_tag[CG_BATCH_MAX];  /* its records' start is its chain tag (cg_canon.c) */
     bool             no_batch;
+    int              accel_batch;  /* the one batched pattern, a chain whose idle stretches
+                                      push_many skips (cg_accel.c); -1 none */
+    const Chain     *accel_chain;   /* its chain */
     struct CgRunsFn *runs_fns;   /* runs: register-free literal functions, shared by the file's patterns */
     /* nodes: a file of CG_NODES_SHARE_MIN or more nodes patterns shares
        one walk per array widths (cg_nodes.c); the widths emitted so far */
@@ -136,8 +139,12 @@ void cg_emit_absent(Cg *g, int i, const AstPattern *p);
 void cg_emit_absent_end(Cg *g);
 
 /* cg_accel.c */
-bool cg_accel_state(const Dsra *d, int q);
+bool cg_accel_state(const Cg *g, const Dsra *d, int q);
 void cg_emit_accel(Cg *g, int i, const Dsra *d, int q);
+/* A chain whose idle stretches a batched push_many skips (not --no-accel,
+ * a first atom that is not `_`), and its skip function P_pI_skip0. */
+bool cg_accel_chain(const Cg *g, const Chain *c);
+void cg_emit_accel_chain(Cg *g, int i);
 
 /* cg_arena.c */
 void cg_arena_keymap(Cg *g, const char *what, const char *name, int width);
@@ -160,6 +167,8 @@ void cg_emit_key_grow(Cg *g, const char *what, const char *name, const char *key
 
 /* cg_chain.c */
 void cg_emit_chain(Cg *g, int i, const Plan *plan);
+void cg_emit_chain_idle(Cg *g, int i, const Chain *c);
+void cg_put_chain_skip(Cg *g, int i, const Chain *c, FILE *out, const char *st);
 
 /* cg_canon.c. Time-window and window-less patterns keep CG_CANON_KEEP
  * events for their replays (CG_CANON_KEEP_FW in --freestanding code),

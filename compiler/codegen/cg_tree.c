@@ -123,7 +123,7 @@ void cg_emit_dsra(Cg *g, int i, const Plan *plan)
     cg_emit_state_struct(g, i, d, p, slots > 0 ? slots : 1, H);
     cg_emit_atoms(g, i, d);
     /* the threaded run skips events in the start state (cg_accel.c) */
-    if (g->threaded && cg_accel_state(d, 0))
+    if (g->threaded && cg_accel_state(g, d, 0))
         cg_emit_accel(g, i, d, 0);
     emit_dsra_step(g, i, plan, g->threaded);
 }
@@ -193,7 +193,7 @@ static void emit_dsra_step(Cg *g, int i, const Plan *plan, bool run)
         cg_put_positions(out, d->nfa, st->members, st->nmembers);
         fprintf(out, "%s */\n", st->final ? "; final" : "");
         if (run) {
-            if (q == 0 && cg_accel_state(d, 0))
+            if (q == 0 && cg_accel_state(g, d, 0))
                 fprintf(out, "    k = %s_p%d_skip0(m, s, events, k, n);\n", P, i);
             fprintf(out, "    if (k == n || %s_rejected(m, e = &events[k])) {\n        s->state = %d;\n"
                          "        return k;\n    }\n    k++;\n    m->stats.events++;\n    m->index++;\n"

@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         static const Layout layouts[] = {LAYOUT_AUTO, LAYOUT_TREE, LAYOUT_TABLE, LAYOUT_NODES, LAYOUT_CHAIN};
         for (size_t k = 0; k < sizeof layouts / sizeof layouts[0]; k++) {
             CgOptions co = {"fz", "fz.h", "fuzz.srem", NULL, {STRATEGY_AUTO, 300, 64, layouts[k]},
-                            {16, 32, 64, 64}, k == 2, NULL};
+                            {16, 32, 64, 64}, k == 2, NULL, k == 3};
             Diag quiet;
             diag_init(&quiet, "fuzz.srem", (const char *)data, size);
             int n = 0;

@@ -18,13 +18,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "chain.h"
 #include "frontend.h"
 #include "../diff/gen.h"
 #include "../diff/shrink.h"
 #include "interp.h"
 #include "strategy.h"
 
-enum { STREAMS = 6, LEN = 40, MAX_STATES = 3000, SHRINK_CALLS = 400, NSINGLE = 30 };
+enum { STREAMS = 6, LEN = 40, MAX_STATES = 3000, SHRINK_CALLS = 400, NSINGLE = 30, NCHAIN = 16 };
 
 static const char *const strategies[] = {"auto", "tdfa", "dsra", "runs"};
 
@@ -303,6 +304,26 @@ static void build_all(Job *jobs, int n)
     free(pids);
 }
 
+/* Whether the one-pattern file src is a chain (chain.h), without a `_`
+ * first: a batched push_many then skips its idle stretches. */
+static bool is_chain(const char *src)
+{
+    Arena arena;
+    arena_init(&arena);
+    Diag diag;
+    diag_init(&diag, "chain.srem", src, strlen(src));
+    Ast *ast = frontend_parse_check("chain.srem", src, strlen(src), &arena, &diag);
+    bool yes = false;
+    for (int d = 0; diag.nerrors == 0 && d < ast->ndecls; d++)
+        if (ast->decls[d].kind == DECL_PATTERN) {
+            Chain *c = chain_of(ast->decls[d].u.pattern, &arena);
+            yes = c && c->links[0].cond;
+        }
+    diag_free(&diag);
+    arena_free(&arena);
+    return yes;
+}
+
 /* The minimizer's predicate: the one-pattern file src, built under the
  * strategy (rebuilt only when src changes), disagrees with the
  * interpreter on the events or exits non-zero. */
@@ -310,6 +331,8 @@ typedef struct Oracle {
     const char *sremc, *dir;
     int         strategy;
     const char *layout;
+    const char *extra;       /* more sremc options ("--no-accel"), or NULL */
+    bool        bin;         /* fed as --input bin records (push_many in runs), not CSV */
     char       *built_src;   /* what prog was built from */
     bool        built;
 } Oracle;
@@ -328,15 +351,17 @@ static bool codegen_fails(const char *src, const Value *values, int n, void *ctx
             return false;
         fputs(src, f);
         fclose(f);
-        snprintf(cmd, sizeof cmd, "CFLAGS=-O0 %s build --strategy %s --layout %s --max-states %d --max-code-kb 1000000 %s -o %s 2>/dev/null",
-                 o->sremc, strategies[o->strategy], o->layout, MAX_STATES, path, prog);
+        snprintf(cmd, sizeof cmd, "CFLAGS=-O0 %s build --strategy %s --layout %s %s --max-states %d --max-code-kb 1000000 %s -o %s 2>/dev/null",
+                 o->sremc, strategies[o->strategy], o->layout, o->extra ? o->extra : "", MAX_STATES, path, prog);
         o->built = run(cmd) == 0;
     }
     if (!o->built)
         return false;
     Got got[LEN];
     static Absent abs;
-    if (run_program(prog, o->dir, values, n, -1, 1, got, &abs) != 0)
+    char runner[1100];   /* run_bin.sh PROG: the CSV converted, then read as bin */
+    snprintf(runner, sizeof runner, "sh %s/run_bin.sh %s", o->dir, prog);
+    if (run_program(o->bin ? runner : prog, o->dir, values, n, -1, 1, got, &abs) != 0)
         return true;
     Arena arena;
     arena_init(&arena);
@@ -353,6 +378,30 @@ static bool codegen_fails(const char *src, const Value *values, int n, void *ctx
     diag_free(&diag);
     arena_free(&arena);
     return fails;
+}
+
+/* The one-pattern file src built as o says against the interpreter on
+ * three random streams; what: the program's kind, in a mismatch report.
+ * Returns the failures (a mismatch is shrunk and printed). */
+static int one_file(Oracle *o, const char *src, const char *what, unsigned long long seed, int i, Rng *r,
+                    Value *values, int *compared)
+{
+    int failures = 0;
+    for (int k = 0; k < 3 && !failures; k++) {
+        gen_stream(r, LEN, values);
+        ++*compared;
+        if (codegen_fails(src, values, LEN, o)) {
+            fprintf(stderr, "MISMATCH %s%s, seed %llu, pattern %d\n%s\nstream:\n", what,
+                    o->extra ? " (--no-accel)" : "", seed, i, src);
+            shrink_print_stream(stderr, values, LEN);
+            char title[200];
+            snprintf(title, sizeof title, "codegen differential, %s, pattern from seed", what);
+            shrink_report(title, seed, src, values, LEN, codegen_fails, o, SHRINK_CALLS);
+            failures++;
+        }
+    }
+    free(o->built_src);
+    return failures;
 }
 
 /* Thousands of live runs (issue 14): NMANY As with distinct keys in a
@@ -651,7 +700,7 @@ int main(int argc, char **argv)
                         char what[128];
                         snprintf(what, sizeof what, "codegen differential, strategy %s, pattern %d from seed",
                                  strategies[s], pi);
-                        Oracle o = {sremc, dir, s, layout_of(s, b0 / batch), NULL, false};
+                        Oracle o = {sremc, dir, s, layout_of(s, b0 / batch), NULL, false, NULL, false};
                         shrink_report(what, seed, pats[pi].src, values, LEN, codegen_fails, &o, SHRINK_CALLS);
                         free(o.built_src);
                         failures++;
@@ -664,26 +713,53 @@ int main(int argc, char **argv)
         }
     }
     /* Files of one pattern: push_many is then the pattern's threaded run
-       function (tree layout), which the batches never build. */
+       function (tree layout), which the batches never build, with the
+       start state's skip (cg_accel.c) and, every other pattern, without
+       it (--no-accel): both paths against the interpreter. */
     int singles = 0;
     for (int i = 0; i < npat && singles < NSINGLE * diff_scale() && !failures; i++) {
         if (!pats[i].ok[0] || (pats[i].chosen != STRATEGY_TDFA && pats[i].chosen != STRATEGY_DSRA))
             continue;
-        Oracle o = {sremc, dir, 0, "tree", NULL, false};
-        for (int k = 0; k < 3 && !failures; k++) {
-            gen_stream(&r, LEN, values);
-            compared++;
-            if (codegen_fails(pats[i].src, values, LEN, &o)) {
-                fprintf(stderr, "MISMATCH one-pattern program (threaded), seed %llu, pattern %d\n%s\nstream:\n",
-                        (unsigned long long)seed, i, pats[i].src);
-                shrink_print_stream(stderr, values, LEN);
-                shrink_report("codegen differential, one-pattern program, pattern from seed", seed, pats[i].src,
-                              values, LEN, codegen_fails, &o, SHRINK_CALLS);
-                failures++;
-            }
-        }
-        free(o.built_src);
+        Oracle o = {sremc, dir, 0, "tree", singles % 2 ? "--no-accel" : NULL, false, NULL, false};
+        failures += one_file(&o, pats[i].src, "one-pattern program (threaded)", (unsigned long long)seed, i, &r,
+                             values, &compared);
         singles++;
+    }
+    /* Files of one chain: push_many is batched and skips the events of
+       an idle chain (cg_accel.c); with and without (--no-accel) in turn,
+       fed as --input bin records, which the program hands to push_many in
+       runs (CSV goes through push, one event at a time). --convert-bin
+       takes no string attribute, so u is an enum of the same values
+       there (equal as strings are, the same records). */
+    char wrapper[600];
+    snprintf(wrapper, sizeof wrapper, "%s/run_bin.sh", dir);
+    FILE *wf = fopen(wrapper, "w");
+    if (wf) {
+        fputs("# run_bin.sh PROG OPTIONS... CSV: PROG OPTIONS on the CSV's events as --input bin records\n"
+              "prog=$1; shift; opts=\"\"\n"
+              "while [ $# -gt 1 ]; do opts=\"$opts $1\"; shift; done\n"
+              "\"$prog\" --convert-bin \"$1.bin\" \"$1\" 2>/dev/null && exec \"$prog\" $opts --input bin \"$1.bin\"\n",
+              wf);
+        fclose(wf);
+    }
+    int chains = 0;
+    for (int i = 0; i < npat && chains < NCHAIN * diff_scale() && !failures; i++) {
+        static const char str[] = "u : string;", en[] = "u : enum { a, b, c, \"d d\" };";
+        char src[sizeof pats[i].src + sizeof en];
+        const char *at = strstr(pats[i].src, str);
+        if (!pats[i].ok[1] || !at)
+            continue;
+        snprintf(src, sizeof src, "%.*s%s%s", (int)(at - pats[i].src), pats[i].src, en, at + strlen(str));
+        if (!is_chain(src))
+            continue;
+        Oracle o = {sremc, dir, 1, "chain", chains % 2 ? "--no-accel" : NULL, true, NULL, false};
+        failures += one_file(&o, src, "one-chain program", (unsigned long long)seed, i, &r, values, &compared);
+        if (!o.built) {   /* codegen_fails says nothing of a file that does not build */
+            fprintf(stderr, "FAIL one-chain program does not build, seed %llu, pattern %d\n%s\n",
+                    (unsigned long long)seed, i, src);
+            failures++;
+        }
+        chains++;
     }
     /* the timestamp-free builds: built only, checked last so that a
        warning there does not hide a mismatch */
@@ -714,9 +790,9 @@ int main(int argc, char **argv)
            "built: auto %d, forced tdfa %d (all, --layout table, tree, chain and nodes), dsra %d (all, "
            "--layout nodes and tree), runs %d (where auto picks another), %d on a schema without a timestamp "
            "(built only); warning-free under $CC and clang; %d programs of up to %d patterns and %d of one "
-           "pattern, %d pattern-stream comparisons (%ld records' start and bind), %d failures\n",
+           "pattern (half --no-accel) and %d of one chain (half --no-accel), %d pattern-stream comparisons (%ld records' start and bind), %d failures\n",
            (unsigned long long)seed, npat, diff_scale(), napply[0], napply[1], napply[2], napply[3], nbuilt[0],
-           nbuilt[1], nbuilt[2], nbuilt[3], nots, programs, batch, singles, compared, canon_compared, failures);
+           nbuilt[1], nbuilt[2], nbuilt[3], nots, programs, batch, singles, chains, compared, canon_compared, failures);
     free(pats);
     free(jobs);
     free(got);

@@ -3,7 +3,10 @@
  * builds it with the matcher of push_many.srem, prefix pm). Argument
  * "rare": A is 1 event in 64 instead of 1 in 4, so a matcher that skips
  * the events that cannot leave its start state skips long runs, the
- * rejected event among them. */
+ * rejected event among them. A second argument "small": push_many
+ * gets 1 to 8 events a call instead of 1 to 700, so that a skip starts
+ * (and an idle chain is tested, cg_accel.c) at thousands of points,
+ * and two events share each timestamp (a time window's last moment). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,18 +48,19 @@ static pm_matcher *open_matcher(Log *l)
 int main(int argc, char **argv)
 {
     int rare = argc > 1 && strcmp(argv[1], "rare") == 0;
+    size_t most = argc > 2 && strcmp(argv[2], "small") == 0 ? 8 : 700;
     static pm_event ev[N];
     unsigned long long x = 88172645463325252ull;
     for (int i = 0; i < N; i++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        ev[i].ts = i;
+        ev[i].ts = most == 8 ? i / 2 : i;
         ev[i].type = (int32_t)(x % 4);
         if (rare)
             ev[i].type = (x >> 40) % 64 == 0 ? 0 : (int32_t)(1 + x % 3);
         ev[i].k = (int64_t)(x >> 8 & 3);
         ev[i].v = (int64_t)(x >> 16 & 15);
     }
-    ev[7777].ts = 7000;   /* goes backwards: rejected */
+    ev[7777].ts = ev[7776].ts - 777;   /* goes backwards: rejected */
     Log one = {0}, many = {0};
     pm_matcher *a = open_matcher(&one), *b = open_matcher(&many);
     int rejected = 0;
@@ -64,7 +68,7 @@ int main(int argc, char **argv)
         rejected += pm_push(a, &ev[i]);
     size_t at = 0, fed = 0, stops = 0;
     while (at < N) {   /* uneven chunks, restarting after a rejected event */
-        size_t n = 1 + (size_t)(x = x * 6364136223846793005ull + 1, x >> 33) % 700;
+        size_t n = 1 + (size_t)(x = x * 6364136223846793005ull + 1, x >> 33) % most;
         if (n > N - at)
             n = N - at;
         size_t k = pm_push_many(b, &ev[at], n);

@@ -234,17 +234,20 @@ for F in push_many push_many_batched; do
         fi
     done
 done
-# 3c. the same where the threaded run skips events in its start state
-#     (acceleration), on streams where the start event is common and rare
-for F in push_many_accel push_many_accel_time; do
-    for A in common rare; do
-        if "$SREMC" tests/gen/$F.srem --layout tree --prefix pm -o "$W/pm.c" &&
+# 3c. the same where the threaded run skips events in its start state,
+#     or the batched push_many those of an idle chain (acceleration), on
+#     streams where the start event is common and rare
+for FL in push_many_accel:tree push_many_accel_time:tree push_many_accel_time:chain \
+          push_many_accel_chain:chain push_many_accel_gaps:chain; do
+    F=${FL%%:*} L=${FL#*:}
+    for A in common rare "rare small"; do
+        if "$SREMC" tests/gen/$F.srem --layout $L --prefix pm -o "$W/pm.c" &&
            grep -q 'pm_p0_skip0' "$W/pm.c" &&
            ${CC:-cc} -std=c99 -O1 -Wall -Wextra -Werror -Iruntime/include -I"$W" tests/gen/push_many.c \
                "$W/pm.c" lib/libsremrt.a -o "$W/pm" && "$W/pm" $A >/dev/null; then
             pass=$((pass+1))
         else
-            echo "gen: FAIL push_many against push with acceleration ($F.srem, A $A)"; fail=$((fail+1))
+            echo "gen: FAIL push_many against push with acceleration ($F.srem, --layout $L, A $A)"; fail=$((fail+1))
         fi
     done
 done
