@@ -106,6 +106,7 @@ typedef struct Cg {
     int              fc_count;
     Buf              fc_info;
     Buf              fc_set;     /* PREFIX_forecast_set_tables's cases (hosted, no model) */
+    struct CgFcTabs *fc_tabs;    /* the patterns whose tables are emitted (cg_forecast.c) */
 } Cg;
 
 /* A register-free tdfa whose events fall into few classes runs from tables
@@ -205,6 +206,9 @@ void cg_put_forecast_step(Cg *g, int i, const Plan *plan, int sym, int to, const
 /* The same in a table layout's step, where the symbol (s->fsym) and the
  * new state (s->state) are known only at run time. */
 void cg_put_forecast_step_var(Cg *g, int i, const Plan *plan, const char *indent);
+/* In the state function, after a forecast pattern's state st was saved or loaded:
+ * a loaded flast takes this matcher's mark (m->fc_mark). */
+void cg_state_forecast(Cg *g, const Plan *plan, const char *st, int level);
 
 /* cg_state.c */
 void cg_state_pattern(Cg *g, int i, const Plan *plan);
