@@ -199,7 +199,7 @@ void cg_put_forecast_step(Cg *g, int i, const Plan *plan, int sym, int to, const
     /* size_t sums: the constant offsets go into the loads' addresses */
     fprintf(out, "%ss->fctx = %s_p%d_fc.next[%" PRIu32 " + (size_t)s->fctx];\n", indent, g->P,
             fc_tabs(g, i)->next_of, (uint32_t)sym * t->ncontexts);
-    fprintf(out, "%ss->fcur = %s_p%d_fc.index[%" PRIu32 " + (size_t)s->fctx];\n", indent, g->P, i,
+    fprintf(out, "%s*fc = %s_p%d_fc.index[%" PRIu32 " + (size_t)s->fctx];\n", indent, g->P, i,
             (uint32_t)to * t->ncontexts);
 }
 
@@ -211,8 +211,38 @@ void cg_put_forecast_step_var(Cg *g, int i, const Plan *plan, const char *indent
     FILE *out = g->code.f;
     fprintf(out, "%ss->fctx = %s_p%d_fc.next[(size_t)s->fsym * %" PRIu32 "u + s->fctx];\n", indent, g->P,
             fc_tabs(g, i)->next_of, t->ncontexts);
-    fprintf(out, "%ss->fcur = %s_p%d_fc.index[(size_t)s->state * %" PRIu32 "u + s->fctx];\n", indent, g->P, i,
+    fprintf(out, "%s*fc = %s_p%d_fc.index[(size_t)s->state * %" PRIu32 "u + s->fctx];\n", indent, g->P, i,
             t->ncontexts);
+}
+
+const char *cg_forecast_out(const Plan *plan, int param)
+{
+    if (!plan->fc_tables)
+        return "";
+    return param ? ", uint32_t *fc" : ", *fc its forecast (2 + a pool entry, 1: none)";
+}
+
+const char *cg_forecast_arg(Cg *g, int i, const Plan *plan)
+{
+    char arg[32];
+    if (!plan->fc_tables)
+        return "";
+    snprintf(arg, sizeof arg, ", &fc%d", i);
+    return arena_strdup(g->arena, arg);
+}
+
+void cg_put_forecast_push(Cg *g, int i, const Plan *plan, const char *st, const char *slot, const char *key_args,
+                          int level, int after)
+{
+    Buf *pu = &g->sec[CG_PUSH];
+    if (!plan->fc_symbols)
+        return;
+    if (!after && plan->fc_tables)   /* the step's forecast, in a register: no store, no load */
+        cg_line(pu, level, "uint32_t fc%d = 1;", i);
+    else if (after && plan->fc_tables)
+        cg_line(pu, level, "%s_p%d_forecast(m, %s, fc%d, e, %s, %s);", g->P, i, st, i, slot, key_args);
+    else if (after)
+        cg_line(pu, level, "%s_p%d_forecast(m, %s, e, %s, %s);", g->P, i, st, slot, key_args);
 }
 
 void cg_state_forecast(Cg *g, const Plan *plan, const char *st, int level)
@@ -243,21 +273,21 @@ static void emit_hook(Cg *g, int i, const AstPattern *p, const char *args)
                  "    if (m->cfg.symbol)\n        m->cfg.symbol(m->cfg.user, %d, slot, s->fsym);\n"
                  "    return f != last || m->cfg.forecast_every;\n}\n\n",
             p->name, P, i, P, P, i, g->decl);
-    fprintf(out, "/* Pattern %s, after a step whose forecast is not the last one given: the\n"
+    fprintf(out, "/* Pattern %s, after a step whose forecast f is not the last one given: the\n"
                  " * record of a changed forecast (with m->fc_mark, of every event as due). */\n"
                  "static void %s_p%d_fc_changed",
             p->name, P, i);
     fprintf(out, args, P, P, i, P);
-    fprintf(out, "    uint32_t f = s->fcur;\n    if (!m->fc_mark)\n        s->flast = f;\n"
+    fprintf(out, "    if (!m->fc_mark)\n        s->flast = f;\n"
                  "    else if (!%s_p%d_fc_every(m, s, f, slot))\n        return;\n"
                  "    if (f > 1 && m->cfg.record)\n",
             P, i);
     put_record_call(out, g, p, pool, "f - 2", "    ");
-    fprintf(out, "}\n\n/* Pattern %s after its step, which moved the context and looked the forecast up:\n"
-                 " * one compare (see %s_p%d_fc_changed). */\nstatic inline void %s_p%d_forecast",
+    fprintf(out, "}\n\n/* Pattern %s after its step, which moved the context and looked the forecast f\n"
+                 " * up: one compare (see %s_p%d_fc_changed). */\nstatic inline void %s_p%d_forecast",
             p->name, P, i, P, i);
     fprintf(out, args, P, P, i, P);
-    fprintf(out, "    if (s->fcur != s->flast)\n        %s_p%d_fc_changed(m, s, e, slot, key_attr, key);\n}\n\n", P,
+    fprintf(out, "    if (f != s->flast)\n        %s_p%d_fc_changed(m, s, f, e, slot, key_attr, key);\n}\n\n", P,
             i);
 }
 
@@ -287,7 +317,9 @@ void cg_emit_forecast(Cg *g, int i, const Plan *plan)
     const char *args = "(%s_matcher *m, %s_p%d_st *s, const %s_event *e, int32_t slot,\n"
                        "        const sremrt_attr *key_attr, int64_t key)\n{\n";
     if (t) {   /* the step moved the context and looked the forecast up */
-        emit_hook(g, i, p, args);
+        emit_hook(g, i, p,
+                  "(%s_matcher *m, %s_p%d_st *s, uint32_t f, const %s_event *e, int32_t slot,\n"
+                  "        const sremrt_attr *key_attr, int64_t key)\n{\n");
     } else {
         fprintf(out, "/* Pattern %s after its step: the symbol to a trainer; with run-time tables, the\n"
                      " * context step and a record when the forecast changed (or every time). */\n"
