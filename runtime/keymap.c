@@ -292,24 +292,28 @@ const char *sremrt_key_text(char *buf, size_t cap, const sremrt_attr *a, int64_t
     return buf;
 }
 
-size_t sremrt_key_format(char *buf, size_t cap, const sremrt_attr *a, int64_t key)
+/* Any key through the sink: names, negative numbers, a short buffer. */
+static size_t key_format_sink(char *buf, size_t cap, const sremrt_attr *a, int64_t key)
 {
-    if (a->type != SREMRT_BOOL && a->type != SREMRT_ENUM && key >= 0 && cap > 20) {
-        /* the common key, a non-negative integer, written directly: every
-           match and forecast record formats its key */
-        char tmp[20];
-        size_t n = 0;
-        uint64_t v = (uint64_t)key;
-        do
-            tmp[n++] = (char)('0' + v % 10);
-        while ((v /= 10) != 0);
-        for (size_t k = 0; k < n; k++)
-            buf[k] = tmp[n - 1 - k];
-        buf[n] = '\0';
-        return n;
-    }
     sremrt_sink s;
     sremrt_sink_init_buf(&s, buf, cap);
     sremrt_sink_key(&s, a, key);
     return sremrt_sink_end(&s);
+}
+
+size_t sremrt_key_format(char *buf, size_t cap, const sremrt_attr *a, int64_t key)
+{
+    if (a->type == SREMRT_BOOL || a->type == SREMRT_ENUM || key < 0 || cap <= 20)
+        return key_format_sink(buf, cap, a, key);
+    /* the common key, a non-negative integer, written directly: every match
+       and forecast record formats its key. Its digits are counted first
+       and written in place, last first, with no scratch copy to reverse */
+    uint64_t v = (uint64_t)key;
+    size_t n = 1;
+    for (uint64_t t = v; t >= 10; t /= 10)
+        n++;
+    buf[n] = '\0';
+    for (size_t k = n; k-- > 0; v /= 10)
+        buf[k] = (char)('0' + v % 10);
+    return n;
 }

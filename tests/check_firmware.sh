@@ -48,7 +48,7 @@ for f in samples/*.srem; do
         else bad "$n.c (Cortex-M4)"; fi
     fi
     if [ -n "$model" ]; then   # 5.
-        if grep -q 'forecast: .* table bytes' "$W/$n.log" && grep -q '_fc_index\[' "$W/$n.c"; then
+        if grep -q 'forecast: .* table bytes' "$W/$n.log" && grep -q '_fc = {' "$W/$n.c"; then
             ok; sed -n 's/^sremc: \(pattern .*forecast: .*\)/firmware: \1/p' "$W/$n.log"
             [ $have_arm = 1 ] && echo "firmware: $n for the Cortex-M4: $(arm-none-eabi-size -A "$W/arm_$n.o" |
                 awk '$1 == ".text" || $1 ~ /^.rodata/ { s += $2 } END { print s }') bytes of text and rodata"

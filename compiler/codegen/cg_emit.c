@@ -92,9 +92,9 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             cg_line(pu, 2, "if (!s->cur && %s_p%d_alloc(s, &m->cfg.alloc, m->cfg.max_runs) != 0)", P, i);
             cg_line(pu, 3, "m->ovf[%d][SREMRT_OVF_MEMORY]++;", g->decl);
         }
-        put_step(g, i, p, "s", step_args, key, 2, runs);
-        if (plan->fc_symbols)
-            cg_line(pu, 2, "%s_p%d_forecast(m, s, e, slot, %s);", P, i, key);
+        cg_put_forecast_push(g, i, plan, "s", "slot", key, 2, 0);
+        put_step(g, i, p, "s", plan->fc_tables ? cg_forecast_arg(g, i, plan) : step_args, key, 2, runs);
+        cg_put_forecast_push(g, i, plan, "s", "slot", key, 2, 1);
         if (p->explore.present) {
             cg_line(pu, 2, "if (inserted && sremrt_explore_part_init(&m->p%d_ex, &m->p%d_xp[slot], &m->cfg.alloc) != 0)",
                     i, i);
@@ -131,9 +131,9 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             cg_line(&g->sec[CG_MANY_IN], 0, "%s_p%d_st st%d = m->p%d;", P, i, i, i);
             cg_line(&g->sec[CG_MANY_OUT], 0, "m->p%d = st%d;", i, i);
         }
-        put_step(g, i, p, st, step_args, "NULL, 0", 0, false);
-        if (plan->fc_symbols)
-            cg_line(pu, 0, "%s_p%d_forecast(m, %s, e, 0, NULL, 0);", P, i, st);
+        cg_put_forecast_push(g, i, plan, st, "0", "NULL, 0", 0, 0);
+        put_step(g, i, p, st, plan->fc_tables ? cg_forecast_arg(g, i, plan) : step_args, "NULL, 0", 0, false);
+        cg_put_forecast_push(g, i, plan, st, "0", "NULL, 0", 0, 1);
         if (p->explore.present) {
             char xst[64];
             snprintf(xst, sizeof xst, "&m->p%d_xp", i);

@@ -114,6 +114,7 @@ typedef struct Cg {
     /* patterns with `absent` (cg_absent.c): their code (ABSENT_CODE) and
        the cases of P_ab_add */
     Buf              absent, absent_add;
+    struct CgFcTabs *fc_tabs;    /* the patterns whose tables are emitted (cg_forecast.c) */
 } Cg;
 
 /* A register-free tdfa whose events fall into few classes runs from tables
@@ -218,12 +219,26 @@ void cg_emit_nodes(Cg *g, int i, const Plan *plan);
  * in each transition) and its PREFIX_pI_forecast (after). */
 void cg_emit_forecast_tables(Cg *g, int i, const Plan *plan);
 void cg_emit_forecast(Cg *g, int i, const Plan *plan);
+/* A step of a forecast pattern with tables writes the event's forecast
+ * through one more parameter: what its comment (0) and its parameter list
+ * (1) add, "" for other patterns. */
+const char *cg_forecast_out(const Plan *plan, int param);
+/* In push, before (after = 0) and after (1) pattern i's step on state st
+ * of substream slot, partition key key_args ("NULL, 0": none): with
+ * tables, the local the step writes the forecast into; the hook. */
+void cg_put_forecast_push(Cg *g, int i, const Plan *plan, const char *st, const char *slot, const char *key_args,
+                          int level, int after);
+/* The step's extra argument: ", &fcI" with tables, else "". */
+const char *cg_forecast_arg(Cg *g, int i, const Plan *plan);
 /* In a transition block of forecast pattern i with tables: the context
- * after symbol sym and the forecast of state `to` with it (s->fcur). */
+ * after symbol sym and the forecast of state `to` with it (*fc). */
 void cg_put_forecast_step(Cg *g, int i, const Plan *plan, int sym, int to, const char *indent);
 /* The same in a table layout's step, where the symbol (s->fsym) and the
  * new state (s->state) are known only at run time. */
 void cg_put_forecast_step_var(Cg *g, int i, const Plan *plan, const char *indent);
+/* In the state function, after a forecast pattern's state st was saved or loaded:
+ * a loaded flast takes this matcher's mark (m->fc_mark). */
+void cg_state_forecast(Cg *g, const Plan *plan, const char *st, int level);
 
 /* cg_state.c */
 void cg_state_pattern(Cg *g, int i, const Plan *plan);

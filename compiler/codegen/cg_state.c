@@ -48,6 +48,7 @@ void cg_state_pattern(Cg *g, int i, const Plan *plan)
     const char *P = g->P;
     Buf *st = &g->sec[CG_STATE];
     bool runs = plan->strategy == STRATEGY_RUNS;
+    char one[48];   /* the pattern's state, or a key's */
     if (p->explore.present)
         cg_line(st, 0, "sremrt_state_explore(io, &m->p%d_ex);   /* pattern %s: its trie */", i, p->name);
     if (!p->partition_attr) {
@@ -56,6 +57,8 @@ void cg_state_pattern(Cg *g, int i, const Plan *plan)
                     P, i, P, i, p->name);
         else
             cg_line(st, 0, "sremrt_state_bytes(io, &m->p%d, sizeof m->p%d);   /* pattern %s */", i, i, p->name);
+        snprintf(one, sizeof one, "m->p%d", i);
+        cg_state_forecast(g, plan, one, 0);
         if (p->explore.present)
             cg_line(st, 0, "sremrt_state_explore_part(io, &m->p%d_ex, &m->p%d_xp);", i, i);
         return;
@@ -67,6 +70,8 @@ void cg_state_pattern(Cg *g, int i, const Plan *plan)
         cg_line(st, 2, "%s_rs_checkpoint(&m->p%d[k], &%s_p%d_desc, io, &m->cfg.alloc, m->cfg.max_runs);", P, i, P, i);
     else
         cg_line(st, 2, "sremrt_state_bytes(io, &m->p%d[k], sizeof m->p%d[k]);", i, i);
+    snprintf(one, sizeof one, "m->p%d[k]", i);
+    cg_state_forecast(g, plan, one, 2);
     if (cg_canon_keyed(g, p)) {   /* the key's last events: n, then the kept ones */
         cg_line(st, 2, "%s_p%d_h *h = &m->p%d_h[k];", P, i, i);
         cg_line(st, 2, "int64_t H = (int64_t)(sizeof h->idx / sizeof h->idx[0]);");

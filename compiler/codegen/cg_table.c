@@ -297,9 +297,9 @@ void cg_emit_tdfa_table(Cg *g, int i, const Plan *plan, const Table *t, const in
         cg_put_table(out, "uint8_t", name, d->nstates, tab_final, &x);
     }
 
-    fprintf(out, "\n/* One event of the substream: 1 on a detection. */\n"
-                 "static inline int %s_p%d_step(%s_p%d_st *s, const %s_event *e)\n{\n",
-            P, i, P, i, P);
+    fprintf(out, "\n/* One event of the substream: 1 on a detection%s. */\n"
+                 "static inline int %s_p%d_step(%s_p%d_st *s, const %s_event *e%s)\n{\n",
+            cg_forecast_out(plan, 0), P, i, P, i, P, cg_forecast_out(plan, 1));
     fputs("    s->pos++;\n", out);
     if (t->attr) {
         fputs("    uint32_t v = (uint32_t)e->", out);

@@ -75,8 +75,7 @@ void cg_emit_state_struct(Cg *g, int i, const Dsra *d, const AstPattern *p, int 
     if (p->forecast.present)
         fputs("    uint32_t fsym;   /* forecast: the transition the last event took */\n"
               "    uint32_t fctx;   /* forecast: the context state (0: a new substream) */\n"
-              "    uint32_t fcur;   /* forecast: now, 1 + its pool entry; 0: none */\n"
-              "    uint32_t flast;   /* forecast: the last one given; 0: none */\n",
+              "    uint32_t flast;   /* forecast: the last one given (cg_forecast.c); 0: none yet */\n",
               ty);
     fprintf(ty, "} %s_p%d_st;\n\n", P, i);
 }
@@ -159,9 +158,9 @@ static void emit_dsra_step(Cg *g, int i, const Plan *plan, bool run)
     bool tagged = d->tagged;
 
     if (!run) {
-        fprintf(out, "/* One event of the substream: 1 on a detection. */\n"
-                     "static int %s_p%d_step(%s_p%d_st *s, const %s_event *e)\n{\n    int hit = 0;\n",
-                P, i, P, i, P);
+        fprintf(out, "/* One event of the substream: 1 on a detection%s. */\n"
+                     "static int %s_p%d_step(%s_p%d_st *s, const %s_event *e%s)\n{\n    int hit = 0;\n",
+                cg_forecast_out(plan, 0), P, i, P, i, P, cg_forecast_out(plan, 1));
         fputs("    s->pos++;\n", out);
         if (tagged) {
             cg_put_now(g, d, out, "int64_t ");

@@ -17,7 +17,9 @@
 #  5. the layouts a forecast pattern may take give the same records and
 #     summaries: tree and table (enum classes and atom bits, a time window's
 #     tags, partitioned and not), one program each, on 20,000 held-out events;
-#     and push_many gives push's forecasts (tests/gen/push_many.c).
+#     and push_many gives push's forecasts (tests/gen/push_many.c);
+#  6. emit modes: `changes` is `every` thinned to the changes (an awk
+#     oracle), and checkpoints restored across the two modes.
 set -u
 SREMC=$1
 W=build/forecast-test
@@ -57,6 +59,11 @@ if abs(prec["learn"] - prec["ref"]) > 0.03:
     ok = False
 sys.exit(0 if ok else 1)
 PY
+# machine.srem's two patterns share the automaton and the model: one copy
+# of the context array, which both steps read (firmware's flash)
+"$SREMC" samples/machine.srem --model "$W/ref.model" -o "$W/shared.c" || bad "emit shared"
+[ "$(grep -c ' next\[[0-9]*\];' "$W/shared.c")" -eq 1 ] && [ "$(grep -c 'p0_fc\.next\[' "$W/shared.c")" -gt 17 ] ||
+    bad "the two patterns of samples/machine.srem do not share one context array"
 # 3. a stale model
 sed 's/TempHigh Vibration \[kind != Repair\]\* Fault/TempHigh Vibration Fault/' samples/machine.srem > "$W/changed.srem"
 if "$SREMC" build "$W/changed.srem" --model "$W/learn.model" -o "$W/stale" 2>"$W/stale.log"; then
@@ -120,6 +127,40 @@ done
 [ "$(grep -c '^forecast ' "$W/lay_tree.out")" -gt 1000 ] || bad "layouts: too few forecast records"
 for l in table auto; do
     cmp -s "$W/lay_tree.out" "$W/lay_$l.out" || bad "--layout $l gives other records than the tree layout"
+done
+# 6. emit modes (the hook's one compare, flast carrying the mark of the
+#    modes that see every event): under --forecast-emit changes a key's
+#    forecast is written when it differs from the key's forecast at its
+#    previous event ("none" included, which writes nothing), so an awk
+#    oracle derives it from the `every` run and the events' keys; and a
+#    checkpoint taken in one mode and restored in the other goes on as the
+#    whole run in the other mode.
+awk -F, 'NR > 1 { print NR - 1, $2 }' "$W/lay.csv" > "$W/keys.txt"   # index, machine
+for l in tree table; do
+    "$W/lay_$l" --forecast-emit every "$W/lay.csv" > "$W/every_$l.out" || bad "run every --layout $l"
+    "$W/lay_$l" "$W/lay.csv" > "$W/changes_$l.out" || bad "run changes --layout $l"
+    awk 'FNR == NR { key[$1] = $2; next }
+         function settle(i,  p, k) {   # the patterns that gave no forecast at event i: none
+             for (p in part) { k = p " " (part[p] ? key[i] : "-"); if (!((p, i) in seen)) last[k] = "none" }
+         }
+         FNR == 1 { part["byenum"] = part["timed"] = part["bybits"] = 1; part["whole"] = 0 }
+         $1 != "forecast" { print; next }
+         { i = substr($3, 7) + 0; if (i != at) { if (at) settle(at); at = i }
+           seen[$2, i] = 1; k = $2 " " (part[$2] ? key[i] : "-")
+           f = $0; sub(/ index=[0-9]+ ts=[0-9]+/, "", f)
+           if (last[k] != f) print; last[k] = f }' "$W/keys.txt" "$W/every_$l.out" > "$W/oracle_$l.out"
+    cmp -s "$W/oracle_$l.out" "$W/changes_$l.out" ||
+        bad "--layout $l: --forecast-emit changes is not every's records whose forecast changed"
+    for a in changes every; do
+        for b in changes every; do
+            head -n 7001 "$W/lay.csv" > "$W/cut.csv"
+            "$W/lay_$l" --forecast-emit $a --checkpoint "$W/ck" "$W/cut.csv" > /dev/null || bad "checkpoint $a"
+            "$W/lay_$l" --forecast-emit $b --restore "$W/ck" "$W/lay.csv" > "$W/restored.out" || bad "restore $b"
+            awk 'match($0, / index=[0-9]+/) && substr($0, RSTART + 7, RLENGTH - 7) + 0 <= 7000 { next } { print }' \
+                "$W/${b}_$l.out" | cmp -s - "$W/restored.out" ||
+                bad "--layout $l: a checkpoint of --forecast-emit $a restored under $b differs from the whole run"
+        done
+    done
 done
 # alone in its file, the unpartitioned pattern keeps its state in locals (push_many's blocks)
 { sed -n '/^schema/,/^}/p' "$W/lay.srem"; sed -n '/^pattern whole/,$p' "$W/lay.srem"; } > "$W/one.srem"
