@@ -9,7 +9,6 @@
 #endif
 #include "sremrt/csv.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +31,12 @@
 #include "sremrt/num.h"
 #include "sremrt/isotime.h"
 #include "sremrt/sink.h"
+
+#ifdef SREMRT_CSV_NO_PLAIN
+#define PLAIN_PATH 0   /* tests/runtime/csv_ref.c: the masks and the careful path alone */
+#else
+#define PLAIN_PATH 1
+#endif
 
 enum { REC_OK, REC_EOF, REC_BAD };
 #define BROKEN (-2)          /* read_field: the record broke off (r->bad set) */
@@ -166,6 +171,7 @@ static size_t read_more(sremrt_csv *r, size_t keep)
         memmove(r->blk, r->blk + keep, r->end - keep);
         r->end -= keep;
         r->pos -= keep;
+        r->blk[r->end] = '\0';
     }
     r->chunk = NO_CHUNK;
     if (r->eof || r->end == r->blk_cap)
@@ -174,6 +180,7 @@ static size_t read_more(sremrt_csv *r, size_t keep)
     if (got == 0)
         r->eof = 1;
     r->end += got;
+    r->blk[r->end] = '\0';    /* stops plain_event's scans at the end of input */
     return got;
 }
 
@@ -747,12 +754,14 @@ void sremrt_csv_close(sremrt_csv *r)
 
 /* ---- values ------------------------------------------------------------------ */
 
-/* The n bytes at s are `word` (lower case) in any case. */
+/* The n bytes at s are `word` (lower-case letters) in any case: a byte
+ * with bit 5 set is a lower-case letter only if it was one or its upper
+ * case, so no tolower call (whose answer in the C locale is the same). */
 static int same_nocase(const char *s, size_t n, const char *word)
 {
     size_t i;
     for (i = 0; i < n && word[i]; i++)
-        if (tolower((unsigned char)s[i]) != word[i])
+        if (((unsigned char)s[i] | 0x20) != (unsigned char)word[i])
             return 0;
     return i == n && word[i] == '\0';
 }
@@ -829,6 +838,139 @@ static int store_value(sremrt_csv *r, const sremrt_attr *a, const char *text, si
     return -1;
 }
 
+/* ---- plain records (the fastest path) ----------------------------------------- */
+
+/* Bytes that end an unquoted field or need the masks or the careful path:
+ * ',' '\n' '\r' '"' and NUL (the one plain_event reads at the end of input). */
+static const unsigned char field_stop[256] = {
+    [0] = 1, ['\n'] = 1, ['\r'] = 1, ['"'] = 1, [','] = 1,
+};
+
+#if defined(CSV_SSE2)
+/* The first '"' '\n' '\r' or NUL at or after p, 16 bytes at a time:
+ * the NUL put after the input ends the search, and the slack after the
+ * block keeps the 16-byte loads inside the buffer. */
+static const char *quoted_end(const char *p)
+{
+    const __m128i quote = _mm_set1_epi8('"'), nl = _mm_set1_epi8('\n');
+    const __m128i cr = _mm_set1_epi8('\r'), nul = _mm_setzero_si128();
+    for (;; p += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i a = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, nl));
+        __m128i b = _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, nul));
+        int m = _mm_movemask_epi8(_mm_or_si128(a, b));
+        if (m)
+            return p + lowest_bit((uint64_t)m);
+    }
+}
+#else
+/* Bytes that end quoted data, or need the careful path inside it. */
+static const unsigned char quote_stop[256] = {
+    [0] = 1, ['\n'] = 1, ['\r'] = 1, ['"'] = 1,
+};
+
+static const char *quoted_end(const char *p)
+{
+    while (!quote_stop[(unsigned char)*p])
+        p++;
+    return p;
+}
+#endif
+
+/* The text [*s, *s + *n) of the field at p, quoted or not; returns the byte
+ * after the field (the caller checks it is a separator), or NULL for what
+ * the other paths must see: blanks at an unquoted field's edges (stripped)
+ * or around quotes, an empty unquoted field, a '""', a line break, '\r' or
+ * NUL inside quotes. */
+static const char *plain_field(const char *p, const char **s, size_t *n)
+{
+    const char *e = p;
+    if (*p == '"') {
+        e = quoted_end(p + 1);
+        if (*e != '"' || e[1] == '"')
+            return NULL;
+        *s = p + 1;
+        *n = (size_t)(e - p - 1);
+        return e + 1;
+    }
+    while (!field_stop[(unsigned char)*e])
+        e++;
+    if (e == p || is_blank(*p) || is_blank(e[-1]))
+        return NULL;
+    *s = p;
+    *n = (size_t)(e - p);
+    return e;
+}
+
+/* One column's field at p into the event: the byte after it, or NULL when
+ * plain_event must leave the line to the other paths. Unquoted numbers are
+ * converted as they are scanned; when the scan stops at a byte that does
+ * not end the field (an exponent, a long mantissa), and for the other
+ * fields, the field's text goes to store_value: the same bytes the other
+ * paths would give it, so the same answers. */
+static const char *plain_value(sremrt_csv *r, const sremrt_attr *a, const char *p, void *event)
+{
+    const char *e, *s;
+    size_t n;
+    if (a->type == SREMRT_INT || a->type == SREMRT_TIMESTAMP) {
+        int64_t v;
+        e = sremrt_scan_i64(p, &v);
+        if (e && field_stop[(unsigned char)*e]) {
+            memcpy((unsigned char *)event + a->offset, &v, sizeof v);
+            return e;
+        }
+    } else if (a->type == SREMRT_FLOAT) {
+        double f;
+        e = sremrt_scan_f64(p, &f);
+        if (e && field_stop[(unsigned char)*e]) {
+            memcpy((unsigned char *)event + a->offset, &f, sizeof f);
+            return e;
+        }
+    }
+    e = plain_field(p, &s, &n);
+    if (!e || store_value(r, a, s, n, event) != 0)
+        return NULL;           /* a bad value: the other paths report it */
+    return e;
+}
+
+/* An ignored column's field: the byte after it, or NULL. */
+static const char *skip_field(const char *p)
+{
+    const char *s;
+    size_t n;
+    return plain_field(p, &s, &n);
+}
+
+/* The record at r->pos when every field is unquoted and converts, split and
+ * converted in one pass without the masks: 0 (pos after it), or -1 with
+ * nothing consumed, for the masks and the careful path to take it (what
+ * plain_field refuses, another field count, a bad value, a '\r' not before
+ * '\n', the end of the block). */
+static int plain_event(sremrt_csv *r, void *event)
+{
+    const sremrt_attr *attrs = r->schema->attrs;
+    const char *line = r->blk + r->pos, *p = line;
+    int i, last = r->ncols - 1;
+    memset(event, 0, r->schema->event_size);
+    for (i = 0;; i++) {
+        int a = r->column_attr[i];
+        p = a >= 0 ? plain_value(r, &attrs[a], p, event) : skip_field(p);
+        if (!p)
+            return -1;
+        if (i == last)
+            break;
+        if (*p++ != ',')
+            return -1;
+    }
+    if (*p == '\r')
+        p++;
+    if (*p != '\n' || (size_t)(p - line) >= r->cap || p >= r->blk + r->end)
+        return -1;             /* maybe overlong: the careful path decides */
+    r->pos = (size_t)(p + 1 - r->blk);
+    r->line = r->next_line++;
+    return 0;
+}
+
 /* ---- events ------------------------------------------------------------------ */
 
 static int field_count_msg(sremrt_csv *r)
@@ -865,6 +1007,10 @@ int sremrt_csv_next(sremrt_csv *r, void *event)
         return SREMRT_READ_FATAL;   /* the header was refused: nothing to read */
     if (!r->buf)
         return SREMRT_READ_END;
+    if (PLAIN_PATH && !r->npending && plain_event(r, event) == 0) {
+        r->msg[0] = '\0';
+        return SREMRT_READ_EVENT;
+    }
     rc = read_record(r);
     if (rc == REC_EOF)
         return read_failed(r) ? fatal(r, "read error", NULL, NULL) : SREMRT_READ_END;

@@ -21,8 +21,13 @@ int sremrt_enum_find(const sremrt_attr *a, const char *name, size_t len)
 {
     int i;
     for (i = 0; i < a->nvalues; i++) {
-        const char *v = a->values[i];   /* exact bytes: name may hold a NUL, and be longer than v */
-        if (strlen(v) == len && memcmp(v, name, len) == 0)
+        /* exact bytes, compared as far as they agree (most values differ at
+         * the first): name may hold a NUL, and be longer than v */
+        const char *v = a->values[i];
+        size_t j = 0;
+        while (j < len && v[j] != '\0' && v[j] == name[j])
+            j++;
+        if (j == len && v[j] == '\0')
             return i;
     }
     return -1;

@@ -38,6 +38,14 @@ extern const sremrt_schema rt_sensor_nots;    /* same struct, no timestamp attri
 FILE *rt_mem(const char *data, size_t n);
 #define RT_STR(s) rt_mem((s), strlen(s))
 
+/* runtime/csv.c without its plain path (csv_ref.c), for differential tests. */
+int ref_csv_open(sremrt_csv *r, const sremrt_schema *s, FILE *in, const sremrt_csv_config *cfg,
+                 const sremrt_alloc *a);
+int ref_csv_next(sremrt_csv *r, void *event);
+int64_t ref_csv_line(const sremrt_csv *r);
+const char *ref_csv_message(const sremrt_csv *r);
+void ref_csv_close(sremrt_csv *r);
+
 void add_csv_tests(void);
 void add_out_tests(void);
 void add_keymap_tests(void);

@@ -90,12 +90,46 @@ static void fail(const char *what, const char *s, size_t n, const char *detail)
                 n > 200 ? 200 : (int)n, s, n, seed_used, detail);
 }
 
+/* The prefix scanners on the text followed by a ',' and random bytes: when
+ * one reads the whole text, its value must be the oracle's; it may refuse
+ * (NULL) or stop early on a text outside its simple form. */
+static void check_scan(const char *s, size_t n)
+{
+    char buf[TEXT_CAP + 16], detail[160];
+    const char *e;
+    int64_t want_i = 0, got_i = 0;
+    double want_f = 0, got_f = 0;
+    size_t k;
+    if (n > TEXT_CAP)
+        return;
+    memcpy(buf, s, n);
+    buf[n] = rnd() & 1 ? ',' : '\n';
+    for (k = n + 1; k < sizeof buf && k < n + 16; k++)
+        buf[k] = (char)('0' + rnd() % 10);   /* digits after the end must not count */
+    e = sremrt_scan_i64(buf, &got_i);
+    if (e && e > buf + n) {
+        fail("scan_i64", s, n, "read past the text");
+    } else if (e == buf + n && (oracle_i64(s, n, &want_i) != SREMRT_NUM_OK || got_i != want_i)) {
+        snprintf(detail, sizeof detail, "%lld, strtoll %lld", (long long)got_i, (long long)want_i);
+        fail("scan_i64", s, n, detail);
+    }
+    e = sremrt_scan_f64(buf, &got_f);
+    if (e && e > buf + n) {
+        fail("scan_f64", s, n, "read past the text");
+    } else if (e == buf + n && (oracle_f64(s, n, &want_f) != SREMRT_NUM_OK ||
+                                memcmp(&got_f, &want_f, sizeof got_f) != 0)) {
+        snprintf(detail, sizeof detail, "%a, strtod %a", got_f, want_f);
+        fail("scan_f64", s, n, detail);
+    }
+}
+
 static void check_f64(const char *s, size_t n)
 {
     double want = 0, got = 0;
     char detail[160];
     int rw = oracle_f64(s, n, &want);
     int rg = sremrt_parse_f64(s, n, &got);
+    check_scan(s, n);
     /* a text past the documented length refuses hex and nan forms only */
     if (rg != rw && !(rg == SREMRT_NUM_SYNTAX && n > SREMRT_NUM_TEXT_MAX)) {
         snprintf(detail, sizeof detail, "returns %d, strtod says %d", rg, rw);

@@ -35,6 +35,18 @@ int sremrt_parse_i64(const char *s, size_t n, int64_t *out);
 #define SREMRT_NUM_TEXT_MAX 511
 int sremrt_parse_f64(const char *s, size_t n, double *out);
 
+/* Prefix scanners for a reader that splits and converts in one pass: the
+ * number starting at s ends at the first byte that cannot continue it
+ * (that byte must be readable: a separator, or a NUL the reader put after
+ * its input). They return that end, with *out set to what the parser above
+ * returns for the text [s, end), or NULL (*out unchanged) when the text is
+ * not in their simple form; the reader then finds the field's end itself
+ * and calls the parser. sremrt_scan_i64: a sign and 1 to 18 digits.
+ * sremrt_scan_f64: '-', digits, '.', digits, 1 to 15 digits in all (the
+ * exact path of Clinger; NULL where double arithmetic is not IEEE double). */
+const char *sremrt_scan_i64(const char *s, int64_t *out);
+const char *sremrt_scan_f64(const char *s, double *out);
+
 #ifdef __cplusplus
 }
 #endif
