@@ -55,11 +55,11 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
     if (time)
         fprintf(ty, "    int64_t t[%d];   /* per r: the timestamp of that start */\n", T);
     bool st = g->canon_tag_now == 1 && c->kind == CHAIN_GAPS;   /* start tags beside the end tags */
-    if (st)
-        fprintf(ty, "    int64_t s[%d];   /* per r: the greatest start of a match ending at l[r] */\n", T);
-    if (g->canon_tag_now == 1)
-        fprintf(ty, "    int64_t hs;   /* %s[%d] before the last event: a detection's start */\n", st ? "s" : "l",
-                n - 2);
+    if (st && n > 2)   /* l[0]'s is l[0] itself: a match of atom 1 starts where it ends */
+        fprintf(ty, "    int64_t s[%d];   /* s[r-1]: the greatest start of a match ending at l[r] */\n", n - 2);
+    /* a detection's start (cg_canon.c): this field before the step, which
+     * the caller reads (no copy in the step: B1 and B2 pay per event) */
+    snprintf(g->tag_field, sizeof g->tag_field, "%s[%d]", st && n > 2 ? "s" : "l", st && n > 2 ? n - 3 : n - 2);
     fprintf(ty, "} %s_p%d_st;\n\n", P, i);
 
     fprintf(out, "/* Chain layout: %d atoms, one tag each (chain.h); no automaton state. */\n", n);
@@ -93,10 +93,8 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
         if (time)
             fprintf(out, "    int64_t t%d = s->t[%d];\n", r, r);
     }
-    for (int r = 0; st && r + 1 < n; r++)
-        fprintf(out, "    int64_t s%d = s->s[%d];\n", r, r);
-    if (g->canon_tag_now == 1)   /* a detection's start (cg_canon.c) */
-        fprintf(out, "    s->hs = %s%d;\n", st ? "s" : "l", n - 2);
+    for (int r = 1; st && r + 1 < n; r++)
+        fprintf(out, "    int64_t s%d = s->s[%d];\n", r, r - 1);
     if (n == 1) {
         fprintf(out, "    (void)now;\n%s    return c0;\n}\n\n", time ? "    (void)ts;\n" : "");
         return;
@@ -140,9 +138,9 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
             snprintf(lq, sizeof lq, "t%d", r - 1);
             put_select(out, r, lr, lq);
         }
-        if (st) {   /* the greatest start grows with the end (cg_canon.c) */
+        if (st) {   /* the greatest start grows with the end (cg_canon.c); s0 would be l0 */
             snprintf(lr, sizeof lr, "s%d", r);
-            snprintf(lq, sizeof lq, "s%d", r - 1);
+            snprintf(lq, sizeof lq, "%s%d", r > 1 ? "s" : "l", r - 1);
             put_select(out, r, lr, lq);
         }
         if (c->kind == CHAIN_STNM)
@@ -152,11 +150,9 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
     put_select(out, 0, "l0", "now");
     if (time)
         put_select(out, 0, "t0", "ts");
-    if (st)
-        put_select(out, 0, "s0", "now");
     for (int r = 0; r + 1 < n; r++) {
-        if (st)
-            fprintf(out, "    s->s[%d] = s%d;\n", r, r);
+        if (st && r > 0)
+            fprintf(out, "    s->s[%d] = s%d;\n", r - 1, r);
         fprintf(out, "    s->l[%d] = l%d;\n", r, r);
         if (time)
             fprintf(out, "    s->t[%d] = t%d;\n", r, r);

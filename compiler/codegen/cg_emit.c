@@ -18,17 +18,23 @@ static void put_step(Cg *g, int i, const AstPattern *p, const char *st, const ch
 {
     Buf *pu = &g->sec[CG_PUSH];
     bool tag = g->canon_tag_now == 1;   /* the chain's start tag goes to the record (cg_canon.c) */
+    if (tag) {   /* as it was before the event */
+        cg_line(pu, level, "{");
+        cg_line(pu, ++level, "int64_t tag = (%s)->%s;", st, g->tag_field);
+    }
     cg_line(pu, level, "%sif (%s_p%d_step(%s, e%s))%s /* pattern %s */", else_if ? "else " : "", g->P, i, st,
             step_args, tag ? " {" : "", p->name);
     if (tag)
-        cg_line(pu, level + 1, "m->cn_tag = (%s)->hs;", st);
+        cg_line(pu, level + 1, "m->cn_tag = tag;");
     cg_begin(pu, level + 1);
     fprintf(pu->f, "%s_match(m, ", g->P);
     cg_put_decl(pu->f, g, p->name);
     fprintf(pu->f, ", e, %s);", key);
     cg_end(pu);
-    if (tag)
+    if (tag) {
         cg_line(pu, level, "}");
+        cg_line(pu, level - 1, "}");
+    }
 }
 
 /* Matcher fields, init, push and free code of pattern i. */
@@ -118,6 +124,7 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
         if (g->local_state && !p->explore.present && !plan->fc_symbols && g->nbatch < CG_BATCH_MAX) {
             g->batch[g->nbatch] = i;
             g->batch_tag[g->nbatch] = g->canon_tag_now == 1;
+            memcpy(g->batch_tagf[g->nbatch], g->tag_field, sizeof g->tag_field);
             g->batch_name[g->nbatch++] = p->name;
         } else {
             g->no_batch = true;
@@ -236,6 +243,30 @@ static void shard0_end(Cg *g, Buf keep[2])
     }
 }
 
+/* A batched record's start from its chain's tag (cg_canon.c), no call:
+ * what B1 and B2 cost. Its event is mostly in the call's array (events,
+ * from index base), else in the ring; the schema is set once per block
+ * when every declaration is such a chain (alltags), else per record, as
+ * canon_fill of the others sets it. */
+static void put_tag_start(Cg *g, bool tags, bool alltags)
+{
+    FILE *out = g->many_fast.f;
+    const char *P = g->P;
+    if (!tags)
+        return;
+    const char *in = alltags ? "" : "    ";
+    if (!alltags)
+        fprintf(out, "                if (%s_canon_tag[r.decl] == 1) {\n", P);
+    fprintf(out, "%s                r.start = hs[h] - (INT64_C(1) << 62);\n", in);
+    if (!alltags)
+        fprintf(out, "                    r.schema = &%s_schema;\n                    r.nbind = 0;\n", P);
+    fprintf(out, "%s                r.start_event = r.start >= base ? &events[r.start - base]\n"
+                 "%s                              : %s_hist_has(m, r.start) ? %s_hist_at(m, r.start) : NULL;\n",
+            in, in, P, P);
+    if (!alltags)
+        fputs("                } else\n    ", out);
+}
+
 /* push_many of a file whose declarations are all unpartitioned patterns
  * with their state in locals (chains and tables, no explore; the copies
  * in and out are many_in's and many_out's, closed): blocks of
@@ -257,11 +288,13 @@ static void emit_batched(Cg *g)
     }
     fputs("};\n", out);
     cg_block(&g->sec[CG_MANY_FAST], 1, g->sec[CG_MANY_IN].text);
-    bool tags = false;
-    for (int b = 0; b < np; b++)
+    bool tags = false, alltags = true;
+    for (int b = 0; b < np; b++) {
         tags |= g->batch_tag[b] != 0;
-    if (tags)   /* the chains' start tags of the block's detections */
-        fprintf(out, "    int64_t hs[%d];\n", np * CG_BATCH_BLOCK);
+        alltags &= g->batch_tag[b] != 0;
+    }
+    if (tags)   /* the chains' start tags of the block's detections; events[0]'s index */
+        fprintf(out, "    int64_t hs[%d];\n    const int64_t base = m->cur_base;\n", np * CG_BATCH_BLOCK);
     fprintf(out, "    size_t k, done = 0;\n"
                  "    while (done < n) {\n"
                  "        uint16_t hit[%d];\n"
@@ -274,9 +307,8 @@ static void emit_batched(Cg *g)
     for (int b = 0; b < np; b++) {
         fprintf(out, "            hit[nh] = (uint16_t)(k * %du + %du);\n", np, b);
         if (g->batch_tag[b])   /* the start tag beside the detection (cg_canon.c) */
-            fprintf(out, "            {\n                size_t h = (size_t)%s_p%d_step(&st%d, e);\n"
-                         "                hs[nh] = st%d.hs;\n                nh += h;\n            }\n",
-                    P, g->batch[b], g->batch[b], g->batch[b]);
+            fprintf(out, "            hs[nh] = st%d.%s;\n            nh += (size_t)%s_p%d_step(&st%d, e);\n",
+                    g->batch[b], g->batch_tagf[b], P, g->batch[b], g->batch[b]);
         else
             fprintf(out, "            nh += (size_t)%s_p%d_step(&st%d, e);\n", P, g->batch[b], g->batch[b]);
     }
@@ -288,23 +320,20 @@ static void emit_batched(Cg *g)
                  "            sremrt_record r;\n"
                  "            memset(&r, 0, sizeof r);\n"
                  "            r.kind = SREMRT_MATCH;\n"
-                 "            r.has_ts = %d;\n"
-                 "            for (size_t h = 0; h < nh; h++) {\n"
+                 "            r.has_ts = %d;\n",
+            g->schema->ts_attr >= 0);
+    if (alltags)   /* the same for every record of the block (nbind 0: no labels) */
+        fprintf(out, "            r.schema = &%s_schema;\n", P);
+    fprintf(out, "            for (size_t h = 0; h < nh; h++) {\n"
                  "                size_t at = hit[h] / %du;\n"
                  "                m->index = index + (int64_t)at + 1;\n"
                  "                m->stats.events = count + at + 1;\n"
                  "                r.decl = decls[hit[h] %% %du];\n"
                  "                r.name = %s_decl_names[r.decl];\n"
                  "                r.index = m->index;\n",
-            g->schema->ts_attr >= 0, np, np, P);
-    if (tags)   /* a chain's start is its tag: no call (what B1 and B2 cost) */
-        fprintf(out, "                if (%s_canon_tag[r.decl] == 1) {\n"
-                     "                    r.start = hs[h] - (INT64_C(1) << 62);\n"
-                     "                    r.schema = &%s_schema;\n"
-                     "                    r.start_event = %s_hist_has(m, r.start) ? %s_hist_at(m, r.start) : NULL;\n"
-                     "                    r.nbind = 0;\n"
-                     "                } else\n    ", P, P, P, P);
-    if (cg_canon_on(g))
+            np, np, P);
+    put_tag_start(g, tags, alltags);
+    if (cg_canon_on(g) && !alltags)
         fprintf(out, "                %s_canon_fill(m, r.decl, &r);\n", P);
     if (g->schema->ts_attr >= 0) {
         fputs("                r.ts = (int64_t)b[at].", out);
