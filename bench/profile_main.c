@@ -2,12 +2,16 @@
  * one-byte types (or, -DPROFILE_RECORDS, of 16-byte records {ts, type,
  * val} as bench_main.c makes them), for a profiler (bench/profile.sh runs
  * it under callgrind): PFX_bench_ops of the adapter it is linked with.
- *   profile_main K EVENTS   prints the match records */
+ *   profile_main K EVENTS         prints the match records
+ *   profile_main K EVENTS REPS    and the median thread CPU ns per event of
+ *                                 REPS feeds of a new matcher (bench/ab.sh) */
+#define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bench.h"
+#include "timing.h"
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
@@ -42,16 +46,29 @@ int main(int argc, char **argv)
         rec[i].val = (float)(x >> 40) * (1.0f / 16777216.0f);
 #endif
     }
-    m = ops->open_counts(&c, 0);
+    int reps = argc > 3 ? atoi(argv[3]) : 1, r;
+    double t[64];
+    reps = reps < 1 ? 1 : reps > 64 ? 64 : reps;
+    for (r = 0; r < reps; r++) {   /* each a new matcher over the same events */
+        bench_counts cr = {0};
+        m = ops->open_counts(&cr, 0);
+        t[r] = now();
 #ifdef PROFILE_RECORDS
-    ops->feed(m, rec, n);
-    free(rec);
+        ops->feed(m, rec, n);
 #else
-    ops->feed8(m, ty, n);
+        ops->feed8(m, ty, n);
 #endif
-    ops->close(m);
+        t[r] = (now() - t[r]) * 1e9 / (double)(n ? n : 1);
+        ops->close(m);
+        c = cr;
+    }
+#ifdef PROFILE_RECORDS
+    free(rec);
+#endif
     printf("%" PRIu64 " match records, %" PRIu64 " summary freq over %zu events\n", c.matches,
            c.summary, n);
+    if (argc > 3)
+        printf("%.3f ns/event (median of %d)\n", median(t, reps), reps);
     free(ty);
     return 0;
 }
