@@ -122,7 +122,8 @@ bool cg_canon_on(const Cg *g) { return g->canon_any; }
  * greatest start (the first atom's match starts at its end: l[0] is its
  * own start, no s[0]). 1: that tag, 2: one atom, the event itself; 0: the
  * replay. What B1 and B2 cost: the tag read before the step and stored
- * beside its result (and for B2 a select per atom after the second) per
+ * beside its result (and for a gap chain a select per atom after the
+ * second, or for B2's three atoms a store of l[0]: cg_emit.c, put_la) per
  * event, no replay. */
 int cg_canon_tag_mode(const Plan *plan)
 {

@@ -21,6 +21,8 @@ static void put_step(Cg *g, int i, const AstPattern *p, const char *st, const ch
     if (tag) {   /* as it was before the event */
         cg_line(pu, level, "{");
         cg_line(pu, ++level, "int64_t tag = (%s)->%s;", st, g->tag_field);
+        if (g->tag_la)   /* s[0] is ours (cg_emit_chain) */
+            cg_line(pu, level, "int64_t l0 = (%s)->l[0], l1 = (%s)->l[1];", st, st);
     }
     cg_line(pu, level, "%sif (%s_p%d_step(%s, e%s))%s /* pattern %s */", else_if ? "else " : "", g->P, i, st,
             step_args, tag ? " {" : "", p->name);
@@ -31,10 +33,14 @@ static void put_step(Cg *g, int i, const AstPattern *p, const char *st, const ch
     cg_put_decl(pu->f, g, p->name);
     fprintf(pu->f, ", e, %s);", key);
     cg_end(pu);
-    if (tag) {
+    if (tag)
         cg_line(pu, level, "}");
-        cg_line(pu, level - 1, "}");
+    if (tag && g->tag_la) {   /* l[1] moved: the start of its match is l[0] before the event */
+        cg_line(pu, level, "tag ^= (tag ^ l0) & -(int64_t)((%s)->l[1] != l1);", st);
+        cg_line(pu, level, "(%s)->s[0] = tag;", st);
     }
+    if (tag)
+        cg_line(pu, level - 1, "}");
 }
 
 /* Matcher fields, init, push and free code of pattern i. */
@@ -124,7 +130,8 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
         if (g->local_state && !p->explore.present && !plan->fc_symbols && g->nbatch < CG_BATCH_MAX) {
             g->batch[g->nbatch] = i;
             g->batch_tag[g->nbatch] = g->canon_tag_now == 1;
-            memcpy(g->batch_tagf[g->nbatch], g->tag_field, sizeof g->tag_field);
+            g->batch_la[g->nbatch] = g->canon_tag_now == 1 && g->tag_la;
+            snprintf(g->batch_tagf[g->nbatch], sizeof g->batch_tagf[0], "%s", g->batch_la[g->nbatch] ? "l[1]" : g->tag_field);
             g->batch_name[g->nbatch++] = p->name;
         } else {
             g->no_batch = true;
@@ -209,6 +216,7 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
     emit_driver(g, i, plan);
     cg_state_pattern(g, i, plan);
     g->canon_tag_now = 0;
+    g->tag_la = false;
     g->local_state = false;
     g->threaded = false;
 }
@@ -243,6 +251,37 @@ static void shard0_end(Cg *g, Buf keep[2])
     }
 }
 
+/* The 3-atom gap chains of a batched push_many (batch_la): their step
+ * leaves the start tag s[0] to its caller (a select on every event cost
+ * B2 4 instructions). The start of a match ending at l[1] is
+ * l[0] as it was before the event at l[1], so the block keeps l[0]
+ * before each event in la (a store) and, at its end (part 1), sets s[0]
+ * from it, or leaves it when l[1] is older than the block (start value
+ * sb); part 0 declares them, part 2 turns a record's tag (l[1] before
+ * its event) into its start (indented by in). */
+static void put_la(Cg *g, int part, const char *in)
+{
+    FILE *out = g->many_fast.f;
+    for (int b = 0; b < g->nbatch; b++) {
+        int i = g->batch[b];
+        if (!g->batch_la[b])
+            continue;
+        if (part == 0)
+            fprintf(out, "        int64_t la%d[%d], bb%d = st%d.pos + 1 + (INT64_C(1) << 62), sb%d = st%d.s[0];\n", i,
+                    CG_BATCH_BLOCK, i, i, i, i);
+        else if (part == 1)
+            fprintf(out, "        {\n            int64_t d = st%d.l[1] - bb%d, v = la%d[d & %d];\n"
+                         "            st%d.s[0] = d >= 0 ? v : sb%d;\n        }\n",
+                    i, i, i, CG_BATCH_BLOCK - 1, i, i);
+        else   /* both sides computed: a select, not a branch (which mispredicted) */
+            fprintf(out, "%s                if (hit[h] %% %du == %du) {   /* pattern %d: l[1] -> its start */\n"
+                         "%s                    int64_t d = r.start - bb%d, v = la%d[d & %d];\n"
+                         "%s                    r.start = d >= 0 ? v : sb%d;\n"
+                         "%s                }\n",
+                    in, g->nbatch, b, i, in, i, i, CG_BATCH_BLOCK - 1, in, i, in);
+    }
+}
+
 /* A batched record's start from its chain's tag (cg_canon.c), no call:
  * what B1 and B2 cost. Its event is mostly in the call's array (events,
  * from index base), else in the ring; the schema is set once per block
@@ -257,7 +296,9 @@ static void put_tag_start(Cg *g, bool tags, bool alltags)
     const char *in = alltags ? "" : "    ";
     if (!alltags)
         fprintf(out, "                if (%s_canon_tag[r.decl] == 1) {\n", P);
-    fprintf(out, "%s                r.start = hs[h] - (INT64_C(1) << 62);\n", in);
+    fprintf(out, "%s                r.start = hs[h];\n", in);
+    put_la(g, 2, in);
+    fprintf(out, "%s                r.start -= INT64_C(1) << 62;\n", in);
     if (!alltags)
         fprintf(out, "                    r.schema = &%s_schema;\n                    r.nbind = 0;\n", P);
     fprintf(out, "%s                r.start_event = r.start >= base ? &events[r.start - base]\n"
@@ -299,22 +340,27 @@ static void emit_batched(Cg *g)
                  "    while (done < n) {\n"
                  "        uint16_t hit[%d];\n"
                  "        size_t c = n - done < %du ? n - done : %du, nh = 0;\n"
-                 "        const %s_event *b = events + done;\n"
-                 "        for (k = 0; k < c; k++) {\n"
+                 "        const %s_event *b = events + done;\n",
+            np * CG_BATCH_BLOCK, CG_BATCH_BLOCK, CG_BATCH_BLOCK, P);
+    put_la(g, 0, "");
+    fprintf(out, "        for (k = 0; k < c; k++) {\n"
                  "            const %s_event *e = &b[k];\n"
                  "            if (%s_rejected(m, e))\n                break;\n",
-            np * CG_BATCH_BLOCK, CG_BATCH_BLOCK, CG_BATCH_BLOCK, P, P, P);
+            P, P);
     for (int b = 0; b < np; b++) {
         fprintf(out, "            hit[nh] = (uint16_t)(k * %du + %du);\n", np, b);
+        if (g->batch_la[b])   /* l[0] before the event: s[0] once l[1] is the event's */
+            fprintf(out, "            la%d[k] = st%d.l[0];\n", g->batch[b], g->batch[b]);
         if (g->batch_tag[b])   /* the start tag beside the detection (cg_canon.c) */
             fprintf(out, "            hs[nh] = st%d.%s;\n            nh += (size_t)%s_p%d_step(&st%d, e);\n",
                     g->batch[b], g->batch_tagf[b], P, g->batch[b], g->batch[b]);
         else
             fprintf(out, "            nh += (size_t)%s_p%d_step(&st%d, e);\n", P, g->batch[b], g->batch[b]);
     }
+    fputs("        }\n", out);
+    put_la(g, 1, "");
     /* one record for the block: only name, index and ts change */
-    fprintf(out, "        }\n"
-                 "        int64_t index = m->index;\n"
+    fprintf(out, "        int64_t index = m->index;\n"
                  "        uint64_t count = m->stats.events;\n"
                  "        if (nh > 0 && m->cfg.record) {\n"
                  "            sremrt_record r;\n"

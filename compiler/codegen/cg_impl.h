@@ -78,6 +78,7 @@ typedef struct Cg {
     const char      *batch_name[CG_BATCH_MAX];
     bool             batch_tag[CG_BATCH_MAX];  /* its records' start is its chain tag (cg_canon.c) */
     char             batch_tagf[CG_BATCH_MAX][16];  /* that tag's field, read before the step */
+    bool             batch_la[CG_BATCH_MAX];   /* a 3-atom gap chain: s[0] kept per block (put_la) */
     bool             no_batch;
     struct CgRunsFn *runs_fns;   /* runs: register-free literal functions, shared by the file's patterns */
     /* nodes: a file of CG_NODES_SHARE_MIN or more nodes patterns shares
@@ -100,6 +101,7 @@ typedef struct Cg {
                                       (1: the chain's tag before the step; 2: the event itself), 0 replay */
     int              canon_tag_now;/* the pattern being emitted: its canon_tag */
     char             tag_field[16];/* canon_tag_now 1: the state's field of that tag (cg_emit_chain) */
+    bool             tag_la;       /* and its step leaves s[0] to the caller (cg_emit_chain) */
     int              nnodes_walks;
     char             nodes_walk[CG_NODES_WALKS][CG_NODES_SIG];
     /* forecast patterns (cg_forecast.c): the record function is emitted (a pattern has tables),
