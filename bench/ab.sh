@@ -18,6 +18,7 @@ ROUNDS=${2:-5}
 N=${AB_EVENTS:-10000000}
 OUT=build/bench/ab
 CFL=${BENCH_CFLAGS:--O3 -march=native}
+rm -rf "$OUT"   # both trees' programs built afresh: either may have changed
 mkdir -p "$OUT"
 rows="B1:10:10:tdfa: B1:10:100:tdfa: B1:10:1000:tdfa: B1:26:10:tdfa: B1:26:100:tdfa:
 B2:10:10:tdfa: B2:10:100:tdfa: B2:10:1000:tdfa: B2:26:10:tdfa: B2:26:100:tdfa:
@@ -29,7 +30,7 @@ keep() {   # the row's workload is in AB_ONLY (or there is none)
     return 1
 }
 
-# prog TREE ROW: the program's path (built once)
+# prog TREE ROW: the program's path (built on first use)
 prog() {
     IFS=: read -r wl k w s d <<END
 $2
