@@ -16,6 +16,8 @@
 # sremc options (e.g. --layout table); D: d of B7 (default 0: selectivity
 # 50%). B7 and B1r are fed 16-byte records, the others one-byte types;
 # PM (K = 26): B8's stream of rare As, p(A) = PM / 1000.
+# PROFILE_OUT: the directory (default build/bench/profile); PROFILE_RUN=0:
+# build the program only (bench/ab.sh times it).
 set -eu
 
 SREMC=$1
@@ -24,7 +26,7 @@ WL=${3:-B1} K=${4:-10} W=${5:-10} STRAT=${6:-tdfa} N=${7:-2000000} PM=${8:-0}
 CC=${CC:-cc}
 BENCH_CFLAGS=${BENCH_CFLAGS:--O3 -march=native}
 RTINC=$(dirname "$LIB")/../runtime/include   # the headers of that runtime
-OUT=build/bench/profile
+OUT=${PROFILE_OUT:-build/bench/profile}
 mkdir -p "$OUT"
 tpl=$(echo "$WL" | tr 'B' 'b')
 name=${tpl}_k${K}_w${W}_${STRAT}
@@ -41,6 +43,7 @@ $CC -std=c99 $BENCH_CFLAGS -g $bytes $many -Ibench -I"$OUT" -I"$RTINC" -DPFX="$n
     -DHDR="\"$name.h\"" -c -o "$OUT/${name}_ad.o" bench/adapter.c
 $CC -std=c99 $BENCH_CFLAGS -g -Wall -Wextra $rec -Ibench -DPFX="$name" -o "$OUT/$name" \
     bench/profile_main.c "$OUT/$name.o" "$OUT/${name}_ad.o" "$LIB"
+[ "${PROFILE_RUN:-1}" != 0 ] || exit 0
 valgrind --tool=callgrind --branch-sim=yes --dump-instr=yes \
     --callgrind-out-file="$OUT/$name.callgrind" "$OUT/$name" "$K" "$N" "$PM" 2> "$OUT/$name.vg"
 callgrind_annotate --inclusive=no "$OUT/$name.callgrind" > "$OUT/$name.txt"

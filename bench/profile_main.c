@@ -2,14 +2,18 @@
  * one-byte types (or, -DPROFILE_RECORDS, of 16-byte records {ts, type,
  * val} as bench_main.c makes them), for a profiler (bench/profile.sh runs
  * it under callgrind): PFX_bench_ops of the adapter it is linked with.
- *   profile_main K EVENTS [PM]   prints the match records; PM (one-byte
- *   types, K = 26): B8's stream, A with probability PM / 1000, else one of
- *   the other 25 types (bench_main.c's gen_rare) */
+ *   profile_main K EVENTS [PM [REPS]]   prints the match records; PM
+ *   (one-byte types, K = 26): B8's stream, A with probability PM / 1000,
+ *   else one of the other 25 types (bench_main.c's gen_rare), 0: the
+ *   uniform stream; REPS: also the median thread CPU ns per event of REPS
+ *   feeds of a new matcher (bench/ab.sh) */
+#define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bench.h"
+#include "timing.h"
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
@@ -27,7 +31,7 @@ int main(int argc, char **argv)
     bench_counts c = {0};
     void *m;
     if (!ty || k < 1 || k > 26) {
-        fprintf(stderr, "usage: %s K EVENTS\n", argv[0]);
+        fprintf(stderr, "usage: %s K EVENTS [PM [REPS]]\n", argv[0]);
         return 2;
     }
 #ifdef PROFILE_RECORDS
@@ -48,16 +52,29 @@ int main(int argc, char **argv)
         rec[i].val = (float)(x >> 40) * (1.0f / 16777216.0f);
 #endif
     }
-    m = ops->open_counts(&c, 0);
+    int reps = argc > 4 ? atoi(argv[4]) : 1, r;
+    double t[64];
+    reps = reps < 1 ? 1 : reps > 64 ? 64 : reps;
+    for (r = 0; r < reps; r++) {   /* each a new matcher over the same events */
+        bench_counts cr = {0};
+        m = ops->open_counts(&cr, 0);
+        t[r] = now();
 #ifdef PROFILE_RECORDS
-    ops->feed(m, rec, n);
-    free(rec);
+        ops->feed(m, rec, n);
 #else
-    ops->feed8(m, ty, n);
+        ops->feed8(m, ty, n);
 #endif
-    ops->close(m);
+        t[r] = (now() - t[r]) * 1e9 / (double)(n ? n : 1);
+        ops->close(m);
+        c = cr;
+    }
+#ifdef PROFILE_RECORDS
+    free(rec);
+#endif
     printf("%" PRIu64 " match records, %" PRIu64 " summary freq over %zu events\n", c.matches,
            c.summary, n);
+    if (argc > 4)
+        printf("%.3f ns/event (median of %d)\n", median(t, reps), reps);
     free(ty);
     return 0;
 }

@@ -119,9 +119,12 @@ bool cg_canon_on(const Cg *g) { return g->canon_any; }
  * skips any events: the end q of the prefix before, for a later end,
  * either is in reach of it too or is followed by a later valid end q',
  * whose start is no smaller by induction), so the latest end carries the
- * greatest start. 1: that tag, 2: one atom, the event itself; 0: the
- * replay. What B1 and B2 cost: a register move (and for B2 a select per
- * atom) per event, no replay. */
+ * greatest start (the first atom's match starts at its end: l[0] is its
+ * own start, no s[0]). 1: that tag, 2: one atom, the event itself; 0: the
+ * replay. What B1 and B2 cost: the tag read before the step and stored
+ * beside its result (and for a gap chain a select per atom after the
+ * second, or for B2's three atoms a store of l[0]: cg_emit.c, put_la) per
+ * event, no replay. */
 int cg_canon_tag_mode(const Plan *plan)
 {
     const Chain *c = plan->chain;

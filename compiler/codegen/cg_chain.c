@@ -34,6 +34,8 @@ static void put_select(FILE *out, int k, const char *to, const char *from)
 #define CHAIN_BASE "(INT64_C(1) << 62)"
 static const int64_t chain_reach = INT64_C(1) << 61;
 
+static void put_step(Cg *g, int i, const Chain *c, bool st);
+
 /* A chain (chain.h) as a step without a state: the tags l[r] (positions,
  * 0 = none) and, under a time window, t[r] (the timestamps of the same
  * starts), updated from the last link down by branch-free selects. */
@@ -55,11 +57,11 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
     if (time)
         fprintf(ty, "    int64_t t[%d];   /* per r: the timestamp of that start */\n", T);
     bool st = g->canon_tag_now == 1 && c->kind == CHAIN_GAPS;   /* start tags beside the end tags */
-    if (st)
-        fprintf(ty, "    int64_t s[%d];   /* per r: the greatest start of a match ending at l[r] */\n", T);
-    if (g->canon_tag_now == 1)
-        fprintf(ty, "    int64_t hs;   /* %s[%d] before the last event: a detection's start */\n", st ? "s" : "l",
-                n - 2);
+    if (st && n > 2)   /* l[0]'s is l[0] itself: a match of atom 1 starts where it ends */
+        fprintf(ty, "    int64_t s[%d];   /* s[r-1]: the greatest start of a match ending at l[r] */\n", n - 2);
+    /* a detection's start (cg_canon.c): this field before the step, which
+     * the caller reads (no copy in the step: B1 and B2 pay per event) */
+    snprintf(g->tag_field, sizeof g->tag_field, "%s[%d]", st && n > 2 ? "s" : "l", st && n > 2 ? n - 3 : n - 2);
     fprintf(ty, "} %s_p%d_st;\n\n", P, i);
 
     fprintf(out, "/* Chain layout: %d atoms, one tag each (chain.h); no automaton state. */\n", n);
@@ -70,10 +72,25 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
             fprintf(out, "/* atom %d */\n", r + 1);
             cg_emit_cond_fn(out, P, name, "const void *s", c->links[r].cond, REG_NONE, NULL, 1);
         }
-    fprintf(out, "/* One event of the substream: 1 on a detection. */\n"
+    /* a 3-atom gap chain's callers keep its one start tag s[0] (cg_emit.c:
+     * push a select per event, the batched push_many l[0] before each
+     * event in an array, s[0] set once per block): not a select in the
+     * step on every event, which cost B2 4 instructions of about 40 */
+    g->tag_la = st && n == 3;
+    put_step(g, i, c, st && !g->tag_la);
+}
+
+/* The step of chain c (st: with its start tags s). */
+static void put_step(Cg *g, int i, const Chain *c, bool st)
+{
+    FILE *out = g->code.f;
+    const char *P = g->P;
+    int n = c->n;
+    bool time = c->window_kind == WIN_TIME && g->schema->ts_attr >= 0;
+    fprintf(out, "/* One event of the substream: 1 on a detection%s. */\n"
                  "static inline int %s_p%d_step(%s_p%d_st *s, const %s_event *e)\n{\n"
                  "    int64_t now = ++s->pos + " CHAIN_BASE ";\n",
-            P, i, P, i, P);
+            g->tag_la ? " (s[0] is the caller's)" : "", P, i, P, i, P);
     if (time) {
         fputs("    int64_t ts = e->", out);
         cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
@@ -93,10 +110,8 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
         if (time)
             fprintf(out, "    int64_t t%d = s->t[%d];\n", r, r);
     }
-    for (int r = 0; st && r + 1 < n; r++)
-        fprintf(out, "    int64_t s%d = s->s[%d];\n", r, r);
-    if (g->canon_tag_now == 1)   /* a detection's start (cg_canon.c) */
-        fprintf(out, "    s->hs = %s%d;\n", st ? "s" : "l", n - 2);
+    for (int r = 1; st && r + 1 < n; r++)
+        fprintf(out, "    int64_t s%d = s->s[%d];\n", r, r - 1);
     if (n == 1) {
         fprintf(out, "    (void)now;\n%s    return c0;\n}\n\n", time ? "    (void)ts;\n" : "");
         return;
@@ -140,9 +155,9 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
             snprintf(lq, sizeof lq, "t%d", r - 1);
             put_select(out, r, lr, lq);
         }
-        if (st) {   /* the greatest start grows with the end (cg_canon.c) */
+        if (st) {   /* the greatest start grows with the end (cg_canon.c); s0 would be l0 */
             snprintf(lr, sizeof lr, "s%d", r);
-            snprintf(lq, sizeof lq, "s%d", r - 1);
+            snprintf(lq, sizeof lq, "%s%d", r > 1 ? "s" : "l", r - 1);
             put_select(out, r, lr, lq);
         }
         if (c->kind == CHAIN_STNM)
@@ -152,11 +167,9 @@ void cg_emit_chain(Cg *g, int i, const Plan *plan)
     put_select(out, 0, "l0", "now");
     if (time)
         put_select(out, 0, "t0", "ts");
-    if (st)
-        put_select(out, 0, "s0", "now");
     for (int r = 0; r + 1 < n; r++) {
-        if (st)
-            fprintf(out, "    s->s[%d] = s%d;\n", r, r);
+        if (st && r > 0)
+            fprintf(out, "    s->s[%d] = s%d;\n", r - 1, r);
         fprintf(out, "    s->l[%d] = l%d;\n", r, r);
         if (time)
             fprintf(out, "    s->t[%d] = t%d;\n", r, r);

@@ -18,10 +18,16 @@ static void put_step(Cg *g, int i, const AstPattern *p, const char *st, const ch
 {
     Buf *pu = &g->sec[CG_PUSH];
     bool tag = g->canon_tag_now == 1;   /* the chain's start tag goes to the record (cg_canon.c) */
+    if (tag) {   /* as it was before the event */
+        cg_line(pu, level, "{");
+        cg_line(pu, ++level, "int64_t tag = (%s)->%s;", st, g->tag_field);
+        if (g->tag_la)   /* s[0] is ours (cg_emit_chain) */
+            cg_line(pu, level, "int64_t l0 = (%s)->l[0], l1 = (%s)->l[1];", st, st);
+    }
     cg_line(pu, level, "%sif (%s_p%d_step(%s, e%s))%s /* pattern %s */", else_if ? "else " : "", g->P, i, st,
             step_args, tag ? " {" : "", p->name);
     if (tag)
-        cg_line(pu, level + 1, "m->cn_tag = (%s)->hs;", st);
+        cg_line(pu, level + 1, "m->cn_tag = tag;");
     cg_begin(pu, level + 1);
     fprintf(pu->f, "%s_match(m, ", g->P);
     cg_put_decl(pu->f, g, p->name);
@@ -29,6 +35,12 @@ static void put_step(Cg *g, int i, const AstPattern *p, const char *st, const ch
     cg_end(pu);
     if (tag)
         cg_line(pu, level, "}");
+    if (tag && g->tag_la) {   /* l[1] moved: the start of its match is l[0] before the event */
+        cg_line(pu, level, "tag ^= (tag ^ l0) & -(int64_t)((%s)->l[1] != l1);", st);
+        cg_line(pu, level, "(%s)->s[0] = tag;", st);
+    }
+    if (tag)
+        cg_line(pu, level - 1, "}");
 }
 
 /* Matcher fields, init, push and free code of pattern i. */
@@ -121,6 +133,8 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
         if (g->local_state && !p->explore.present && !plan->fc_symbols && !p->absent.present && g->nbatch < CG_BATCH_MAX) {
             g->batch[g->nbatch] = i;
             g->batch_tag[g->nbatch] = g->canon_tag_now == 1;
+            g->batch_la[g->nbatch] = g->canon_tag_now == 1 && g->tag_la;
+            snprintf(g->batch_tagf[g->nbatch], sizeof g->batch_tagf[0], "%s", g->batch_la[g->nbatch] ? "l[1]" : g->tag_field);
             g->batch_name[g->nbatch++] = p->name;
         } else {
             g->no_batch = true;
@@ -215,6 +229,7 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
     emit_driver(g, i, plan);
     cg_state_pattern(g, i, plan);
     g->canon_tag_now = 0;
+    g->tag_la = false;
     g->local_state = false;
     g->threaded = false;
 }
@@ -249,6 +264,63 @@ static void shard0_end(Cg *g, Buf keep[2])
     }
 }
 
+/* The 3-atom gap chains of a batched push_many (batch_la): their step
+ * leaves the start tag s[0] to its caller (a select on every event cost
+ * B2 4 instructions). The start of a match ending at l[1] is
+ * l[0] as it was before the event at l[1], so the block keeps l[0]
+ * before each event in la (a store) and, at its end (part 1), sets s[0]
+ * from it, or leaves it when l[1] is older than the block (start value
+ * sb); part 0 declares them, part 2 turns a record's tag (l[1] before
+ * its event) into its start (indented by in). */
+static void put_la(Cg *g, int part, const char *in)
+{
+    FILE *out = g->many_fast.f;
+    for (int b = 0; b < g->nbatch; b++) {
+        int i = g->batch[b];
+        if (!g->batch_la[b])
+            continue;
+        if (part == 0)
+            fprintf(out, "        int64_t la%d[%d], bb%d = st%d.pos + 1 + (INT64_C(1) << 62), sb%d = st%d.s[0];\n", i,
+                    CG_BATCH_BLOCK, i, i, i, i);
+        else if (part == 1)
+            fprintf(out, "        {\n            int64_t d = st%d.l[1] - bb%d, v = la%d[d & %d];\n"
+                         "            st%d.s[0] = d >= 0 ? v : sb%d;\n        }\n",
+                    i, i, i, CG_BATCH_BLOCK - 1, i, i);
+        else   /* both sides computed: a select, not a branch (which mispredicted) */
+            fprintf(out, "%s                if (hit[h] %% %du == %du) {   /* pattern %d: l[1] -> its start */\n"
+                         "%s                    int64_t d = r.start - bb%d, v = la%d[d & %d];\n"
+                         "%s                    r.start = d >= 0 ? v : sb%d;\n"
+                         "%s                }\n",
+                    in, g->nbatch, b, i, in, i, i, CG_BATCH_BLOCK - 1, in, i, in);
+    }
+}
+
+/* A batched record's start from its chain's tag (cg_canon.c), no call:
+ * what B1 and B2 cost. Its event is mostly in the call's array (events,
+ * from index base), else in the ring; the schema is set once per block
+ * when every declaration is such a chain (alltags), else per record, as
+ * canon_fill of the others sets it. */
+static void put_tag_start(Cg *g, bool tags, bool alltags)
+{
+    FILE *out = g->many_fast.f;
+    const char *P = g->P;
+    if (!tags)
+        return;
+    const char *in = alltags ? "" : "    ";
+    if (!alltags)
+        fprintf(out, "                if (%s_canon_tag[r.decl] == 1) {\n", P);
+    fprintf(out, "%s                r.start = hs[h];\n", in);
+    put_la(g, 2, in);
+    fprintf(out, "%s                r.start -= INT64_C(1) << 62;\n", in);
+    if (!alltags)
+        fprintf(out, "                    r.schema = &%s_schema;\n                    r.nbind = 0;\n", P);
+    fprintf(out, "%s                r.start_event = r.start >= base ? &events[r.start - base]\n"
+                 "%s                              : %s_hist_has(m, r.start) ? %s_hist_at(m, r.start) : NULL;\n",
+            in, in, P, P);
+    if (!alltags)
+        fputs("                } else\n    ", out);
+}
+
 /* push_many of a file whose declarations are all unpartitioned patterns
  * with their state in locals (chains and tables, no explore; the copies
  * in and out are many_in's and many_out's, closed): blocks of
@@ -270,11 +342,13 @@ static void emit_batched(Cg *g)
     }
     fputs("};\n", out);
     cg_block(&g->sec[CG_MANY_FAST], 1, g->sec[CG_MANY_IN].text);
-    bool tags = false;
-    for (int b = 0; b < np; b++)
+    bool tags = false, alltags = true;
+    for (int b = 0; b < np; b++) {
         tags |= g->batch_tag[b] != 0;
-    if (tags)   /* the chains' start tags of the block's detections */
-        fprintf(out, "    int64_t hs[%d];\n", np * CG_BATCH_BLOCK);
+        alltags &= g->batch_tag[b] != 0;
+    }
+    if (tags)   /* the chains' start tags of the block's detections; events[0]'s index */
+        fprintf(out, "    int64_t hs[%d];\n    const int64_t base = m->cur_base;\n", np * CG_BATCH_BLOCK);
     fputs("    size_t k, done = 0;\n    while (done < n) {\n", out);
     if (g->accel_batch >= 0) {
         char st[32];
@@ -283,45 +357,46 @@ static void emit_batched(Cg *g)
     }
     fprintf(out, "        uint16_t hit[%d];\n"
                  "        size_t c = n - done < %du ? n - done : %du, nh = 0;\n"
-                 "        const %s_event *b = events + done;\n"
-                 "        for (k = 0; k < c; k++) {\n"
+                 "        const %s_event *b = events + done;\n",
+            np * CG_BATCH_BLOCK, CG_BATCH_BLOCK, CG_BATCH_BLOCK, P);
+    put_la(g, 0, "");
+    fprintf(out, "        for (k = 0; k < c; k++) {\n"
                  "            const %s_event *e = &b[k];\n"
                  "            if (%s_rejected(m, e))\n                break;\n",
-            np * CG_BATCH_BLOCK, CG_BATCH_BLOCK, CG_BATCH_BLOCK, P, P, P);
+            P, P);
     for (int b = 0; b < np; b++) {
         fprintf(out, "            hit[nh] = (uint16_t)(k * %du + %du);\n", np, b);
+        if (g->batch_la[b])   /* l[0] before the event: s[0] once l[1] is the event's */
+            fprintf(out, "            la%d[k] = st%d.l[0];\n", g->batch[b], g->batch[b]);
         if (g->batch_tag[b])   /* the start tag beside the detection (cg_canon.c) */
-            fprintf(out, "            {\n                size_t h = (size_t)%s_p%d_step(&st%d, e);\n"
-                         "                hs[nh] = st%d.hs;\n                nh += h;\n            }\n",
-                    P, g->batch[b], g->batch[b], g->batch[b]);
+            fprintf(out, "            hs[nh] = st%d.%s;\n            nh += (size_t)%s_p%d_step(&st%d, e);\n",
+                    g->batch[b], g->batch_tagf[b], P, g->batch[b], g->batch[b]);
         else
             fprintf(out, "            nh += (size_t)%s_p%d_step(&st%d, e);\n", P, g->batch[b], g->batch[b]);
     }
+    fputs("        }\n", out);
+    put_la(g, 1, "");
     /* one record for the block: only name, index and ts change */
-    fprintf(out, "        }\n"
-                 "        int64_t index = m->index;\n"
+    fprintf(out, "        int64_t index = m->index;\n"
                  "        uint64_t count = m->stats.events;\n"
                  "        if (nh > 0 && m->cfg.record) {\n"
                  "            sremrt_record r;\n"
                  "            memset(&r, 0, sizeof r);\n"
                  "            r.kind = SREMRT_MATCH;\n"
-                 "            r.has_ts = %d;\n"
-                 "            for (size_t h = 0; h < nh; h++) {\n"
+                 "            r.has_ts = %d;\n",
+            g->schema->ts_attr >= 0);
+    if (alltags)   /* the same for every record of the block (nbind 0: no labels) */
+        fprintf(out, "            r.schema = &%s_schema;\n", P);
+    fprintf(out, "            for (size_t h = 0; h < nh; h++) {\n"
                  "                size_t at = hit[h] / %du;\n"
                  "                m->index = index + (int64_t)at + 1;\n"
                  "                m->stats.events = count + at + 1;\n"
                  "                r.decl = decls[hit[h] %% %du];\n"
                  "                r.name = %s_decl_names[r.decl];\n"
                  "                r.index = m->index;\n",
-            g->schema->ts_attr >= 0, np, np, P);
-    if (tags)   /* a chain's start is its tag: no call (what B1 and B2 cost) */
-        fprintf(out, "                if (%s_canon_tag[r.decl] == 1) {\n"
-                     "                    r.start = hs[h] - (INT64_C(1) << 62);\n"
-                     "                    r.schema = &%s_schema;\n"
-                     "                    r.start_event = %s_hist_has(m, r.start) ? %s_hist_at(m, r.start) : NULL;\n"
-                     "                    r.nbind = 0;\n"
-                     "                } else\n    ", P, P, P, P);
-    if (cg_canon_on(g))
+            np, np, P);
+    put_tag_start(g, tags, alltags);
+    if (cg_canon_on(g) && !alltags)
         fprintf(out, "                %s_canon_fill(m, r.decl, &r);\n", P);
     if (g->schema->ts_attr >= 0) {
         fputs("                r.ts = (int64_t)b[at].", out);

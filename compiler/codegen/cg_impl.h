@@ -77,6 +77,8 @@ typedef struct Cg {
     int              batch[CG_BATCH_MAX];      /* pattern numbers */
     const char      *batch_name[CG_BATCH_MAX];
     bool             batch_tag[CG_BATCH_MAX];  /* its records' start is its chain tag (cg_canon.c) */
+    char             batch_tagf[CG_BATCH_MAX][16];  /* that tag's field, read before the step */
+    bool             batch_la[CG_BATCH_MAX];   /* a 3-atom gap chain: s[0] kept per block (put_la) */
     bool             no_batch;
     int              accel_batch;  /* the one batched pattern, a chain whose idle stretches
                                       push_many skips (cg_accel.c); -1 none */
@@ -99,8 +101,10 @@ typedef struct Cg {
     int              canon_grow_decl; /* its declaration (charged a refused block) */
     int              canon_regs;   /* most registers of a pattern */
     int             *canon_tag;    /* per declaration: its start from the chain's tag
-                                      (1: the step's s->hs; 2: the event itself), 0 replay */
+                                      (1: the chain's tag before the step; 2: the event itself), 0 replay */
     int              canon_tag_now;/* the pattern being emitted: its canon_tag */
+    char             tag_field[16];/* canon_tag_now 1: the state's field of that tag (cg_emit_chain) */
+    bool             tag_la;       /* and its step leaves s[0] to the caller (cg_emit_chain) */
     int              nnodes_walks;
     char             nodes_walk[CG_NODES_WALKS][CG_NODES_SIG];
     /* forecast patterns (cg_forecast.c): the record function is emitted (a pattern has tables),
