@@ -1526,13 +1526,13 @@ int main(int argc, char **argv)
                          "--max-delay");
     if (convert && (checkpoint || restore))
         return bad_usage(prog, "%s matches nothing: no --checkpoint or --restore with it", "--convert-bin");
+    if (convert && delay)
+        return bad_usage(prog, "%s", "--max-delay does not apply to --convert-bin");
     FILE *in = stdin;
     if (path && strcmp(path, "-") != 0 && !(in = fopen(path, input == INPUT_BIN ? "rb" : "r"))) {
         perror(path);
         return 2;
     }
-    if (convert && delay)
-        return bad_usage(prog, "%s", "--max-delay does not apply to --convert-bin");
     if (publish) {
         int rc = nats_main(prog, &nc, NULL, in, input == INPUT_BIN, strict);
         if (in != stdin)
