@@ -283,9 +283,12 @@ static void put_la(Cg *g, int part, const char *in)
             fprintf(out, "        int64_t la%d[%d], bb%d = st%d.pos + 1 + (INT64_C(1) << 62), sb%d = st%d.s[0];\n", i,
                     CG_BATCH_BLOCK, i, i, i, i);
         else if (part == 1)
-            fprintf(out, "        {\n            int64_t d = st%d.l[1] - bb%d, v = la%d[d & %d];\n"
-                         "            st%d.s[0] = d >= 0 ? v : sb%d;\n        }\n",
-                    i, i, i, CG_BATCH_BLOCK - 1, i, i);
+            /* a branch, once a block: a load before the test reads la
+               where the block stepped nothing (gcc -O2 -Wmaybe-uninitialized) */
+            fprintf(out, "        if (st%d.l[1] >= bb%d)   /* l[1] is in the block: its l[0] */\n"
+                         "            st%d.s[0] = la%d[(st%d.l[1] - bb%d) & %d];\n"
+                         "        else\n            st%d.s[0] = sb%d;\n",
+                    i, i, i, i, i, i, CG_BATCH_BLOCK - 1, i, i);
         else   /* both sides computed: a select, not a branch (which mispredicted) */
             fprintf(out, "%s                if (hit[h] %% %du == %du) {   /* pattern %d: l[1] -> its start */\n"
                          "%s                    int64_t d = r.start - bb%d, v = la%d[d & %d];\n"
