@@ -1574,24 +1574,33 @@ static void eval_targets(void)
             snprintf(t->figure, sizeof t->figure, "%s", buf);
         }
     }
-    t = tnew("B3 (all stam matches counted): >= 100 M events/s, flat in w");
+    /* flat in w per K, as for B1: K = 26 has fewer matches, so its rows
+       are faster at every w, which is no slope in w */
+    t = tnew("B3 (all stam matches counted): >= 100 M events/s, flat in w (max/min ns over w per K <= 1.3)");
     {
-        double lo = 1e9, hi = 0;
-        for (i = 0; i < naggs; i++) {
-            agg *a = &aggs[i];
-            if (!strcmp(a->wl, "B3") && is_matcher(a->method) && a->nns) {
-                double ns = agg_ns(a);
-                if (ns < lo)
-                    lo = ns;
-                if (ns > hi)
-                    hi = ns;
+        double hi_all = 0, flat = 0;
+        int n = 0, shown = 0;
+        for (x = 0; x < 2; x++) {
+            double lo = 1e9, hi = 0;
+            for (i = 0; i < naggs; i++) {
+                agg *a = &aggs[i];
+                if (!strcmp(a->wl, "B3") && is_matcher(a->method) && a->k == ks[x] && a->nns) {
+                    double ns = agg_ns(a);
+                    lo = ns < lo ? ns : lo;
+                    hi = ns > hi ? ns : hi;
+                    n++;
+                }
+            }
+            if (hi > 0) {
+                size_t l = shown++ ? strlen(t->figure) : 0;
+                hi_all = hi > hi_all ? hi : hi_all;
+                flat = hi / lo > flat ? hi / lo : flat;
+                snprintf(t->figure + l, sizeof t->figure - l, "%sK = %d: %.1f-%.1f M events/s (max/min ns %.2f)",
+                         l ? "; " : "", ks[x], 1e3 / hi, 1e3 / lo, hi / lo);
             }
         }
-        if (hi > 0) {
-            t->met = 1e3 / hi >= 100 && hi / lo <= 1.3;
-            snprintf(t->figure, sizeof t->figure, "%.1f-%.1f M events/s (max/min ns %.2f)",
-                     1e3 / hi, 1e3 / lo, hi / lo);
-        }
+        if (n)
+            t->met = 1e3 / hi_all >= 100 && flat <= 1.3;
     }
     t = tnew("B7 registers: >= half the 16-byte record floor (best strategy per selectivity)");
     {
