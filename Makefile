@@ -154,7 +154,7 @@ demo: deps  ## build sremc, build a matcher from a sample and run it
 	@$(MAKE) -s --no-print-directory all
 	@sh scripts/demo.sh
 
-check: deps  ## run every test (about 4 minutes on 2 idle cores)
+check: deps  ## run every test (about 10 minutes on 2 idle cores)
 	@$(MAKE) --no-print-directory check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-gen check-fault check-fault-long check-install check-embed samples-long check-firmware check-cost check-canon check-forecast check-nats
 	@echo "check: all suites passed"
 
