@@ -43,6 +43,14 @@ static void put_step(Cg *g, int i, const AstPattern *p, const char *st, const ch
         cg_line(pu, level - 1, "}");
 }
 
+/* Whether pattern p does nothing per event but its step: no explore
+ * trie, forecast hook or absent queue to run after each event. Only such
+ * a pattern may be batched, threaded or skip events (acceleration). */
+static bool step_only(const AstPattern *p, const Plan *plan)
+{
+    return !p->explore.present && !plan->fc_symbols && !p->absent.present;
+}
+
 /* Matcher fields, init, push and free code of pattern i. */
 static void emit_driver(Cg *g, int i, const Plan *plan)
 {
@@ -129,8 +137,8 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             cg_line(&g->sec[CG_MANY_FAST], 1, "return %s_p%d_run(m, &m->p%d, events, n);", P, i, i);
             return;
         }
-        /* batched blocks note detections only: a forecast pattern's hook and an absent pattern's queue run after every event */
-        if (g->local_state && !p->explore.present && !plan->fc_symbols && !p->absent.present && g->nbatch < CG_BATCH_MAX) {
+        /* batched blocks note detections only */
+        if (g->local_state && step_only(p, plan) && g->nbatch < CG_BATCH_MAX) {
             g->batch[g->nbatch] = i;
             g->batch_tag[g->nbatch] = g->canon_tag_now == 1;
             g->batch_la[g->nbatch] = g->canon_tag_now == 1 && g->tag_la;
@@ -184,8 +192,7 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
         cg_emit_chain(g, i, plan);
         g->local_state = p->partition_attr == NULL;
         /* the one declaration, batched: its idle stretches are skipped */
-        if (ndecls == 1 && g->local_state && !p->explore.present && !plan->fc_symbols && !p->absent.present &&
-            cg_accel_chain(g, plan->chain)) {
+        if (ndecls == 1 && g->local_state && step_only(p, plan) && cg_accel_chain(g, plan->chain)) {
             cg_emit_chain_idle(g, i, plan->chain);
             cg_emit_accel_chain(g, i);
             g->accel_batch = i;
@@ -210,8 +217,7 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
             /* threaded run: one per-state prologue each, so only for
              * small automata (fire's 768-state dsra took 7x longer to
              * compile at -O2 threaded) */
-            g->threaded = ndecls == 1 && !p->partition_attr && !p->explore.present && !plan->fc_symbols &&
-                         !p->absent.present &&
+            g->threaded = ndecls == 1 && !p->partition_attr && step_only(p, plan) &&
                          plan->min->nstates <= CG_THREADED_MAX_STATES;
             if (plan->fc_tables)   /* the step reads them */
                 cg_emit_forecast_tables(g, i, plan);
