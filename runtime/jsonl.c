@@ -318,29 +318,6 @@ static const char *same_string(const sremrt_jsonl *r, const char *p, const char 
     return !*name && *p == '"' ? p + 1 : NULL;
 }
 
-/* Whether p[0..8) are 8 decimal digits, and their value (SWAR: one load). */
-static uint64_t load8(const char *p)
-{
-    const unsigned char *u = (const unsigned char *)p;
-    return (uint64_t)u[0] | (uint64_t)u[1] << 8 | (uint64_t)u[2] << 16 | (uint64_t)u[3] << 24 |
-           (uint64_t)u[4] << 32 | (uint64_t)u[5] << 40 | (uint64_t)u[6] << 48 | (uint64_t)u[7] << 56;
-}
-
-static int eight_digits(uint64_t v)
-{
-    return ((v & UINT64_C(0xF0F0F0F0F0F0F0F0)) |
-            (((v + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4)) ==
-           UINT64_C(0x3333333333333333);
-}
-
-static uint64_t eight_value(uint64_t v)
-{
-    v -= UINT64_C(0x3030303030303030);
-    v = v * 10 + (v >> 8);   /* pairs of digits */
-    return (((v & UINT64_C(0x000000FF000000FF)) * (100 + (UINT64_C(1000000) << 32))) +
-            (((v >> 16) & UINT64_C(0x000000FF000000FF)) * (1 + (UINT64_C(10000) << 32)))) >> 32;
-}
-
 static int is_digit(char c)
 {
     return c >= '0' && c <= '9';
@@ -592,16 +569,12 @@ static const char *number_attr(sremrt_jsonl *r, const sremrt_attr *a, const char
     int64_t v;
     double d;
     const char *e, *q = p + (*p == '-');
-    if (a->type != SREMRT_FLOAT && *q >= '1' && *q <= '9') {   /* up to 18 digits in one pass */
-        uint64_t u = 0, w;
-        for (e = q; e - q <= 10 && eight_digits(w = load8(e)); e += 8)
-            u = u * 100000000 + eight_value(w);
-        for (; is_digit(*e) && e - q < 18; e++)
-            u = u * 10 + (unsigned)(*e - '0');
-        if (!is_digit(*e) && *e != '.' && *e != 'e' && *e != 'E') {
-            sremrt_attr_set_int(a, event, q > p ? -(int64_t)u : (int64_t)u);
-            return e;
-        }
+    /* an integer of up to 18 digits in one pass (num.h's scanner; JSON
+       allows no '+' and no leading zero, which the test on *q keeps out) */
+    if (a->type != SREMRT_FLOAT && *q >= '1' && *q <= '9' && (e = sremrt_scan_i64(p, &v)) && *e != '.' &&
+        *e != 'e' && *e != 'E') {
+        sremrt_attr_set_int(a, event, v);
+        return e;
     }
     e = *p == '-' || is_digit(*p) ? scan_number(p, &integral) : NULL;
     if (a->type == SREMRT_FLOAT) {   /* JSON's grammar checked: num.h reads it as strtod would */
