@@ -5,12 +5,12 @@
 
 #include <string.h>
 
+#include "sremrt/isotime.h"
 #include "sremrt/num.h"
 #include "sremrt/sink.h"
 
 #define SHOWN_MAX 40          /* longest key or value quoted in a message */
 #define NAME_CAP 256          /* longest escaped key or enum value decoded */
-#define PAD 8                 /* bytes after the buffer: 8-digit loads never leave it */
 enum { LINE_BLANK = -1 };     /* parse_line: a line of only white space */
 
 /* ---- memory ---------------------------------------------------------------- */
@@ -31,11 +31,11 @@ static size_t name_slots(const sremrt_schema *s)
 }
 
 /* Layout: seen stamps, key order guesses, the name table, then the buffer
- * (a line, a block, the spare byte for the last line's '\n' and PAD). */
+ * (a line, a block, the spare byte for the last line's '\n'). */
 static size_t layout_bytes(const sremrt_schema *s, size_t line_cap, size_t block)
 {
     return (size_t)s->nattrs * (sizeof(uint32_t) + sizeof(int)) + name_slots(s) * sizeof(int) +
-           line_cap + block + 1 + PAD;
+           line_cap + block + 1;
 }
 
 /* FNV-1a of a name's bytes: where it goes in the name table. */
@@ -115,7 +115,7 @@ static int place(sremrt_jsonl *r, const sremrt_jsonl_config *cfg, void *mem, siz
         r->seen[i] = 0;
         r->order[i] = i;   /* first guess: keys in schema order */
     }
-    memset(r->buf, 0, r->cap + 1 + PAD);   /* what 8-byte loads see past a line is defined */
+    memset(r->buf, 0, r->cap + 1);
     fill_names(r);
     r->plain = plain_names(r->schema);
     r->mem = mem;
@@ -585,7 +585,7 @@ static const char *number_attr(sremrt_jsonl *r, const sremrt_attr *a, const char
     }
     if (!e || !integral)
         return wrong_type(r, a, p, a->type == SREMRT_INT ? " is not an int"
-                                                         : " is not a timestamp (an integer)");
+                                                         : " is not a timestamp (an integer or an ISO-8601 time)");
     if (sremrt_parse_i64(p, (size_t)(e - p), &v) != SREMRT_NUM_OK)
         return value_msg(r, a, p, e, " is out of the int64 range");
     sremrt_attr_set_int(a, event, v);
@@ -641,13 +641,41 @@ static const char *string_attr(sremrt_jsonl *r, const sremrt_attr *a, const char
     return e;
 }
 
+/* A timestamp given as a JSON string: an ISO-8601 time, read as the CSV
+ * reader reads one (isotime.h), with its messages. */
+static const char *iso_attr(sremrt_jsonl *r, const sremrt_attr *a, const char *p, void *event)
+{
+    char buf[NAME_CAP], what[96];
+    size_t n = 0, len;
+    int escaped, rc = SREMRT_TIME_SYNTAX;
+    int64_t v;
+    const char *e, *text;
+    if (!(e = scan_string(r, p, buf, &n, &escaped)))
+        return NULL;
+    if ((text = string_text(p, e, buf, n, escaped, &len)))
+        rc = sremrt_parse_iso8601(text, len, r->schema->ts_unit_ns, &v);
+    if (rc != SREMRT_TIME_OK) {   /* " " + the CSV reader's words */
+        sremrt_sink s;
+        sremrt_sink_init_buf(&s, what, sizeof what);
+        sremrt_sink_putc(&s, ' ');
+        sremrt_sink_puts(&s, sremrt_time_error(rc));
+        sremrt_sink_end(&s);
+        return value_msg(r, a, p, e, what);
+    }
+    sremrt_attr_set_int(a, event, v);
+    return e;
+}
+
 /* The value of attribute a at p into the event: the byte after it, or NULL. */
 static const char *attr_value(sremrt_jsonl *r, const sremrt_attr *a, const char *p, void *event)
 {
     const char *e;
     switch (a->type) {
-    case SREMRT_INT:
     case SREMRT_TIMESTAMP:
+        if (*p == '"')
+            return iso_attr(r, a, p, event);
+        return number_attr(r, a, p, event);
+    case SREMRT_INT:
     case SREMRT_FLOAT:
         return number_attr(r, a, p, event);
     case SREMRT_BOOL:

@@ -115,7 +115,7 @@ static void test_values(void)
              "{\"type\":3,\"id\":1,\"value\":2,\"ok\":true,\"time\":3}\n"
              EV("T", "1", "null", "true", "1") "\n",
              "1: ! attribute id: \"1.5\" is not an int\n"
-             "2: ! attribute time: \"1e3\" is not a timestamp (an integer)\n"
+             "2: ! attribute time: \"1e3\" is not a timestamp (an integer or an ISO-8601 time)\n"
              "3: ! attribute id: \"1\" is not an int\n"
              "4: ! attribute id: \"9223372036854775808\" is out of the int64 range\n"
              "5: T|-9223372036854775808|0|1|1\n"
@@ -139,6 +139,28 @@ static void test_values(void)
              "7: ! expected a JSON value\n"
              "8: T|0|-0|0|0\n"
              "END\n");
+}
+
+/* Timestamps as ISO-8601 strings, as in CSV (docs/language.md 2):
+ * 2023-11-14T22:13:20Z is 1700000000 s; rt_sensor's unit is ms. */
+static void test_iso_times(void)
+{
+    CHECK_JL(EV("T", "1", "0", "true", "\"2023-11-14T22:13:20.5Z\"") "\n"
+             EV("T", "2", "0", "true", "\"2023-11-14T23:13:20.500+01:00\"") "\n"
+             EV("T", "3", "0", "true", "\"2023-11-14T22:13:21\"") "\n"
+             EV("T", "4", "0", "true", "\"2023-11-14T22:13:21.0005Z\"") "\n"
+             EV("T", "5", "0", "true", "\"2023-02-29T00:00:00Z\"") "\n"
+             EV("T", "6", "0", "true", "\"soon\"") "\n"
+             EV("T", "7", "0", "true", "\"2023-11-14T22:13:22\\u005a\"") "\n"
+             EV("T", "8", "0", "true", "1700000003000") "\n",
+             "1: T|1|0|1|1700000000500\n"
+             "2: T|2|0|1|1700000000500\n"
+             "3: ! attribute time: \"2023-11-14T22:13:21\" has no time zone (Z or an offset like +02:00)\n"
+             "4: ! attribute time: \"2023-11-14T22:13:21.0005Z\" is not a whole number of the timestamp's unit\n"
+             "5: ! attribute time: \"2023-02-29T00:00:00Z\" is not a valid date and time\n"
+             "6: ! attribute time: \"soon\" is not a timestamp (an integer or an ISO-8601 time)\n"
+             "7: T|7|0|1|1700000002000\n"
+             "8: T|8|0|1|1700000003000\nEND\n");
 }
 
 static void test_syntax(void)
@@ -413,6 +435,7 @@ void add_jsonl_tests(void)
     CU_add_test(s, "basic", test_basic);
     CU_add_test(s, "keys: order, extra, escapes, missing", test_keys);
     CU_add_test(s, "values by type", test_values);
+    CU_add_test(s, "ISO-8601 timestamps", test_iso_times);
     CU_add_test(s, "syntax errors", test_syntax);
     CU_add_test(s, "long lines and small blocks", test_long_lines);
     CU_add_test(s, "caller buffer", test_buffer);
