@@ -245,13 +245,13 @@ void cg_emit_canon(Cg *g, int i, const AstPattern *p)
                     "    %s_event ev[%" PRId64 "];\n} %s_p%d_h;\n\n",
                 P, i, p->name, keep, keep, keep, P, keep, P, i);
         fprintf(out, "/* The replay's events of pattern %s: its key's ring (m->cn_ring). */\n"
-                     "static int32_t %s_p%d_gather(%s_matcher *m, int64_t *total)\n{\n"
+                     "static int32_t %s_p%d_gather(%s_matcher *m)\n{\n"
                      "    const %s_p%d_h *h = (const %s_p%d_h *)m->cn_ring;\n"
                      "    int32_t n = (int32_t)(h->n < %" PRId64 " ? h->n : %" PRId64 ");\n"
                      "    for (int32_t k = 0; k < n; k++) {\n"
                      "        int64_t x = (h->n - n + k) %% %" PRId64 ";\n"
                      "        m->cn_ev[k] = &h->ev[x];\n        m->cn_idx[k] = h->idx[x];\n    }\n"
-                     "    *total = h->n;\n    return n;\n}\n\n",
+                     "    return n;\n}\n\n",
                 p->name, P, i, P, P, i, P, i, keep, keep, keep);
     }
 }
@@ -284,11 +284,13 @@ static void put_decl_tables(Cg *g, FILE *out)
         else
             fputs("NULL", out);
     }
-    fprintf(out, "};\nstatic const int64_t %s_canon_win[%d][3] = {", P, g->ndecls);
-    for (int d = 0; d < g->ndecls; d++) {
-        const AstPattern *p = g->canon_pat[d] >= 0 ? g->canon_p[d] : NULL;
-        fprintf(out, "%s{%d, %" PRId64 ", %" PRId64 "}", d ? ", " : "", p ? (int)p->hdr.window.kind : 0,
-                p ? p->hdr.window.value : 0, p ? canon_keep(g, p) : 0);
+    if (g->schema->ts_attr >= 0) {   /* put_first reads it: time windows only */
+        fprintf(out, "};\nstatic const int64_t %s_canon_win[%d][2] = {", P, g->ndecls);
+        for (int d = 0; d < g->ndecls; d++) {
+            const AstPattern *p = g->canon_pat[d] >= 0 ? g->canon_p[d] : NULL;
+            fprintf(out, "%s{%d, %" PRId64 "}", d ? ", " : "", p ? (int)p->hdr.window.kind : 0,
+                    p ? p->hdr.window.value : 0);
+        }
     }
     fprintf(out, "};\nstatic const char *const *const %s_canon_names[%d] = {", P, g->ndecls);
     for (int d = 0; d < g->ndecls; d++) {
@@ -298,7 +300,7 @@ static void put_decl_tables(Cg *g, FILE *out)
         else
             fputs("NULL", out);
     }
-    fprintf(out, "};\nstatic int32_t (*const %s_canon_gather[%d])(%s_matcher *, int64_t *) = {", P, g->ndecls, P);
+    fprintf(out, "};\nstatic int32_t (*const %s_canon_gather[%d])(%s_matcher *) = {", P, g->ndecls, P);
     for (int d = 0; d < g->ndecls; d++) {
         fputs(d ? ", " : "", out);
         if (g->canon_pat[d] < 0)
@@ -418,7 +420,7 @@ static void put_gather_grow(Cg *g, FILE *out, int d)
     fprintf(out,
             "/* The replay's events of pattern %s: those within its window and one\n"
             " * before, from the ring (grown to keep them). */\n"
-            "static int32_t %s_gather_shared_%d(%s_matcher *m, int64_t *total)\n{\n"
+            "static int32_t %s_gather_shared_%d(%s_matcher *m)\n{\n"
             "    int64_t i = m->index, lo = i;\n"
             "    uint64_t ti = (uint64_t)%s_hist_at(m, i)->",
             p->name, P, g->canon_pat[d], P, P);
@@ -436,7 +438,7 @@ static void put_gather_grow(Cg *g, FILE *out, int d)
             "    for (int32_t k = 0; k < n; k++) {\n"
             "        m->cn_idx[k] = lo + k;\n"
             "        m->cn_ev[k] = %s_hist_at(m, m->cn_idx[k]);\n    }\n"
-            "    *total = i;\n    return n;\n}\n\n",
+            "    return n;\n}\n\n",
             p->hdr.window.value, P, d, P);
 }
 
@@ -497,29 +499,28 @@ static void put_shared(Cg *g, FILE *out)
         }
         fprintf(out,
                 "/* The replay's events of pattern %s: the last %" PRId64 " of the stream. */\n"
-                "static int32_t %s_gather_shared_%d(%s_matcher *m, int64_t *total)\n{\n"
+                "static int32_t %s_gather_shared_%d(%s_matcher *m)\n{\n"
                 "    int64_t i = m->index;\n"
                 "    int32_t n = (int32_t)(i < %" PRId64 " ? i : %" PRId64 ");\n"
                 "    for (int32_t k = 0; k < n; k++) {\n"
                 "        m->cn_idx[k] = i - n + 1 + k;\n"
                 "        m->cn_ev[k] = %s_hist_at(m, m->cn_idx[k]);\n    }\n"
-                "    *total = i;\n    return n;\n}\n\n",
+                "    return n;\n}\n\n",
                 g->canon_p[d]->name, canon_keep(g, g->canon_p[d]), P, g->canon_pat[d], P, canon_keep(g, g->canon_p[d]),
                 canon_keep(g, g->canon_p[d]), P);
     }
 }
 
 /* The window's first event among the gathered ones (time windows read
- * the timestamps; language.md 3.3), and whether events that may be in
- * the window were not kept. */
+ * the timestamps; language.md 3.3). */
 static void put_first(Cg *g, FILE *out)
 {
-    fputs("    int32_t first = 0;\n"
-          "    int lost = total > n && (w[0] != 1 || w[1] > n);   /* events of the window not kept */\n", out);
+    fputs("    int32_t first = 0;\n", out);
     if (g->schema->ts_attr < 0)
         return;
-    fprintf(out, "    if (w[0] == 2) {\n"
-                 "        uint64_t ti = (uint64_t)((const %s_event *)m->cn_ev[n - 1])->", g->P);
+    fprintf(out, "    const int64_t *w = %s_canon_win[decl];\n"
+                 "    if (w[0] == 2) {\n"
+                 "        uint64_t ti = (uint64_t)((const %s_event *)m->cn_ev[n - 1])->", g->P, g->P);
     cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
     fprintf(out, ";\n        while (first < n - 1) {\n"
                  "            uint64_t tj = (uint64_t)((const %s_event *)m->cn_ev[first])->", g->P);
@@ -527,7 +528,7 @@ static void put_first(Cg *g, FILE *out)
     fputs(";\n            if ((int64_t)(ti - tj) <= 0 || ti - tj <= (uint64_t)w[1])\n"
           "                break;\n"
           "            first++;\n        }\n"
-          "        lost = lost && first == 0;\n    }\n", out);
+          "    }\n", out);
 }
 
 /* The history's fields, the tables and P_canon_fill. */
@@ -559,13 +560,11 @@ void cg_emit_canon_end(Cg *g)
             " * were not kept. */\n"
             "static void %s_canon_fill(%s_matcher *m, int32_t decl, sremrt_record *r)\n{\n"
             "    const sremrt_canon_pat *p = %s_canon_pat[decl];\n"
-            "    const int64_t *w = %s_canon_win[decl];\n"
-            "    int64_t total;\n"
             "    r->start = 0;\n    r->nbind = 0;\n    r->bind_names = NULL;\n    r->bind = NULL;\n"
             "    r->schema = NULL;\n    r->start_event = NULL;\n    r->bind_events = NULL;\n"
             "    if (!p)\n        return;\n"
             "    r->schema = &%s_schema;\n",
-            P, P, P, P, P);
+            P, P, P, P);
     if (g->canon_hist > 0)   /* tag starts are unpartitioned chains': in the shared ring */
         fprintf(out,
                 "    if (%s_canon_tag[decl]) {   /* a chain's tag (m->cn_tag), or the event itself */\n"
@@ -573,12 +572,11 @@ void cg_emit_canon_end(Cg *g)
                 "        r->start_event = %s_hist_has(m, r->start) ? %s_hist_at(m, r->start) : NULL;\n"
                 "        return;\n    }\n",
                 P, P, P, P);
-    fprintf(out, "    int32_t n = %s_canon_gather[decl](m, &total);\n", P);
+    fprintf(out, "    int32_t n = %s_canon_gather[decl](m);\n", P);
     put_first(g, out);
     fprintf(out,
             "    sremrt_canon_io io = {m->cn_ev, n, first, 0, m->cn_at, m->cn_pos, m->cn_regs};\n"
             "    int32_t j = sremrt_canon_find(p, &io);\n"
-            "    (void)lost;\n"
             "    if (j >= 0) {\n        r->start = m->cn_idx[j];\n        r->start_event = m->cn_ev[j];\n    } else {\n"
             "        m->ovf[decl][SREMRT_OVF_START]++;   /* events not kept, or the replay's bounds */\n    }\n"
             "    if (p->nregs == 0)\n        return;\n"
