@@ -88,14 +88,61 @@ static void collect_atoms(const AstRegex *r, const AstRegex **atoms)
         collect_atoms(r->kids[k], atoms);
 }
 
+/* The most events a match of r spans, or -1 when unbounded (a star, a
+ * complement, an unbounded repeat of something non-empty). */
+static int64_t longest(const AstRegex *r)
+{
+    int64_t n = 0, k;
+    switch (r->kind) {
+    case RX_ATOM:
+        return 1;
+    case RX_SEQ:
+    case RX_ALT:
+        for (int i = 0; i < r->nkids; i++) {
+            if ((k = longest(r->kids[i])) < 0)
+                return -1;
+            n = r->kind == RX_SEQ ? n + k : k > n ? k : n;
+            if (n > CG_CANON_KEEP_MAX)
+                return -1;   /* too long to matter */
+        }
+        return n;
+    case RX_AND:   /* a span both match: as long as the shortest bound */
+        n = -1;
+        for (int i = 0; i < r->nkids; i++)
+            if ((k = longest(r->kids[i])) >= 0 && (n < 0 || k < n))
+                n = k;
+        return n;
+    case RX_NOT:
+        return -1;
+    case RX_OPT:
+        return longest(r->kids[0]);
+    case RX_STAR:
+    case RX_PLUS:
+        return longest(r->kids[0]) == 0 ? 0 : -1;
+    case RX_REPEAT:
+        if ((k = longest(r->kids[0])) <= 0)
+            return k;
+        return r->max < 0 || r->max > CG_CANON_KEEP_MAX / k ? -1 : k * r->max;
+    }
+    return -1;
+}
+
 /* Events a replay of p looks back at: its count window up to
  * CG_CANON_KEEP_MAX, else (time window, or none) CG_CANON_KEEP
- * (CG_CANON_KEEP_FW with --freestanding); a start further back is unknown. */
+ * (CG_CANON_KEEP_FW with --freestanding); a start further back is unknown.
+ * A strict pattern whose matches are at most L events long needs only L,
+ * rounded up to a power of two (`x:Placed Paid` two, not 256 per key). */
 static int64_t canon_keep(const Cg *g, const AstPattern *p)
 {
+    int64_t keep, L = p->hdr.policy == POLICY_STRICT ? longest(p->body) : -1;
     if (p->hdr.window.kind != WIN_EVENTS)   /* firmware: RAM is dear, per key above all */
-        return g->o->freestanding ? CG_CANON_KEEP_FW : CG_CANON_KEEP;
-    return p->hdr.window.value < CG_CANON_KEEP_MAX ? p->hdr.window.value : CG_CANON_KEEP_MAX;
+        keep = g->o->freestanding ? CG_CANON_KEEP_FW : CG_CANON_KEEP;
+    else
+        keep = p->hdr.window.value < CG_CANON_KEEP_MAX ? p->hdr.window.value : CG_CANON_KEEP_MAX;
+    int64_t pow2 = 1;   /* a power of two: the rings' `% keep` is a mask */
+    while (L >= 1 && pow2 < L)
+        pow2 *= 2;
+    return L >= 1 && pow2 < keep ? pow2 : keep;
 }
 
 /* Whether the shared ring grows to keep p's window (hosted, time window,
