@@ -123,7 +123,7 @@ void cg_emit_dsra(Cg *g, int i, const Plan *plan)
     cg_emit_atoms(g, i, d);
     /* the threaded run skips events in the start state (cg_accel.c) */
     if (g->threaded && cg_accel_state(g, d, 0))
-        cg_emit_accel(g, i, d, 0);
+        cg_emit_accel(g, i, d, 0, p);
     emit_dsra_step(g, i, plan, g->threaded);
 }
 

@@ -234,11 +234,12 @@ for F in push_many push_many_batched; do
         fi
     done
 done
-# 3c. the same where the threaded run skips events in its start state,
+# 3c. the same where the threaded run skips events in its start state
+#     (a strict sequence: blocks without a candidate, push_many_accel_seq),
 #     or the batched push_many those of an idle chain (acceleration), on
 #     streams where the start event is common and rare
 for FL in push_many_accel:tree push_many_accel_time:tree push_many_accel_time:chain \
-          push_many_accel_chain:chain push_many_accel_gaps:chain; do
+          push_many_accel_chain:chain push_many_accel_gaps:chain push_many_accel_seq:tree; do
     F=${FL%%:*} L=${FL#*:}
     for A in common rare "rare small"; do
         if "$SREMC" tests/gen/$F.srem --layout $L --prefix pm -o "$W/pm.c" &&
