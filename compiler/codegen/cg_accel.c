@@ -180,6 +180,11 @@ static int strict_length(const Dsra *d, const AstPattern *p)
     return tested ? b->nkids : 0;
 }
 
+int cg_accel_seq(const Cg *g, const Dsra *d, const AstPattern *p)
+{
+    return g->threaded && cg_accel_state(g, d, 0) ? strict_length(d, p) : 0;
+}
+
 /* The conjunct functions P_pI_sT_C of the sequence's atoms (cg_cond.c). */
 static void emit_seq_conds(Cg *g, int i, const AstPattern *p)
 {
@@ -202,10 +207,12 @@ static void emit_seq_conds(Cg *g, int i, const AstPattern *p)
  * block that has one, and a block with a step back is stepped. */
 static void put_seq_blocks(FILE *out, const Cg *g, int i, const AstPattern *p, int L, const AstAttr *ts)
 {
-    fprintf(out, "    while (n - j >= %d) {\n        const %s_event *ev = events + j;\n        uint8_t f[%d];\n"
+    /* f[-8..-1]: no atom holds there (the words of the first ends read them) */
+    fprintf(out, "    uint8_t fb[%d] = {0}, *f = fb + 8;\n", SEQ_BLOCK + 8);
+    fprintf(out, "    while (n - j >= %d) {\n        const %s_event *ev = events + j;\n"
                  "        unsigned cand = 0;\n        for (unsigned b = 0; b < %d; b++) {\n"
                  "            const %s_event *e = &ev[b];\n            f[b] = (uint8_t)(",
-            SEQ_BLOCK, g->P, SEQ_BLOCK, SEQ_BLOCK, g->P);
+            SEQ_BLOCK, g->P, SEQ_BLOCK, g->P);
     for (int t = 0; t < L; t++) {
         const AstExpr *c[SEQ_MAX_CONJ];
         int nc = event_conjuncts(p->body->kids[t]->cond, c, 0);
@@ -232,13 +239,25 @@ static void put_seq_blocks(FILE *out, const Cg *g, int i, const AstPattern *p, i
         cg_put_field(out, ts);
         fputs(";\n        if (back)\n            goto done;   /* stepped: the rule rejects it */\n", out);
     }
+    /* a block with candidates keeps their starts (s->seq_*), so that the
+       calls after the first candidate's steps go to the next at once */
     fprintf(out, "        if (cand >> %d & 1u) {   /* stop at the first candidate's first event */\n"
-                 "            for (unsigned b = %d;; b++)\n                if (f[b]",
-            L - 1, L - 1);
+                 "            uint64_t starts = 0;\n            for (unsigned w = 0; w < %d; w += 8) {\n"
+                 "                uint64_t c = %s_p%d_word(f + w)",
+            L - 1, SEQ_BLOCK, g->P, i);
+    /* 8 ends at a time: the bytes as words (a shift moves a byte's bit t
+       to bit L - 1 of the same byte; what it carries into the next byte
+       lands below that bit), bit L - 1 of each byte gathered by a
+       multiplication */
     for (int t = 0; t < L - 1; t++)
-        fprintf(out, " & (unsigned)f[b - %d] << %d", L - 1 - t, L - 1 - t);
-    fprintf(out, " & %du) {\n                    j += b - %d;\n                    goto done;\n                }\n        }\n",
-            1 << (L - 1), L - 1);
+        fprintf(out, " & %s_p%d_word(f + w - %d) << %d", g->P, i, L - 1 - t, L - 1 - t);
+    fprintf(out, ";\n                starts |= ((c >> %d & UINT64_C(0x0101010101010101)) * UINT64_C(0x0102040810204080) >> 56)"
+                 " << w;\n            }\n            starts >>= %d;   /* ends to starts */\n",
+            L - 1, L - 1);
+    fprintf(out, "            s->seq_cand = starts;\n            s->seq_base = s->pos + 1 + (int64_t)(j - k);\n"
+                 "            s->seq_end = s->seq_base + %d;\n            j += %s_p%d_low(starts);\n"
+                 "            goto done;\n        }\n",
+            SEQ_BLOCK + 1 - L, g->P, i);
     if (ts) {
         fprintf(out, "        last = ev[%d].", SEQ_BLOCK - L);
         cg_put_field(out, ts);
@@ -246,6 +265,25 @@ static void put_seq_blocks(FILE *out, const Cg *g, int i, const AstPattern *p, i
     }
     fprintf(out, "        j += %d;   /* the last %d events start runs the next block tests */\n    }\n",
             SEQ_BLOCK - (L - 1), L - 1);
+}
+
+/* Where the last block with candidates left the next start (its events
+ * passed the timestamp rule when it was tested): at it, or past the
+ * block's tested starts, without testing again. */
+static void put_seq_known(FILE *out, const Cg *g, int i, const AstAttr *ts)
+{
+    fprintf(out, "    int64_t at = s->pos + 1;   /* events[k]'s position */\n"
+                 "    if (k < n && at >= s->seq_base && at < s->seq_end) {\n"
+                 "        uint64_t rest = s->seq_cand >> (at - s->seq_base);\n"
+                 "        size_t to = rest ? %s_p%d_low(rest) : (size_t)(s->seq_end - at);\n"
+                 "        j = k + (n - k < to ? n - k : to);\n        if (rest)\n            goto done;\n",
+            g->P, i);
+    if (ts) {
+        fputs("        if (j > k)\n            last = events[j - 1].", out);
+        cg_put_field(out, ts);
+        fputs(";\n", out);
+    }
+    fputs("    }\n", out);
 }
 
 /* The leave test's blocks of state q, after the first events one at a
@@ -294,8 +332,17 @@ static void emit_skip(Cg *g, int i, const Dsra *d, int q, const AstPattern *p)
     const AstAttr *ts = g->schema->ts_attr >= 0 ? &g->schema->attrs[g->schema->ts_attr] : NULL;
     int L = d && q == 0 ? strict_length(d, p) : 0;
 
-    if (L)
+    if (L) {
         emit_seq_conds(g, i, p);
+        fprintf(out, "/* The index of the lowest bit set in x (not 0). */\nstatic unsigned %s_p%d_low(uint64_t x)\n{\n"
+                     "#if defined(__GNUC__)\n    return (unsigned)__builtin_ctzll(x);\n#else\n    unsigned b = 0;\n"
+                     "    while (!(x >> b & 1u))\n        b++;\n    return b;\n#endif\n}\n\n"
+                     "/* The 8 bytes at p as a word, p[0] lowest (one load where the host is little-endian). */\n"
+                     "static uint64_t %s_p%d_word(const uint8_t *p)\n{\n"
+                     "    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |\n"
+                     "           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;\n}\n\n",
+                P, i, P, i);
+    }
     if (L)
         fprintf(out,
                 "/* State 0 of a strict sequence of %d atoms: events[k..] skipped\n"
@@ -321,8 +368,10 @@ static void emit_skip(Cg *g, int i, const Dsra *d, int q, const AstPattern *p)
     if (ts) {
         fputs("    int64_t last = m->order.last;\n    if (!m->order.seen)\n        return k;   /* the first event sets the rule */\n", out);
     }
-    if (L)   /* at once: blocks pass over the events that leave the state but start no candidate */
+    if (L) {   /* at once: blocks pass over the events that leave the state but start no candidate */
+        put_seq_known(out, g, i, ts);
         put_seq_blocks(out, g, i, p, L, ts);
+    }
     else
         put_leave_blocks(out, g, i, d, q, ts);
     /* the tail, one event at a time */
