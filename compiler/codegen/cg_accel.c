@@ -30,6 +30,7 @@
  * have moved is one that cannot detect, and stays so. */
 #define _POSIX_C_SOURCE 200809L
 #include "cg_impl.h"
+#include "eval.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,11 +163,12 @@ static int event_conjuncts(const AstExpr *cond, const AstExpr **out, int n)
 
 /* L when pattern p is a strict sequence of 2 <= L <= SEQ_MAX_LEN
  * single-event atoms under a count window of at least L events, matched
- * by an untagged dsra, and an atom has a conjunct to test; else 0. */
+ * by a dsra or tdfa whose start state holds no run (a tagged tdfa's: no
+ * slot), and an atom has a conjunct to test; else 0. */
 static int strict_length(const Dsra *d, const AstPattern *p)
 {
     const AstRegex *b = p ? p->body : NULL;
-    if (!b || d->kind != DSRA_DSRA || d->tagged || b->kind != RX_SEQ || b->nkids < 2 ||
+    if (!b || (d->tagged && d->states[0].nmembers > 0) || b->kind != RX_SEQ || b->nkids < 2 ||
         b->nkids > SEQ_MAX_LEN || p->hdr.policy != POLICY_STRICT || p->hdr.window.kind != WIN_EVENTS ||
         p->hdr.window.value < b->nkids)
         return 0;
@@ -185,10 +187,73 @@ int cg_accel_seq(const Cg *g, const Dsra *d, const AstPattern *p)
     return g->threaded && cg_accel_state(g, d, 0) ? strict_length(d, p) : 0;
 }
 
+/* The enum attribute every conjunct of the sequence reads, if they read
+ * one and nothing else (`type == B`): then a table by its value gives an
+ * event's byte; else NULL. */
+static const AstAttr *only_enum(const AstExpr *e, const AstAttr *a, bool *other)
+{
+    if (!e)
+        return a;
+    if (e->kind == EX_ATTR) {
+        if (e->attr->kind != ATTR_ENUM || (a && a != e->attr))
+            *other = true;
+        return e->attr;
+    }
+    return only_enum(e->rhs, only_enum(e->lhs, a, other), other);
+}
+
+static const AstAttr *seq_enum(const AstPattern *p)
+{
+    const AstAttr *a = NULL;
+    bool other = false;
+    for (int t = 0; t < p->body->nkids; t++) {
+        const AstExpr *c[SEQ_MAX_CONJ];
+        int nc = event_conjuncts(p->body->kids[t]->cond, c, 0);
+        for (int k = 0; k < nc; k++)
+            a = only_enum(c[k], a, &other);
+    }
+    return other ? NULL : a;
+}
+
+/* P_pI_seq_tab[v]: the byte of an event whose enum a is v (the conjuncts
+ * evaluated by eval.c, the reference's own evaluation); [nvalues]: of any
+ * other value, which equals no value of the enum (enums compare with ==
+ * and != only). */
+static void emit_seq_table(Cg *g, int i, const AstPattern *p, const AstAttr *a)
+{
+    const AstSchema *sc = g->schema;
+    Value *ev = calloc((size_t)sc->nattrs, sizeof *ev);
+    if (!ev)
+        abort();
+    EvalCtx cx = {ev, NULL, NULL, NULL};
+    fprintf(g->code.f, "/* Bit t: atom t's conjuncts on the event alone hold, by the value of %s. */\n"
+                       "static const uint8_t %s_p%d_seq_tab[%d] = {",
+            a->name, g->P, i, a->nvalues + 1);
+    for (int v = 0; v <= a->nvalues; v++) {
+        unsigned byte = 0;
+        ev[a->index].i = v;
+        for (int t = 0; t < p->body->nkids; t++) {
+            const AstExpr *c[SEQ_MAX_CONJ];
+            int nc = event_conjuncts(p->body->kids[t]->cond, c, 0), k = 0;
+            while (k < nc && eval_cond(c[k], &cx))
+                k++;
+            byte |= (unsigned)(k == nc) << t;
+        }
+        fprintf(g->code.f, "%s%u", v ? ", " : "", byte);
+    }
+    fputs("};\n\n", g->code.f);
+    free(ev);
+}
+
 /* The conjunct functions P_pI_sT_C of the sequence's atoms (cg_cond.c). */
 static void emit_seq_conds(Cg *g, int i, const AstPattern *p)
 {
     char fname[CG_NAME_MAX];
+    const AstAttr *a = seq_enum(p);
+    if (a) {
+        emit_seq_table(g, i, p, a);
+        return;
+    }
     for (int t = 0; t < p->body->nkids; t++) {
         const AstExpr *c[SEQ_MAX_CONJ];
         int nc = event_conjuncts(p->body->kids[t]->cond, c, 0);
@@ -210,10 +275,11 @@ static void put_seq_blocks(FILE *out, const Cg *g, int i, const AstPattern *p, i
     /* f[-8..-1]: no atom holds there (the words of the first ends read them) */
     fprintf(out, "    uint8_t fb[%d] = {0}, *f = fb + 8;\n", SEQ_BLOCK + 8);
     fprintf(out, "    while (n - j >= %d) {\n        const %s_event *ev = events + j;\n"
-                 "        unsigned cand = 0;\n        for (unsigned b = 0; b < %d; b++) {\n"
+                 "        unsigned cand;\n        uint64_t cands = 0;\n        for (unsigned b = 0; b < %d; b++) {\n"
                  "            const %s_event *e = &ev[b];\n            f[b] = (uint8_t)(",
             SEQ_BLOCK, g->P, SEQ_BLOCK, g->P);
-    for (int t = 0; t < L; t++) {
+    const AstAttr *a = seq_enum(p);
+    for (int t = 0; t < L && !a; t++) {
         const AstExpr *c[SEQ_MAX_CONJ];
         int nc = event_conjuncts(p->body->kids[t]->cond, c, 0);
         fputs(t ? "\n                | " : "", out);
@@ -224,12 +290,23 @@ static void put_seq_blocks(FILE *out, const Cg *g, int i, const AstPattern *p, i
         if (t)
             fprintf(out, " << %d", t);
     }
+    if (a) {   /* a load and a select: no compare per atom */
+        fprintf(out, "%s_p%d_seq_tab[(uint32_t)e->", g->P, i);
+        cg_put_field(out, a);
+        fprintf(out, " < %du ? (uint32_t)e->", a->nvalues);
+        cg_put_field(out, a);
+        fprintf(out, " : %du]", a->nvalues);
+    }
     fputs(");\n        }\n", out);
-    /* an end at byte b needs atom t's bit in byte b - (L - 1 - t) */
-    fprintf(out, "        for (unsigned b = %d; b < %d; b++)\n            cand |= f[b]", L - 1, SEQ_BLOCK);
+    /* an end at byte b needs atom t's bit in byte b - (L - 1 - t): 8 ends
+       a word (a shift moves a byte's bit t to bit L - 1 of the same byte;
+       what it carries into the next byte lands below that bit) */
+    fprintf(out, "        for (unsigned w = 0; w < %d; w += 8)\n            cands |= %s_p%d_word(f + w)", SEQ_BLOCK,
+            g->P, i);
     for (int t = 0; t < L - 1; t++)
-        fprintf(out, " & (unsigned)f[b - %d] << %d", L - 1 - t, L - 1 - t);
-    fputs(";\n", out);
+        fprintf(out, " & %s_p%d_word(f + w - %d) << %d", g->P, i, L - 1 - t, L - 1 - t);
+    fprintf(out, ";\n        cand = (unsigned)(cands >> %d & UINT64_C(0x0101010101010101) ? 1u << %d : 0u);\n", L - 1,
+            L - 1);
     if (ts) {
         fputs("        unsigned back = ev[0].", out);
         cg_put_field(out, ts);
@@ -338,7 +415,7 @@ static void emit_skip(Cg *g, int i, const Dsra *d, int q, const AstPattern *p)
                      "#if defined(__GNUC__)\n    return (unsigned)__builtin_ctzll(x);\n#else\n    unsigned b = 0;\n"
                      "    while (!(x >> b & 1u))\n        b++;\n    return b;\n#endif\n}\n\n"
                      "/* The 8 bytes at p as a word, p[0] lowest (one load where the host is little-endian). */\n"
-                     "static uint64_t %s_p%d_word(const uint8_t *p)\n{\n"
+                     "static inline uint64_t %s_p%d_word(const uint8_t *p)\n{\n"
                      "    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |\n"
                      "           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;\n}\n\n",
                 P, i, P, i);

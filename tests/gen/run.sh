@@ -235,11 +235,13 @@ for F in push_many push_many_batched; do
     done
 done
 # 3c. the same where the threaded run skips events in its start state
-#     (a strict sequence: blocks without a candidate, push_many_accel_seq),
+#     (a strict sequence: blocks without a candidate, push_many_accel_seq
+#     for a dsra, push_many_accel_strict for a tdfa),
 #     or the batched push_many those of an idle chain (acceleration), on
 #     streams where the start event is common and rare
 for FL in push_many_accel:tree push_many_accel_time:tree push_many_accel_time:chain \
-          push_many_accel_chain:chain push_many_accel_gaps:chain push_many_accel_seq:tree; do
+          push_many_accel_chain:chain push_many_accel_gaps:chain push_many_accel_seq:tree \
+          push_many_accel_strict:tree; do
     F=${FL%%:*} L=${FL#*:}
     for A in common rare "rare small"; do
         if "$SREMC" tests/gen/$F.srem --layout $L --prefix pm -o "$W/pm.c" &&
