@@ -20,6 +20,7 @@
 #  5. --threads N against the plain run (tests/gen/threads.sh);
 #  6. checkpoints restored against the whole run (build/diff_state);
 #  7. --max-delay against the release order of its definition (late.py);
+#  7b. float32 attributes against an oracle of their definition (float32.py);
 #  8. the generated explore step against the runtime's rc and ic (build/diff_explore).
 set -u
 SREMC=${1:-bin/sremc}
@@ -291,6 +292,16 @@ if "$SREMC" build tests/gen/late.srem -o "$W/late" 2>"$W/late.log" &&
     pass=$((pass+1))
 else
     echo "gen: FAIL --max-delay against its oracle"; cat "$W/late.log"; fail=$((fail+1))
+fi
+# 7b. float32 attributes (tests/gen/float32.py): seeded streams where
+#     rounding to float32 shows, programs of every strategy that applies
+#     fed CSV, JSON Lines and --convert-bin records, against an oracle of
+#     the definition (FLOAT32_SEED=N for another sequence).
+mkdir -p "$W/float32"
+if python3 tests/gen/float32.py "$SREMC" "$W/float32" "${FLOAT32_SEED:-32}"; then
+    pass=$((pass+1))
+else
+    fail=$((fail+1))
 fi
 "$W/partition.auto" --max-delay 1s /dev/null 2>"$W/late_nots.err"
 st=$?
