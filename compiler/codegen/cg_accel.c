@@ -14,9 +14,10 @@
  * of the state's code: cg_accel_state says whether a state qualifies
  * (never under sremc --no-accel, which the differential tests compare).
  *
- * A dsra of a strict sequence of L single-event atoms (B7's `x:A y:[type
- * == B && val > x.val + d] [type == C && val > y.val]`, a count window of
- * at least L) skips more: a run started at s detects at s + L - 1 or
+ * A dsra or tdfa of a strict sequence of L single-event atoms (B7's `x:A
+ * y:[type == B && val > x.val + d] [type == C && val > y.val]`, a count
+ * window of at least L; a tagged tdfa's start state without slots) skips
+ * more: a run started at s detects at s + L - 1 or
  * never, so in the start state a block of 64 events needs stepping only
  * where the register-free conjuncts of the L atoms hold at L consecutive
  * events (a candidate). Without one, the runs started in the block's first
