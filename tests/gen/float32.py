@@ -4,11 +4,12 @@
 Seeded random streams of a schema with a float32 and a float attribute,
 values drawn where rounding to float32 shows (decimals of 9 to 17
 significant digits, halves, integers around 2^24, subnormals, the edge of
-the range and beyond it, negative zero), matched by programs of four
+the range and beyond it, negative zero), matched by programs of five
 patterns (registers compared with an offset, equality after rounding,
 float32 times a constant against a double, a register read in double
-arithmetic) built by `sremc build` under every strategy that applies, and
-by a one-pattern program (the threaded run, whose start state skips blocks
+arithmetic, literals without registers) built by `sremc build` under
+every strategy that applies, by a program of the two register-free ones
+(tdfa too), and by a one-pattern program (the threaded run, whose start state skips blocks
 of records: cg_accel.c) fed CSV, JSON Lines (tests/gen/csv2jsonl.py) and
 --convert-bin records. The oracle is written here from the definition:
 a float32 value is the text read as the nearest double, rounded to the
@@ -72,6 +73,8 @@ def patterns(rng):
          lambda w: w[0][1] * c2 < w[0][2]),
         ("back", "within 2 events { x:[f > %r] [d >= x.f - 0.5] }" % c3, 2,
          lambda w: w[0][1] > c3 and w[1][2] >= w[0][1] - 0.5),
+        ("lit", "within 2 events { [t == A && f >= %r] [f < %r] }" % (c3, c3), 2,
+         lambda w: w[0][0] == "A" and w[0][1] >= c3 and w[1][1] < c3),
     ]
 
 
@@ -118,6 +121,7 @@ def one_round(sremc, work, rng, tag):
     files = {
         "all": SCHEMA + "".join("pattern %s on F %s\n" % (p[0], p[1]) for p in pats),
         "rise": SCHEMA + "pattern %s on F %s\n" % (pats[0][0], pats[0][1]),
+        "free": SCHEMA + "".join("pattern %s on F %s\n" % (p[0], p[1]) for p in pats if p[0] in ("mixed", "lit")),
     }
     jsonl = path + ".jsonl"
     src0 = "%s/f32_%s_all.srem" % (work, tag)
@@ -129,8 +133,8 @@ def one_round(sremc, work, rng, tag):
         src = "%s/f32_%s_%s.srem" % (work, tag, fname)
         with open(src, "w") as fh:
             fh.write(text)
-        want = oracle([p for p in pats if fname == "all" or p[0] == fname], events)
-        for strat in ("auto", "dsra", "runs"):
+        want = oracle([p for p in pats if p[0] in text.split()], events)
+        for strat in ("auto", "tdfa", "dsra", "runs"):
             prog = "%s/f32_%s_%s_%s" % (work, tag, fname, strat)
             b = run([sremc, "build", "--strategy", strat, "--max-code-kb", "1000000", src, "-o", prog])
             if b.returncode != 0:
