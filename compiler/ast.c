@@ -195,7 +195,7 @@ static void dump_schema(const AstSchema *s, FILE *out)
     fprintf(out, "schema %s\n", s->name);
     for (int i = 0; i < s->nattrs; i++) {
         const AstAttr *a = &s->attrs[i];
-        fprintf(out, "  attr %s: %s", a->name, kinds[a->kind]);
+        fprintf(out, "  attr %s: %s%s", a->name, kinds[a->kind], a->single ? "32" : "");
         if (a->kind == ATTR_TIMESTAMP)
             fprintf(out, "(%s)", a->unit_name ? a->unit_name : "s");
         if (a->kind == ATTR_ENUM) {

@@ -47,6 +47,8 @@ typedef struct AstAttr {
     const char   *unit_name;
     Loc           unit_loc;
     TimeUnit      unit;        /* checker */
+    /* ATTR_FLOAT: float32, a C float (values are read widened to double) */
+    bool          single;
     /* ATTR_ENUM */
     AstEnumValue *values;
     int           nvalues, values_cap;

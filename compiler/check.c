@@ -645,7 +645,8 @@ static const AstAttr *check_key_attr(Checker *c, const char *name, Loc loc)
     }
     if (a->kind == ATTR_FLOAT) {
         diag_error(c->diag, loc,
-                   "cannot partition by float attribute '%s'; use an int, enum, bool or string attribute", a->name);
+                   "cannot partition by %s attribute '%s'; use an int, enum, bool or string attribute",
+                   a->single ? "float32" : "float", a->name);
         return NULL;
     }
     if (a->kind == ATTR_TIMESTAMP) {

@@ -232,7 +232,7 @@ static void episode_clauses_only(Parser *p, const AstHeader *h)
 %token NONOVERLAPPED "'nonoverlapped'" DISTINCT "'distinct'"
 %token ALERT "'alert'" WHEN "'when'" COUNT "'count'"
 %token FORECAST "'forecast'"
-%token INT "'int'" FLOAT "'float'" BOOL "'bool'" ENUM "'enum'" TIMESTAMP "'timestamp'"
+%token INT "'int'" FLOAT "'float'" FLOAT32 "'float32'" BOOL "'bool'" ENUM "'enum'" TIMESTAMP "'timestamp'"
 %token STRTYPE "'string'"
 %token TRUE "'true'" FALSE "'false'"
 %token OR "'||'" AND "'&&'" NOT "'!'"
@@ -314,6 +314,7 @@ attrs
 attr_type
     : INT       { $$ = node(p, sizeof *$$); $$->kind = ATTR_INT; }
     | FLOAT     { $$ = node(p, sizeof *$$); $$->kind = ATTR_FLOAT; }
+    | FLOAT32   { $$ = node(p, sizeof *$$); $$->kind = ATTR_FLOAT; $$->single = true; }
     | BOOL      { $$ = node(p, sizeof *$$); $$->kind = ATTR_BOOL; }
     | STRTYPE   { $$ = node(p, sizeof *$$); $$->kind = ATTR_STRING; }
     | TIMESTAMP { $$ = node(p, sizeof *$$); $$->kind = ATTR_TIMESTAMP; }
@@ -769,7 +770,7 @@ static void unknown_type(Parser *p, const char *name, Loc loc, const char *const
     /* names other languages use, then the nearest by spelling */
     static const char *const alias[][2] = {
         {"integer", "int"}, {"long", "int"},     {"int64", "int"},    {"double", "float"},
-        {"real", "float"},  {"number", "float"}, {"boolean", "bool"}, {"str", "string"},
+        {"real", "float"},  {"number", "float"}, {"single", "float32"}, {"boolean", "bool"}, {"str", "string"},
     };
     const char *best = NULL;
     for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
@@ -802,9 +803,11 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
     const Lexer *lx = &p->lx;
     if (lx->stopped || lx->unterminated)
         return 0; /* the lexer already reported what went wrong here */
-    enum { MAX_EXPECTED = 6 };
+    enum { MAX_EXPECTED = 7, MAX_LISTED = 6 };   /* the seven type keywords; else up to 6 */
     yysymbol_kind_t expected[MAX_EXPECTED];
     int n = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED);
+    if (n > MAX_LISTED && !(expected[0] >= YYSYMBOL_INT && expected[n - 1] <= YYSYMBOL_STRTYPE))
+        n = 0;   /* too many to list, and not only types */
     yysymbol_kind_t la = yypcontext_token(ctx);
     bool real_eof = la == YYSYMBOL_YYEOF && !lx->pending;
     bool wants_ident = false, wants_semi = false;

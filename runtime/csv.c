@@ -806,8 +806,9 @@ static int store_value(sremrt_csv *r, const sremrt_attr *a, const char *text, si
         value_msg(r, a, text, len, rc == SREMRT_NUM_RANGE ? "is out of the int64 range" : "is not an int");
         return -1;
     case SREMRT_FLOAT:
+    case SREMRT_FLOAT32:
         if (sremrt_parse_f64(text, len, &f) == SREMRT_NUM_OK) {
-            memcpy(at, &f, sizeof f);
+            sremrt_attr_set_float(a, event, f);
             return 0;
         }
         value_msg(r, a, text, len, "is not a float");
@@ -919,11 +920,11 @@ static const char *plain_value(sremrt_csv *r, const sremrt_attr *a, const char *
             memcpy((unsigned char *)event + a->offset, &v, sizeof v);
             return e;
         }
-    } else if (a->type == SREMRT_FLOAT) {
+    } else if (a->type == SREMRT_FLOAT || a->type == SREMRT_FLOAT32) {
         double f;
         e = sremrt_scan_f64(p, &f);
         if (e && field_stop[(unsigned char)*e]) {
-            memcpy((unsigned char *)event + a->offset, &f, sizeof f);
+            sremrt_attr_set_float(a, event, f);
             return e;
         }
     }

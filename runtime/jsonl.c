@@ -571,13 +571,14 @@ static const char *number_attr(sremrt_jsonl *r, const sremrt_attr *a, const char
     const char *e, *q = p + (*p == '-');
     /* an integer of up to 18 digits in one pass (num.h's scanner; JSON
        allows no '+' and no leading zero, which the test on *q keeps out) */
-    if (a->type != SREMRT_FLOAT && *q >= '1' && *q <= '9' && (e = sremrt_scan_i64(p, &v)) && *e != '.' &&
+    int flt = a->type == SREMRT_FLOAT || a->type == SREMRT_FLOAT32;
+    if (!flt && *q >= '1' && *q <= '9' && (e = sremrt_scan_i64(p, &v)) && *e != '.' &&
         *e != 'e' && *e != 'E') {
         sremrt_attr_set_int(a, event, v);
         return e;
     }
     e = *p == '-' || is_digit(*p) ? scan_number(p, &integral) : NULL;
-    if (a->type == SREMRT_FLOAT) {   /* JSON's grammar checked: num.h reads it as strtod would */
+    if (flt) {   /* JSON's grammar checked: num.h reads it as strtod would */
         if (!e || sremrt_parse_f64(p, (size_t)(e - p), &d) != SREMRT_NUM_OK)
             return wrong_type(r, a, p, " is not a float");
         sremrt_attr_set_float(a, event, d);
@@ -677,6 +678,7 @@ static const char *attr_value(sremrt_jsonl *r, const sremrt_attr *a, const char 
         return number_attr(r, a, p, event);
     case SREMRT_INT:
     case SREMRT_FLOAT:
+    case SREMRT_FLOAT32:
         return number_attr(r, a, p, event);
     case SREMRT_BOOL:
         if ((e = literal(p, "true")) || (e = literal(p, "false"))) {

@@ -233,6 +233,9 @@ static void put_attr_value(sremrt_sink *s, const sremrt_attr *a, const void *eve
     case SREMRT_FLOAT:
         sremrt_sink_f64(s, sremrt_attr_float(a, event));
         break;
+    case SREMRT_FLOAT32:   /* widened exactly, so narrowing gives the value back */
+        sremrt_sink_f32(s, (float)sremrt_attr_float(a, event));
+        break;
     case SREMRT_BOOL:
         sremrt_sink_puts(s, sremrt_attr_int(a, event) ? "true" : "false");
         break;

@@ -40,6 +40,7 @@ static size_t type_size(sremrt_type t)
     case SREMRT_TIMESTAMP:
     case SREMRT_STRING: return sizeof(int64_t);
     case SREMRT_FLOAT: return sizeof(double);
+    case SREMRT_FLOAT32: return sizeof(float);
     case SREMRT_ENUM: return sizeof(int32_t);
     case SREMRT_BOOL: return sizeof(uint8_t);
     }
@@ -101,6 +102,18 @@ int sremrt_schema_check(const sremrt_schema *s, char *msg, size_t cap)
 
 /* Fields are read and written with memcpy: the struct is the generated
  * one, but the runtime only knows it as bytes at an offset. */
+static double load_float(const sremrt_attr *a, const unsigned char *p)
+{
+    double f;
+    float f32;
+    if (a->type == SREMRT_FLOAT32) {
+        memcpy(&f32, p, sizeof f32);
+        return f32;   /* widening is exact */
+    }
+    memcpy(&f, p, sizeof f);
+    return f;
+}
+
 int64_t sremrt_attr_int(const sremrt_attr *a, const void *event)
 {
     const unsigned char *p = (const unsigned char *)event + a->offset;
@@ -119,7 +132,8 @@ int64_t sremrt_attr_int(const sremrt_attr *a, const void *event)
     case SREMRT_BOOL:
         return *p;
     case SREMRT_FLOAT:
-        memcpy(&f, p, sizeof f);
+    case SREMRT_FLOAT32:
+        f = load_float(a, p);
         return f >= -9.2233720368547758e18 && f < 9.2233720368547758e18 ? (int64_t)f : 0;
     }
     return 0;
@@ -127,11 +141,9 @@ int64_t sremrt_attr_int(const sremrt_attr *a, const void *event)
 
 double sremrt_attr_float(const sremrt_attr *a, const void *event)
 {
-    double f;
-    if (a->type != SREMRT_FLOAT)
+    if (a->type != SREMRT_FLOAT && a->type != SREMRT_FLOAT32)
         return (double)sremrt_attr_int(a, event);
-    memcpy(&f, (const unsigned char *)event + a->offset, sizeof f);
-    return f;
+    return load_float(a, (const unsigned char *)event + a->offset);
 }
 
 void sremrt_attr_set_int(const sremrt_attr *a, void *event, int64_t v)
@@ -139,6 +151,7 @@ void sremrt_attr_set_int(const sremrt_attr *a, void *event, int64_t v)
     unsigned char *p = (unsigned char *)event + a->offset;
     int32_t i32 = (int32_t)v;
     double f = (double)v;
+    float f32 = (float)v;
     switch (a->type) {
     case SREMRT_INT:
     case SREMRT_TIMESTAMP:
@@ -146,13 +159,17 @@ void sremrt_attr_set_int(const sremrt_attr *a, void *event, int64_t v)
     case SREMRT_ENUM: memcpy(p, &i32, sizeof i32); break;
     case SREMRT_BOOL: *p = (unsigned char)(v != 0); break;
     case SREMRT_FLOAT: memcpy(p, &f, sizeof f); break;
+    case SREMRT_FLOAT32: memcpy(p, &f32, sizeof f32); break;
     }
 }
 
 void sremrt_attr_set_float(const sremrt_attr *a, void *event, double v)
 {
+    float f32 = (float)v;
     if (a->type == SREMRT_FLOAT)
         memcpy((unsigned char *)event + a->offset, &v, sizeof v);
+    else if (a->type == SREMRT_FLOAT32)
+        memcpy((unsigned char *)event + a->offset, &f32, sizeof f32);
     else
         sremrt_attr_set_int(a, event, v >= -9.2233720368547758e18 && v < 9.2233720368547758e18
                                           ? (int64_t)v : 0);

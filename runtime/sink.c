@@ -105,6 +105,23 @@ static void f64_digits(sremrt_sink *s, double v)
         snprintf(tmp, sizeof tmp, "%.17g", v);
     sremrt_sink_puts(s, tmp);
 }
+
+/* The shortest of %.6g .. %.9g that reads back, as the readers read a
+ * float32 (the nearest double, rounded to float), as v; 9 always does.
+ * Whole numbers below 1e9 keep their digits (16777220, not 1.677722e+07). */
+static void f32_digits(sremrt_sink *s, float v)
+{
+    char tmp[40];
+    int prec;
+    for (prec = 6; prec < 9; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, (double)v);
+        if ((float)strtod(tmp, NULL) == v)
+            break;
+    }
+    if (prec == 9 || (v > -1e9f && v < 1e9f && v == (float)(int32_t)v))
+        snprintf(tmp, sizeof tmp, "%.9g", (double)v);
+    sremrt_sink_puts(s, tmp);
+}
 #else
 /* Firmware, without snprintf: 9 significant digits in %g's style (a float
  * reads back exactly; a double to about 1e-9 relative). */
@@ -166,6 +183,12 @@ static void f64_digits(sremrt_sink *s, double v)
         sremrt_sink_putn(s, d, (size_t)nd);
     }
 }
+
+/* 9 significant digits read back as the same float32. */
+static void f32_digits(sremrt_sink *s, float v)
+{
+    f64_digits(s, v);
+}
 #endif
 
 void sremrt_sink_f64(sremrt_sink *s, double v)
@@ -175,6 +198,15 @@ void sremrt_sink_f64(sremrt_sink *s, double v)
         return;
     }
     f64_digits(s, v);
+}
+
+void sremrt_sink_f32(sremrt_sink *s, float v)
+{
+    if (v != v || v - v != 0.0f) {   /* NaN or infinity */
+        sremrt_sink_puts(s, "null");
+        return;
+    }
+    f32_digits(s, v);
 }
 
 /* Length of the valid UTF-8 sequence at p (1..4), or 0 if invalid. */

@@ -70,7 +70,8 @@ static void put_number(FILE *out, const AstExpr *e, bool flt)
 void cg_put_load(FILE *out, const AstAttr *a, const char *base)
 {
     if (a->kind == ATTR_FLOAT) {
-        fprintf(out, "%s", base);
+        /* a float32 widened: conditions compute in double (docs/language.md 2) */
+        fprintf(out, a->single ? "(double)%s" : "%s", base);
         cg_put_field(out, a);
     } else if (a->kind == ATTR_BOOL) {
         fprintf(out, "(int64_t)(%s", base);

@@ -463,9 +463,9 @@ static void emit_schema(Cg *g, Buf *fields, Buf *desc, Buf *same)
     for (int a = 0; a < s->nattrs; a++) {
         const AstAttr *at = &s->attrs[a];
         cg_begin(fields, 0);
-        fprintf(fields->f, "%s ", ctype[at->kind]);
+        fprintf(fields->f, "%s ", at->single ? "float" : ctype[at->kind]);
         cg_put_field(fields->f, at);
-        fprintf(fields->f, ";   /* %s */", what[at->kind]);
+        fprintf(fields->f, ";   /* %s */", at->single ? "float32" : what[at->kind]);
         cg_end(fields);
         if (at->kind == ATTR_ENUM) {
             cg_begin(desc, 0);
@@ -497,7 +497,7 @@ static void emit_schema(Cg *g, Buf *fields, Buf *desc, Buf *same)
         cg_begin(desc, 1);
         fputs("{", desc->f);
         cg_put_c_string(desc->f, at->name);
-        fprintf(desc->f, ", %s, offsetof(%s_event, ", rtype[at->kind], P);
+        fprintf(desc->f, ", %s, offsetof(%s_event, ", at->single ? "SREMRT_FLOAT32" : rtype[at->kind], P);
         cg_put_field(desc->f, at);
         if (at->kind == ATTR_ENUM)
             fprintf(desc->f, "), %d, %s_%d_values},", at->nvalues, P, a);

@@ -145,7 +145,11 @@ void cg_emit_absent_end(Cg *g);
 
 /* cg_accel.c */
 bool cg_accel_state(const Cg *g, const Dsra *d, int q);
-void cg_emit_accel(Cg *g, int i, const Dsra *d, int q);
+/* L when the start state's skip of pattern p tests a strict sequence of L
+ * atoms in blocks (its state keeps seq_cand, seq_base, seq_end), else 0 */
+int cg_accel_seq(const Cg *g, const Dsra *d, const AstPattern *p);
+/* the skip of state q (p: a strict sequence's blocks, docs/codegen.md) */
+void cg_emit_accel(Cg *g, int i, const Dsra *d, int q, const AstPattern *p);
 /* A chain whose idle stretches a batched push_many skips (not --no-accel,
  * a first atom that is not `_`), and its skip function P_pI_skip0. */
 bool cg_accel_chain(const Cg *g, const Chain *c);

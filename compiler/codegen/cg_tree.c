@@ -72,6 +72,10 @@ void cg_emit_state_struct(Cg *g, int i, const Dsra *d, const AstPattern *p, int 
                 d->window_kind == WIN_TIME ? "timestamp" : "substream position");
     if (H > 0)
         fprintf(ty, "    %s_event ring[%d];   /* the last %d events: registers by age */\n", P, H, H);
+    if (cg_accel_seq(g, d, p))
+        fputs("    uint64_t seq_cand;   /* acceleration: candidate starts, bit b at position seq_base + b */\n"
+              "    int64_t seq_base, seq_end;   /* the starts below seq_end are known (cg_accel.c) */\n",
+              ty);
     if (p->forecast.present)
         fputs("    uint32_t fsym;   /* forecast: the transition the last event took */\n"
               "    uint32_t fctx;   /* forecast: the context state (0: a new substream) */\n"
@@ -123,7 +127,7 @@ void cg_emit_dsra(Cg *g, int i, const Plan *plan)
     cg_emit_atoms(g, i, d);
     /* the threaded run skips events in the start state (cg_accel.c) */
     if (g->threaded && cg_accel_state(g, d, 0))
-        cg_emit_accel(g, i, d, 0);
+        cg_emit_accel(g, i, d, 0, p);
     emit_dsra_step(g, i, plan, g->threaded);
 }
 

@@ -60,6 +60,8 @@ static Value parse_value(const AstAttr *a, const char *text, int line)
         break;
     case ATTR_FLOAT:
         v.f = strtod(text, &end);
+        if (a->single)   /* float32: the nearest binary32, as the readers store it */
+            v.f = (float)v.f;
         if (end != text && !*end && !errno)
             return v;
         break;

@@ -20,6 +20,7 @@
 #  5. --threads N against the plain run (tests/gen/threads.sh);
 #  6. checkpoints restored against the whole run (build/diff_state);
 #  7. --max-delay against the release order of its definition (late.py);
+#  7b. float32 attributes against an oracle of their definition (float32.py);
 #  8. the generated explore step against the runtime's rc and ic (build/diff_explore).
 set -u
 SREMC=${1:-bin/sremc}
@@ -234,11 +235,14 @@ for F in push_many push_many_batched; do
         fi
     done
 done
-# 3c. the same where the threaded run skips events in its start state,
+# 3c. the same where the threaded run skips events in its start state
+#     (a strict sequence: blocks without a candidate, push_many_accel_seq
+#     for a dsra, push_many_accel_strict for a tdfa),
 #     or the batched push_many those of an idle chain (acceleration), on
 #     streams where the start event is common and rare
 for FL in push_many_accel:tree push_many_accel_time:tree push_many_accel_time:chain \
-          push_many_accel_chain:chain push_many_accel_gaps:chain; do
+          push_many_accel_chain:chain push_many_accel_gaps:chain push_many_accel_seq:tree \
+          push_many_accel_strict:tree; do
     F=${FL%%:*} L=${FL#*:}
     for A in common rare "rare small"; do
         if "$SREMC" tests/gen/$F.srem --layout $L --prefix pm -o "$W/pm.c" &&
@@ -288,6 +292,16 @@ if "$SREMC" build tests/gen/late.srem -o "$W/late" 2>"$W/late.log" &&
     pass=$((pass+1))
 else
     echo "gen: FAIL --max-delay against its oracle"; cat "$W/late.log"; fail=$((fail+1))
+fi
+# 7b. float32 attributes (tests/gen/float32.py): seeded streams where
+#     rounding to float32 shows, programs of every strategy that applies
+#     fed CSV, JSON Lines and --convert-bin records, against an oracle of
+#     the definition (FLOAT32_SEED=N for another sequence).
+mkdir -p "$W/float32"
+if python3 tests/gen/float32.py "$SREMC" "$W/float32" "${FLOAT32_SEED:-32}"; then
+    pass=$((pass+1))
+else
+    fail=$((fail+1))
 fi
 "$W/partition.auto" --max-delay 1s /dev/null 2>"$W/late_nots.err"
 st=$?

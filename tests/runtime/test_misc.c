@@ -1,5 +1,5 @@
 /* test_misc.c: the small modules: ABI check, schema lookups and checks,
- * field access, timestamp order, stats report, sinks. */
+ * field access (float32 too), timestamp order, stats report, sinks. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 
@@ -81,6 +81,58 @@ static void test_field_access(void)
     CU_ASSERT_DOUBLE_EQUAL(sremrt_attr_float(&a[1], &e), -5.0, 0);
     CU_ASSERT_EQUAL(sremrt_event_ts(&rt_sensor, &e), 1600);
     CU_ASSERT_EQUAL(sremrt_event_ts(&rt_sensor_nots, &e), 0);
+}
+
+/* The 16-byte record {int64 ts; int32 type; float val} of a float32
+ * schema: values stored rounded to nearest (ties to even), read back
+ * widened exactly; printed as the shortest text that reads back. */
+static void test_float32(void)
+{
+    typedef struct rec {
+        int64_t ts;
+        int32_t type;
+        float val;
+    } rec;
+    static const char *const vals[] = {"A", "B"};
+    static const sremrt_attr attrs[] = {
+        {"ts", SREMRT_TIMESTAMP, offsetof(rec, ts), 0, NULL},
+        {"type", SREMRT_ENUM, offsetof(rec, type), 2, vals},
+        {"val", SREMRT_FLOAT32, offsetof(rec, val), 0, NULL},
+    };
+    static const sremrt_schema sch = {"Rec", 3, attrs, 0, sizeof(rec), 1};
+    static const struct { double in; float stored; const char *text; } cases[] = {
+        {0.1, 0.1f, "0.1"},
+        {16777217.0, 16777216.0f, "16777216"},         /* halfway: to even */
+        {16777219.0, 16777220.0f, "16777220"},
+        {0.30000001192092896, 0.3f, "0.3"},
+        {-2.5, -2.5f, "-2.5"},
+        {3.4028234663852886e38, 3.4028234663852886e38f, "3.4028235e+38"},
+        {1e-45, 1.4e-45f, "1.4013e-45"},                /* the least subnormal */
+        {1e39, 0.0f, "null"},                          /* beyond the range: infinity */
+    };
+    char msg[80], buf[40];
+    rec r;
+    sremrt_sink s;
+    CU_ASSERT_EQUAL(sizeof(rec), 16);
+    CU_ASSERT_EQUAL(sremrt_schema_check(&sch, msg, sizeof msg), 0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memset(&r, 0, sizeof r);
+        sremrt_attr_set_float(&attrs[2], &r, cases[i].in);
+        if (cases[i].stored != 0.0f) {
+            CU_ASSERT(r.val == cases[i].stored);
+            CU_ASSERT(sremrt_attr_float(&attrs[2], &r) == (double)cases[i].stored);
+        } else {
+            CU_ASSERT(r.val > 3.4028234663852886e38f);
+        }
+        sremrt_sink_init_buf(&s, buf, sizeof buf);
+        sremrt_sink_f32(&s, r.val);
+        sremrt_sink_end(&s);
+        ASSERT_STR(buf, cases[i].text);
+    }
+    sremrt_attr_set_int(&attrs[2], &r, 16777217);
+    CU_ASSERT(r.val == 16777216.0f);
+    CU_ASSERT_EQUAL(sremrt_attr_int(&attrs[2], &r), 16777216);
+    CU_ASSERT_EQUAL(sremrt_attr_int(&attrs[0], &r), 0);
 }
 
 static void test_tsorder(void)
@@ -206,6 +258,7 @@ void add_misc_tests(void)
     CU_add_test(s, "schema lookup", test_schema_lookup);
     CU_add_test(s, "schema check", test_schema_check);
     CU_add_test(s, "field access", test_field_access);
+    CU_add_test(s, "float32", test_float32);
     CU_add_test(s, "timestamp order", test_tsorder);
     CU_add_test(s, "stats", test_stats);
     CU_add_test(s, "overflow message", test_overflow_message);

@@ -537,6 +537,18 @@ static void test_partition(void)
                  "t.srem:9:34: error: cannot partition by the timestamp attribute 'time'"));
 }
 
+/* A float32 attribute is a float in conditions (no '%'), and no key. */
+static void test_float32(void)
+{
+    expect_src("schema R { t : enum { A }; f : float32; }\n"
+               "pattern a on R partition by f { A }\n"
+               "pattern b on R within 2 events { x:A [f % 2 == 0 && f > x.f + 1] }\n"
+               "pattern c on R within 2 events { x:A [f > x.f + 1 && f * 2 < 1.5] }\n",
+               2,
+               LINES("t.srem:2:29: error: cannot partition by float32 attribute 'f'; use an int, enum, bool or string attribute",
+                     "t.srem:3:41: error: '%' needs int operands, got 'float'"));
+}
+
 /* ---- episodes and explore --------------------------------------------------------- */
 
 static void test_episode_elements(void)
@@ -676,7 +688,7 @@ static void test_syntax_and_semantic_errors(void)
            "pattern s on Sensor { [typ == H] }\n"
            "pattern t on Sensor within 3 events { x:T [id == y.id] }\n",
            6,
-           LINES("t.srem:8:28: error: expected 'int', 'float', 'bool', 'enum', 'timestamp' or 'string' before ';'",
+           LINES("t.srem:8:28: error: expected 'int', 'float', 'float32', 'bool', 'enum', 'timestamp' or 'string' before ';'",
                  "t.srem:9:24: error: expected ')' or ',' before 'y'",
                  "t.srem:10:29: error: unexpected '}'",
                  "t.srem:10:25: note: '(' opened here is not closed",
@@ -716,6 +728,7 @@ void add_check_tests(void)
     CU_add_test(suite, "complement needs a count window", test_complement_needs_count_window);
     CU_add_test(suite, "number ranges", test_number_ranges);
     CU_add_test(suite, "partition", test_partition);
+    CU_add_test(suite, "float32", test_float32);
     CU_add_test(suite, "episode elements", test_episode_elements);
     CU_add_test(suite, "explore errors", test_explore_errors);
     CU_add_test(suite, "explore clean", test_explore_clean);

@@ -19,7 +19,10 @@ typedef enum sremrt_type {
     SREMRT_BOOL,       /* uint8_t, 0 or 1 */
     SREMRT_ENUM,       /* int32_t, index into values[] */
     SREMRT_TIMESTAMP,  /* int64_t, in the schema's unit */
-    SREMRT_STRING      /* int64_t, the string's id in a sremrt_strtab */
+    SREMRT_STRING,     /* int64_t, the string's id in a sremrt_strtab */
+    SREMRT_FLOAT32     /* float (IEEE binary32); read widened to double, stored
+                          rounded to nearest: a schema can describe a caller's
+                          record with 32-bit floats exactly */
 } sremrt_type;
 
 typedef struct sremrt_attr {
@@ -62,10 +65,11 @@ int sremrt_schema_check(const sremrt_schema *s, char *msg, size_t cap);
  * as an int64; partition keys and timestamps go through here. */
 int64_t sremrt_attr_int(const sremrt_attr *a, const void *event);
 
-/* Reads a float attribute (or any numeric one, converted) of an event. */
+/* Reads a float or float32 attribute (or any numeric one, converted) of an event. */
 double sremrt_attr_float(const sremrt_attr *a, const void *event);
 
-/* Stores v into an attribute of an event, converted to its C type. */
+/* Stores v into an attribute of an event, converted to its C type (a
+ * float32 rounded to nearest, ties to even). */
 void sremrt_attr_set_int(const sremrt_attr *a, void *event, int64_t v);
 void sremrt_attr_set_float(const sremrt_attr *a, void *event, double v);
 

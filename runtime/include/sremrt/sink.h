@@ -42,6 +42,10 @@ void sremrt_sink_u64(sremrt_sink *s, uint64_t v);
  * 0.40000000000000002); JSON has no NaN or infinity: those write `null`. */
 void sremrt_sink_f64(sremrt_sink *s, double v);
 
+/* The same for a float32 attribute: the shortest %g form that reads back
+ * (0.1, not 0.100000001); --freestanding: 9 significant digits. */
+void sremrt_sink_f32(sremrt_sink *s, float v);
+
 /* A JSON string literal: quotes, escapes for `"`, `\` and control bytes,
  * and U+FFFD for bytes that are not valid UTF-8 (input lines may hold any). */
 void sremrt_sink_json_str(sremrt_sink *s, const char *str);
