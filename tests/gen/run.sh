@@ -281,7 +281,6 @@ STATE=${4:-build/diff_state}
 mkdir -p "$W/state"
 if ! "$STATE" "$SREMC" "$W/state" "${GEN_DIFF_STATE_PROGRAMS:-8}"; then
     fail=$((fail+1))
-    fail=$((fail+1))
 fi
 
 # 7. --max-delay (tests/gen/late.py): random shuffled streams, some
