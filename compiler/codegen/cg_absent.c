@@ -27,6 +27,7 @@ static void put_types(Cg *g, int i, const AstPattern *p)
     cg_line(&g->types, 1, "int64_t bind[%d];   /* the labels' events (0: empty register) */", nregs_of(p));
     cg_line(&g->types, 1, "%s_event ev[%d];   /* the registers the absent condition reads */", P, nregs_of(p));
     cg_line(&g->types, 1, "%s_event start_ev;", P);
+    cg_line(&g->types, 1, "int32_t missing;   /* the start event was not at hand: start_ev is the match's */");
     cg_line(&g->types, 0, "} %s_p%d_ab;\n", P, i);
     if (g->o->freestanding)
         cg_line(&g->fields, 0, "%s_p%d_ab ab%d[%d];   /* pattern %s: its pending absences, oldest first */", P, i, i,
@@ -105,7 +106,8 @@ static void put_add(Cg *g, int i, const AstPattern *p)
             "    %s_p%d_ab *o = &m->ab%d[m->ab%d_n++];\n"
             "    memset(o, 0, sizeof *o);   /* checkpoints save it as bytes */\n"
             "    o->index = m->index;\n    o->start = r.start;\n    o->key = key;\n"
-            "    o->start_ev = r.start > 0 && r.start_event ? *(const %s_event *)r.start_event : *e;\n",
+            "    o->start_ev = r.start > 0 && r.start_event ? *(const %s_event *)r.start_event : *e;\n"
+            "    o->missing = r.events_missing;\n",
             p->name, P, i, P, P, P, d, i, i, P, i, d,
             g->o->freestanding ? "SREMRT_OVF_RUNS" : "SREMRT_OVF_MEMORY", P, i, i, i, P);
     if (p->hdr.window.kind == WIN_TIME) {
@@ -155,7 +157,8 @@ static void put_record(Cg *g, int i, const AstPattern *p)
     else
         fputs("    (void)key_text;\n", out);
     fprintf(out, "    r.start = o->start;\n    r.schema = &%s_schema;\n"
-                 "    r.start_event = o->start > 0 ? &o->start_ev : NULL;\n", P);
+                 "    r.start_event = o->start > 0 && !o->missing ? &o->start_ev : NULL;\n"
+                 "    r.events_missing = o->missing;\n", P);
     if (p->nregs > 0)
         fprintf(out, "    for (int32_t x = 0; x < %d; x++)\n        bev[x] = o->bind[x] > 0 ? &o->ev[x] : NULL;\n"
                      "    r.nbind = %d;\n    r.bind_names = %s_p%d_bn;\n    r.bind = o->bind;\n"
@@ -163,7 +166,7 @@ static void put_record(Cg *g, int i, const AstPattern *p)
                 p->nregs, p->nregs, P, i);
     else
         fputs("    (void)bev;\n", out);
-    fputs("    m->cfg.record(m->cfg.user, &r);\n}\n\n", out);
+    fprintf(out, "    %s_canon_lost(m, %d, &r);\n    m->cfg.record(m->cfg.user, &r);\n}\n\n", P, g->decl);
 }
 
 /* Whether e closes the window of o: time, ts(e) - ts(start) > D (any
