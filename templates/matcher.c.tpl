@@ -49,6 +49,9 @@
 @@IF USES_KEYS@@
 #include "sremrt/keymap.h"
 @@END USES_KEYS@@
+@@IF HAS_ABSENT@@
+#include "sremrt/absq.h"
+@@END HAS_ABSENT@@
 #include "sremrt/tsorder.h"
 
 SREMRT_ABI_REQUIRE(@@PREFIX@@, 11);

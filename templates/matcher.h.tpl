@@ -32,6 +32,9 @@
 @@IF HAS_KEYMAP@@
 #include "sremrt/keymap.h"
 @@END HAS_KEYMAP@@
+@@IF HAS_ABSENT@@
+#include "sremrt/absq.h"
+@@END HAS_ABSENT@@
 @@END TYPES_H@@
 #include "sremrt/out.h"
 #include "sremrt/schema.h"
