@@ -5,7 +5,7 @@
 #include <string.h>
 
 static const char *const overflow_names[SREMRT_OVF_KINDS] = {
-    "keys", "runs", "occmap", "trie", "budget", "memory", "start"
+    "keys", "runs", "occmap", "trie", "budget", "memory", "start", "events"
 };
 
 void sremrt_stats_init(sremrt_stats *st)
@@ -41,6 +41,7 @@ static const char *const overflow_what[SREMRT_OVF_KINDS][2] = {
     {" events over the distinct budget", "--distinct-budget"},
     {" blocks of memory refused", "--max-memory"},
     {" match records without start", "events kept / replay bounds"},
+    {" records without an event they name", "events kept, --events"},
 };
 
 void sremrt_overflow_emit(sremrt_sink *s, const uint64_t *counts)

@@ -1574,6 +1574,7 @@ int main(int argc, char **argv)
     cfg.explore_cap = num[OPT_EXPLORE_CAP];
     cfg.forecast_every = fc_every;
     cfg.flush_absent = flush_absent;
+    cfg.events = events;   /* a record whose events are not at hand is counted */
     if (nc.urls)
         return nats_main(prog, &nc, &cfg, NULL, input == INPUT_BIN, strict);
     fctrain trainer;

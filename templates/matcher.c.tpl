@@ -49,9 +49,12 @@
 @@IF USES_KEYS@@
 #include "sremrt/keymap.h"
 @@END USES_KEYS@@
+@@IF HAS_ABSENT@@
+#include "sremrt/absq.h"
+@@END HAS_ABSENT@@
 #include "sremrt/tsorder.h"
 
-SREMRT_ABI_REQUIRE(@@PREFIX@@, 10);
+SREMRT_ABI_REQUIRE(@@PREFIX@@, 11);
 
 /* ======== schema descriptor =============================================== */
 
@@ -256,6 +259,7 @@ static void @@PREFIX@@_match(@@PREFIX@@_matcher *m, int32_t decl, const @@PREFIX
     }
 @@IF HAS_CANON@@
     @@PREFIX@@_canon_fill(m, decl, &r);
+    @@PREFIX@@_canon_lost(m, decl, &r);
 @@END HAS_CANON@@
     m->cfg.record(m->cfg.user, &r);
 }
@@ -427,6 +431,7 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
         m->cfg.explore_algo = cfg->explore_algo;
         m->cfg.forecast_every = cfg->forecast_every;
         m->cfg.flush_absent = cfg->flush_absent;
+        m->cfg.events = cfg->events;
         m->cfg.symbol = cfg->symbol;
         if (cfg->explore_cap > 0)
             m->cfg.explore_cap = cfg->explore_cap;
@@ -434,7 +439,7 @@ int @@PREFIX@@_init(@@PREFIX@@_matcher *m, const @@PREFIX@@_config *cfg)
     }
     sremrt_stats_init(&m->stats);
     sremrt_tsorder_init(&m->order);
-    if (sremrt_abi_check(10) != 0)
+    if (sremrt_abi_check(11) != 0)
         return -1;
 @@IF HAS_STRINGS@@
     if (@@PREFIX@@_strings_init(m) != 0)

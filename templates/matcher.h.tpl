@@ -32,6 +32,9 @@
 @@IF HAS_KEYMAP@@
 #include "sremrt/keymap.h"
 @@END HAS_KEYMAP@@
+@@IF HAS_ABSENT@@
+#include "sremrt/absq.h"
+@@END HAS_ABSENT@@
 @@END TYPES_H@@
 #include "sremrt/out.h"
 #include "sremrt/schema.h"
@@ -90,7 +93,9 @@ extern const sremrt_schema @@PREFIX@@_schema;
  * r->schema describes the events: r->start_event is the event at start,
  * r->bind_events[k] the event bound to label k (NULL where absent), each a
  * const @@PREFIX@@_event *, copies the matcher keeps or the array given to
- * push_many. */
+ * push_many. An event is given while it is among the events kept for it
+ * (the same for push and push_many); r->events_missing is 1 when start
+ * or a bound label names an event no longer kept (its pointer NULL). */
 typedef struct @@PREFIX@@_config {
     void (*record)(void *user, const sremrt_record *r);  /* each record; NULL: none */
     void *user;            /* passed to record */
@@ -115,6 +120,10 @@ typedef struct @@PREFIX@@_config {
     int32_t flush_absent;  /* patterns with `absent` (docs/language.md 3.7): at finish, an
                               absent record for each match still waiting (a program's
                               --flush-absent); 0: those are dropped */
+    int32_t events;        /* the host writes the records' events (a program's --events):
+                              each match or absent record with r->events_missing is
+                              counted, SREMRT_OVF_EVENTS in @@PREFIX@@_overflows; 0:
+                              not counted (the flag is set either way) */
     void (*symbol)(void *user, int32_t decl, int32_t slot, uint32_t symbol);
                            /* forecast patterns: after each event of a substream, the
                               symbol it took (the transition of the pattern's automaton)

@@ -19,7 +19,7 @@ W=build/firmware-test
 rm -rf "$W" && mkdir -p "$W"
 fail=0
 pass=0
-RT_PARTS="abi arena canon episode episode_conf explore explore_ref isotime keymap occmap out ptrie reorder schema sink state stats strtab tsorder"
+RT_PARTS="abi absq arena canon episode episode_conf explore explore_ref isotime keymap occmap out ptrie reorder schema sink state stats strtab tsorder"
 ARM_FLAGS="-std=c99 -mcpu=cortex-m4 -mthumb -ffreestanding -Os -Wall -Wextra -Werror -DSREMRT_FREESTANDING"
 HOST_FLAGS="-std=c99 -Wall -Wextra -pedantic -Werror -DSREMRT_FREESTANDING -ffreestanding"
 have_arm=0

@@ -15,55 +15,50 @@ enum { CG_ABSENT_FW = 64 };
 
 static int nregs_of(const AstPattern *p) { return p->nregs > 0 ? p->nregs : 1; }
 
-/* The obligation type and the queue's fields. */
+/* The obligation type (its head the runtime's link: index, key, deadline)
+ * and the queue, runtime/absq.c: by key and by deadline. */
 static void put_types(Cg *g, int i, const AstPattern *p)
 {
     const char *P = g->P;
     cg_line(&g->types, 0, "typedef struct %s_p%d_ab {   /* pattern %s: a match waiting for its deadline */", P, i,
             p->name);
-    cg_line(&g->types, 1, "int64_t index, start, key;   /* the body's detection, its start (0: unknown), key */");
+    cg_line(&g->types, 1, "sremrt_absq_link q;   /* its detection's index, key hash, start's timestamp */");
+    cg_line(&g->types, 1, "int64_t start, key;   /* its start (0: unknown), key */");
     cg_line(&g->types, 1, "int64_t left;   /* count window: events of the key still in the window */");
-    cg_line(&g->types, 1, "int64_t t0;   /* time window: the start's timestamp */");
     cg_line(&g->types, 1, "int64_t bind[%d];   /* the labels' events (0: empty register) */", nregs_of(p));
     cg_line(&g->types, 1, "%s_event ev[%d];   /* the registers the absent condition reads */", P, nregs_of(p));
     cg_line(&g->types, 1, "%s_event start_ev;", P);
+    cg_line(&g->types, 1, "int32_t missing;   /* the start event was not at hand: start_ev is the match's */");
     cg_line(&g->types, 0, "} %s_p%d_ab;\n", P, i);
-    if (g->o->freestanding)
-        cg_line(&g->fields, 0, "%s_p%d_ab ab%d[%d];   /* pattern %s: its pending absences, oldest first */", P, i, i,
-                CG_ABSENT_FW, p->name);
-    else
-        cg_line(&g->fields, 0, "%s_p%d_ab *ab%d;   /* pattern %s: its pending absences, oldest first */", P, i, i,
-                p->name);
-    cg_line(&g->fields, 0, "int64_t ab%d_n, ab%d_cap;", i, i);
+    cg_line(&g->fields, 0, "sremrt_absq ab%d;   /* pattern %s: its pending absences */", i, p->name);
+    int timed = p->hdr.window.kind == WIN_TIME;
     if (g->o->freestanding) {
-        cg_line(&g->init, 0, "m->ab%d_cap = %d;", i, CG_ABSENT_FW);
-        return;
+        cg_line(&g->fields, 0, "%s_p%d_ab ab%d_items[%d];", P, i, i, CG_ABSENT_FW);
+        cg_line(&g->fields, 0, "int32_t ab%d_heap[%d], ab%d_order[%d];", i, CG_ABSENT_FW, i, CG_ABSENT_FW);
+        cg_line(&g->fields, 0, "sremrt_absq_key ab%d_keys[%d];", i, 2 * CG_ABSENT_FW);
+        cg_line(&g->init, 0, "sremrt_absq_init_fixed(&m->ab%d, sizeof(%s_p%d_ab), %d, m->ab%d_items, %d, m->ab%d_heap,",
+                i, P, i, timed, i, CG_ABSENT_FW, i);
+        cg_line(&g->init, 1, "m->ab%d_order, m->ab%d_keys);", i, i);
+    } else {
+        cg_line(&g->init, 0, "sremrt_absq_init(&m->ab%d, sizeof(%s_p%d_ab), %d, &m->cfg.alloc);", i, P, i, timed);
     }
-    cg_line(&g->freec, 0, "sremrt_alloc_free(&m->cfg.alloc, m->ab%d, (size_t)m->ab%d_cap * sizeof *m->ab%d);", i, i, i);
-    cg_line(&g->freec, 0, "m->ab%d = NULL;", i);
-    cg_line(&g->freec, 0, "m->ab%d_cap = 0;", i);
+    cg_line(&g->freec, 0, "sremrt_absq_free(&m->ab%d);", i);
 }
 
-/* Hosted: doubles the queue; 0 when the allocator refuses. */
-static void put_grow(Cg *g, int i)
+/* kh, the key hash of event e as the queue files it (sremrt_absq_link). */
+static void put_khash(Cg *g, const AstPattern *p, FILE *out)
 {
-    FILE *out = g->absent.f;
     const char *P = g->P;
-    if (g->o->freestanding) {
-        fprintf(out, "static int %s_p%d_ab_grow(%s_matcher *m)\n{\n    (void)m;   /* a fixed capacity */\n"
-                     "    return 0;\n}\n\n", P, i, P);
-        return;
+    if (p->npartition > 1) {   /* a composite key: its values' hash */
+        fputs("    const int64_t kv[] = {", out);
+        for (int k = 0; k < p->npartition; k++)
+            fprintf(out, "%ssremrt_attr_int(&%s_attrs[%d], e)", k ? ", " : "", P, p->partition_attrs[k]->index);
+        fprintf(out, "};\n    int64_t kh = sremrt_absq_hash(kv, %d);\n", p->npartition);
+    } else if (p->partition_attr) {
+        fprintf(out, "    int64_t kh = sremrt_attr_int(&%s_attrs[%d], e);\n", P, p->partition_attr->index);
+    } else {
+        fputs("    int64_t kh = 0;   /* unpartitioned: one key */\n", out);
     }
-    fprintf(out,
-            "static int %s_p%d_ab_grow(%s_matcher *m)\n{\n"
-            "    int64_t cap = m->ab%d_cap ? 2 * m->ab%d_cap : 16;\n"
-            "    %s_p%d_ab *q = (uint64_t)cap <= SIZE_MAX / sizeof *q\n"
-            "        ? (%s_p%d_ab *)sremrt_alloc_get(&m->cfg.alloc, (size_t)cap * sizeof *q, 0) : NULL;\n"
-            "    if (!q)\n        return 0;\n"
-            "    if (m->ab%d_n > 0)\n        memcpy(q, m->ab%d, (size_t)m->ab%d_n * sizeof *q);\n"
-            "    sremrt_alloc_free(&m->cfg.alloc, m->ab%d, (size_t)m->ab%d_cap * sizeof *q);\n"
-            "    m->ab%d = q;\n    m->ab%d_cap = cap;\n    return 1;\n}\n\n",
-            P, i, P, i, i, P, i, P, i, i, i, i, i, i, i, i);
 }
 
 /* How many events of the substream the match holds from its start to the
@@ -100,19 +95,22 @@ static void put_add(Cg *g, int i, const AstPattern *p)
             " * end of its window (docs/language.md 3.7), with its start and registers. */\n"
             "static void %s_p%d_ab_add(%s_matcher *m, const %s_event *e, int64_t key)\n{\n"
             "    sremrt_record r;\n    memset(&r, 0, sizeof r);\n    %s_canon_fill(m, %d, &r);\n"
-            "    if (m->ab%d_n == m->ab%d_cap && !%s_p%d_ab_grow(m)) {\n"
-            "        m->ovf[%d][%s]++;\n        return;\n    }\n"
-            "    %s_p%d_ab *o = &m->ab%d[m->ab%d_n++];\n"
-            "    memset(o, 0, sizeof *o);   /* checkpoints save it as bytes */\n"
-            "    o->index = m->index;\n    o->start = r.start;\n    o->key = key;\n"
-            "    o->start_ev = r.start > 0 && r.start_event ? *(const %s_event *)r.start_event : *e;\n",
-            p->name, P, i, P, P, P, d, i, i, P, i, d,
-            g->o->freestanding ? "SREMRT_OVF_RUNS" : "SREMRT_OVF_MEMORY", P, i, i, i, P);
+            "    const %s_event *sev = r.start > 0 && r.start_event ? (const %s_event *)r.start_event : e;\n",
+            p->name, P, i, P, P, P, d, P, P);
+    put_khash(g, p, out);
+    fprintf(out, "    int32_t slot = sremrt_absq_add(&m->ab%d, kh, m->index, ", i);
     if (p->hdr.window.kind == WIN_TIME) {
-        fputs("    o->t0 = (int64_t)o->start_ev.", out);
+        fputs("(int64_t)sev->", out);
         cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
-        fputs(";\n", out);
+    } else {
+        fputs("0", out);
     }
+    fprintf(out, ");\n"
+            "    if (slot < 0) {\n        m->ovf[%d][%s]++;\n        return;\n    }\n"
+            "    %s_p%d_ab *o = (%s_p%d_ab *)sremrt_absq_at(&m->ab%d, slot);   /* zeroed past the link */\n"
+            "    o->start = r.start;\n    o->key = key;\n    o->start_ev = *sev;\n"
+            "    o->missing = r.events_missing;\n",
+            d, g->o->freestanding ? "SREMRT_OVF_RUNS" : "SREMRT_OVF_MEMORY", P, i, P, i, i);
     put_own(g, i, p, out);
     if (p->nregs > 0)
         fprintf(out,
@@ -155,7 +153,8 @@ static void put_record(Cg *g, int i, const AstPattern *p)
     else
         fputs("    (void)key_text;\n", out);
     fprintf(out, "    r.start = o->start;\n    r.schema = &%s_schema;\n"
-                 "    r.start_event = o->start > 0 ? &o->start_ev : NULL;\n", P);
+                 "    r.start_event = o->start > 0 && !o->missing ? &o->start_ev : NULL;\n"
+                 "    r.events_missing = o->missing;\n", P);
     if (p->nregs > 0)
         fprintf(out, "    for (int32_t x = 0; x < %d; x++)\n        bev[x] = o->bind[x] > 0 ? &o->ev[x] : NULL;\n"
                      "    r.nbind = %d;\n    r.bind_names = %s_p%d_bn;\n    r.bind = o->bind;\n"
@@ -163,27 +162,15 @@ static void put_record(Cg *g, int i, const AstPattern *p)
                 p->nregs, p->nregs, P, i);
     else
         fputs("    (void)bev;\n", out);
-    fputs("    m->cfg.record(m->cfg.user, &r);\n}\n\n", out);
+    fprintf(out, "    %s_canon_lost(m, %d, &r);\n    m->cfg.record(m->cfg.user, &r);\n}\n\n", P, g->decl);
 }
 
-/* Whether e closes the window of o: time, ts(e) - ts(start) > D (any
- * event of the stream); count, the key's event past the window's last. */
-static void put_closes(Cg *g, const AstPattern *p, FILE *out)
-{
-    if (p->hdr.window.kind == WIN_TIME) {
-        fputs("        uint64_t te = (uint64_t)(int64_t)e->", out);
-        cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
-        fprintf(out, ";\n        int closes = (int64_t)(te - (uint64_t)o->t0) > 0 && "
-                     "te - (uint64_t)o->t0 > UINT64_C(%" PRIu64 ");\n",
-                (uint64_t)p->hdr.window.value);
-    } else {
-        fputs("        int closes = mine && o->left <= 0;\n", out);
-    }
-}
-
-/* Event e against the pending absences, oldest first: those whose window
- * e closes give their record (in the order of their matches); the key's
- * others are met when e satisfies the condition. */
+/* Event e against the pending absences: time windows, those whose window
+ * e closes (the heap's earliest starts) give their records in the order of
+ * their matches; then the key's own, oldest first: a count window e is
+ * past closes (its record), else e meets it when it satisfies the
+ * condition. Only e's key is walked (khash; a composite key's values are
+ * compared too, a hash being no proof). */
 static void put_step(Cg *g, int i, const AstPattern *p)
 {
     FILE *out = g->absent.f;
@@ -193,35 +180,78 @@ static void put_step(Cg *g, int i, const AstPattern *p)
             " * (their absent records, oldest match first) and meets the pending\n"
             " * absences of its key whose condition it satisfies. */\n"
             "static void %s_p%d_ab_step(%s_matcher *m, const %s_event *e)\n{\n"
-            "    int64_t n = 0;\n",
-            p->name, P, i, P, P);
-    if (p->npartition > 1) {   /* a composite key: o->key is a slot, compared by its tuple */
-        fputs("    const int64_t kv[] = {", out);
-        for (int k = 0; k < p->npartition; k++)
-            fprintf(out, "%ssremrt_attr_int(&%s_attrs[%d], e)", k ? ", " : "", P, p->partition_attrs[k]->index);
-        fputs("};\n", out);
-    } else if (p->partition_attr) {
-        fprintf(out, "    int64_t key = sremrt_attr_int(&%s_attrs[%d], e);\n", P, p->partition_attr->index);
+            "    sremrt_absq *q = &m->ab%d;\n"
+            "    if (q->n == 0)\n        return;\n",
+            p->name, P, i, P, P, i);
+    if (p->hdr.window.kind == WIN_TIME) {
+        fputs("    int32_t nx = sremrt_absq_expired(q, (int64_t)e->", out);
+        cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
+        fprintf(out, ", UINT64_C(%" PRIu64 "));\n"
+                     "    for (int32_t k = 0; k < nx; k++) {\n"
+                     "        %s_p%d_ab_record(m, (const %s_p%d_ab *)sremrt_absq_at(q, q->order[k]), e);\n"
+                     "        sremrt_absq_remove(q, q->order[k]);\n    }\n",
+                (uint64_t)p->hdr.window.value, P, i, P, i);
     }
-    fprintf(out, "    for (int64_t k = 0; k < m->ab%d_n; k++) {\n        %s_p%d_ab *o = &m->ab%d[k];\n", i, P, i, i);
+    put_khash(g, p, out);
+    fprintf(out, "    for (int32_t s = sremrt_absq_first(q, kh), next; s >= 0; s = next) {\n"
+                 "        %s_p%d_ab *o = (%s_p%d_ab *)sremrt_absq_at(q, s);\n"
+                 "        next = o->q.next;\n",
+            P, i, P, i);
     if (p->npartition > 1) {
-        fprintf(out, "        const int64_t *ov = sremrt_keymap_tuple(&m->p%d_keys, (int32_t)o->key);\n", i);
-        fputs("        int mine = 1;\n", out);
-        fprintf(out, "        for (int x = 0; x < %d; x++)\n            mine &= ov[x] == kv[x];\n", p->npartition);
-    } else {
-        fprintf(out, "        int mine = %s;\n", p->partition_attr ? "o->key == key" : "1");
+        fprintf(out, "        const int64_t *ov = sremrt_keymap_tuple(&m->p%d_keys, (int32_t)o->key);\n"
+                     "        int mine = 1;\n"
+                     "        for (int x = 0; x < %d; x++)\n            mine &= ov[x] == kv[x];\n"
+                     "        if (!mine)\n            continue;\n",
+                i, p->npartition);
     }
-    put_closes(g, p, out);
-    fprintf(out, "        if (closes) {\n            %s_p%d_ab_record(m, o, e);\n            continue;\n        }\n", P, i);
-    fprintf(out, "        if (mine) {\n            const void *regs[%d];\n", nregs_of(p));
     if (p->hdr.window.kind == WIN_EVENTS)
-        fputs("            o->left--;\n", out);
-    fprintf(out, "            for (int32_t x = 0; x < %d; x++)\n"
-                 "                regs[x] = o->bind[x] > 0 ? &o->ev[x] : NULL;\n"
-                 "            if (%s_p%d_ab_cond(e, regs))\n                continue;   /* met */\n        }\n"
-                 "        if (n != k)\n            m->ab%d[n] = *o;\n        n++;\n    }\n"
-                 "    m->ab%d_n = n;\n}\n\n",
-            nregs_of(p), P, i, i, i);
+        fprintf(out, "        if (o->left <= 0) {   /* e is past its window */\n"
+                     "            %s_p%d_ab_record(m, o, e);\n"
+                     "            sremrt_absq_remove(q, s);\n"
+                     "            continue;\n        }\n"
+                     "        o->left--;\n",
+                P, i);
+    fprintf(out, "        const void *regs[%d];\n"
+                 "        for (int32_t x = 0; x < %d; x++)\n"
+                 "            regs[x] = o->bind[x] > 0 ? &o->ev[x] : NULL;\n"
+                 "        if (%s_p%d_ab_cond(e, regs))\n"
+                 "            sremrt_absq_remove(q, s);   /* met */\n    }\n}\n\n",
+            nregs_of(p), nregs_of(p), P, i);
+}
+
+/* Its part of the checkpoint: the pending absences in the order of their
+ * matches, each with its links cleared (the same bytes whatever the slots);
+ * a load adds them again, so the indices are rebuilt. */
+static void put_state(Cg *g, int i, const AstPattern *p)
+{
+    const char *P = g->P;
+    Buf *st = &g->sec[CG_STATE];
+    cg_line(st, 0, "{ /* pattern %s: its pending absences, oldest match first */", p->name);
+    cg_line(st, 1, "sremrt_absq *q = &m->ab%d;", i);
+    cg_line(st, 1, "%s_p%d_ab o;", P, i);
+    cg_line(st, 1, "int64_t n = q->n;");
+    cg_line(st, 1, "sremrt_state_i64(io, &n);");
+    cg_line(st, 1, "if (io->mode != SREMRT_STATE_LOAD) {");
+    cg_line(st, 2, "sremrt_absq_sorted(q);");
+    cg_line(st, 2, "for (int64_t k = 0; k < n; k++) {");
+    cg_line(st, 3, "memcpy(&o, sremrt_absq_at(q, q->order[k]), sizeof o);   /* padding too */");
+    cg_line(st, 3, "o.q.next = o.q.prev = o.q.hpos = -1;");
+    cg_line(st, 3, "sremrt_state_bytes(io, &o, sizeof o);");
+    cg_line(st, 2, "}");
+    cg_line(st, 1, "} else if (io->err == SREMRT_STATE_OK) {");
+    cg_line(st, 2, "if (n < 0)");
+    cg_line(st, 3, "sremrt_state_fail(io, SREMRT_STATE_EFORMAT);");
+    cg_line(st, 2, "sremrt_absq_clear(q);");
+    cg_line(st, 2, "for (int64_t k = 0; k < n && io->err == SREMRT_STATE_OK; k++) {");
+    cg_line(st, 3, "sremrt_state_bytes(io, &o, sizeof o);");
+    cg_line(st, 3, "int32_t s = io->err == SREMRT_STATE_OK ? sremrt_absq_add(q, o.q.khash, o.q.index, o.q.due) : -1;");
+    cg_line(st, 3, "if (s >= 0)");
+    cg_line(st, 4, "memcpy((char *)sremrt_absq_at(q, s) + sizeof o.q, (const char *)&o + sizeof o.q, sizeof o - sizeof o.q);");
+    cg_line(st, 3, "else if (io->err == SREMRT_STATE_OK)");
+    cg_line(st, 4, "sremrt_state_fail(io, %s);", g->o->freestanding ? "SREMRT_STATE_ECONFIG" : "SREMRT_STATE_EMEMORY");
+    cg_line(st, 2, "}");
+    cg_line(st, 1, "}");
+    cg_line(st, 0, "}");
 }
 
 /* Pattern i's absences: its code, its step before its body's in push,
@@ -235,32 +265,17 @@ void cg_emit_absent(Cg *g, int i, const AstPattern *p)
     put_types(g, i, p);
     snprintf(fname, sizeof fname, "%s_p%d_ab_cond", P, i);
     cg_emit_cond_fn(g->absent.f, P, fname, "const void *const *regs", p->absent.cond, REG_EVENTS, NULL, 0);
-    put_grow(g, i);
     put_add(g, i, p);
     put_record(g, i, p);
     put_step(g, i, p);
     fprintf(g->absent_add.f, "    case %d:\n        %s_p%d_ab_add(m, e, key);\n        return 1;\n", g->decl, P, i);
     cg_line(&g->push, 0, "%s_p%d_ab_step(m, e);   /* pattern %s: its pending absences */", P, i, p->name);
-    cg_line(&g->finish, 0, "for (int64_t k = 0; m->cfg.flush_absent && k < m->ab%d_n; k++)   /* pattern %s */", i,
-            p->name);
-    cg_line(&g->finish, 1, "%s_p%d_ab_record(m, &m->ab%d[k], NULL);", P, i, i);
-    cg_line(&g->finish, 0, "m->ab%d_n = 0;", i);
-    Buf *st = &g->sec[CG_STATE];
-    cg_line(st, 0, "{ /* pattern %s: its pending absences */", p->name);
-    cg_line(st, 1, "int64_t n = m->ab%d_n;", i);
-    cg_line(st, 1, "sremrt_state_i64(io, &n);");
-    cg_line(st, 1, "if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK) {");
-    cg_line(st, 2, "while (n > m->ab%d_cap && %s_p%d_ab_grow(m))", i, P, i);
-    cg_line(st, 3, "continue;");
-    cg_line(st, 2, "if (n < 0 || n > m->ab%d_cap)", i);
-    cg_line(st, 3, "sremrt_state_fail(io, n < 0 ? SREMRT_STATE_EFORMAT : %s);",
-            g->o->freestanding ? "SREMRT_STATE_ECONFIG" : "SREMRT_STATE_EMEMORY");
-    cg_line(st, 2, "else");
-    cg_line(st, 3, "m->ab%d_n = n;", i);
-    cg_line(st, 1, "}");
-    cg_line(st, 1, "if (io->err == SREMRT_STATE_OK)");
-    cg_line(st, 2, "sremrt_state_bytes(io, m->ab%d, (size_t)m->ab%d_n * sizeof *m->ab%d);", i, i, i);
-    cg_line(st, 0, "}");
+    cg_line(&g->finish, 0, "for (int32_t k = 0, n = m->cfg.flush_absent ? sremrt_absq_sorted(&m->ab%d) : 0; k < n; k++)"
+            "   /* pattern %s */", i, p->name);
+    cg_line(&g->finish, 1, "%s_p%d_ab_record(m, (const %s_p%d_ab *)sremrt_absq_at(&m->ab%d, m->ab%d.order[k]), NULL);",
+            P, i, P, i, i, i);
+    cg_line(&g->finish, 0, "sremrt_absq_clear(&m->ab%d);", i);
+    put_state(g, i, p);
 }
 
 /* After every pattern: P_ab_add, which P_match asks first. */

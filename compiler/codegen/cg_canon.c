@@ -514,12 +514,20 @@ static void put_shared(Cg *g, FILE *out)
             "static const %s_event *%s_hist_at(const %s_matcher *m, int64_t x)\n{\n"
             "    return x >= m->cur_base ? &m->cur[x - m->cur_base] : &m->hist[x %% %s];\n}\n\n",
             cap, P, P, P, cap);
-    fprintf(out,
-            "/* Whether the event of global index x is at hand (hist_at). */\n"
-            "static int %s_hist_has(const %s_matcher *m, int64_t x)\n{\n"
-            "    int64_t last = m->cur_base == INT64_MAX ? m->index : m->cur_base - 1;   /* the ring's */\n"
-            "    return x >= 1 && x <= m->index && (x >= m->cur_base || x > last - %s);\n}\n\n",
-            P, P, cap);
+    if (grow)   /* the ring keeps the longest window: push_many's array holds no more */
+        fprintf(out,
+                "/* Whether the event of global index x is at hand (hist_at). */\n"
+                "static int %s_hist_has(const %s_matcher *m, int64_t x)\n{\n"
+                "    int64_t last = m->cur_base == INT64_MAX ? m->index : m->cur_base - 1;   /* the ring's */\n"
+                "    return x >= 1 && x <= m->index && (x >= m->cur_base || x > last - %s);\n}\n\n",
+                P, P, cap);
+    else   /* what push has, though push_many's array may hold more: the same records either way */
+        fprintf(out,
+                "/* Whether the event of global index x is at hand (hist_at): one of the\n"
+                " * last %s + 1, the ring and the event just pushed, whatever the call. */\n"
+                "static int %s_hist_has(const %s_matcher *m, int64_t x)\n{\n"
+                "    return x >= 1 && x <= m->index && m->index - x <= %s;\n}\n\n",
+                cap, P, P, cap);
     fprintf(out,
             "/* After a push_many: the last of its k accepted events into the ring\n"
             " * (at most two copies: no division per event). */\n"
@@ -609,6 +617,7 @@ void cg_emit_canon_end(Cg *g)
             "    const sremrt_canon_pat *p = %s_canon_pat[decl];\n"
             "    r->start = 0;\n    r->nbind = 0;\n    r->bind_names = NULL;\n    r->bind = NULL;\n"
             "    r->schema = NULL;\n    r->start_event = NULL;\n    r->bind_events = NULL;\n"
+            "    r->events_missing = 0;\n"
             "    if (!p)\n        return;\n"
             "    r->schema = &%s_schema;\n",
             P, P, P, P);
@@ -617,6 +626,7 @@ void cg_emit_canon_end(Cg *g)
                 "    if (%s_canon_tag[decl]) {   /* a chain's tag (m->cn_tag), or the event itself */\n"
                 "        r->start = %s_canon_tag[decl] == 2 ? m->index : m->cn_tag - (INT64_C(1) << 62);\n"
                 "        r->start_event = %s_hist_has(m, r->start) ? %s_hist_at(m, r->start) : NULL;\n"
+                "        r->events_missing = !r->start_event;\n"
                 "        return;\n    }\n",
                 P, P, P, P);
     fprintf(out, "    int32_t n = %s_canon_gather[decl](m);\n", P);
@@ -634,4 +644,11 @@ void cg_emit_canon_end(Cg *g)
             "    r->nbind = p->nregs;\n    r->bind_names = %s_canon_names[decl];\n"
             "    r->bind = m->cn_bind;\n    r->bind_events = m->cn_bev;\n}\n\n",
             P);
+    fprintf(out,
+            "/* A record about to be written: one that names an event no longer kept\n"
+            " * is counted when the host writes events (cfg.events), never silent. */\n"
+            "static void %s_canon_lost(%s_matcher *m, int32_t decl, const sremrt_record *r)\n{\n"
+            "    if (r->events_missing && m->cfg.events)\n"
+            "        m->ovf[decl][SREMRT_OVF_EVENTS]++;\n}\n\n",
+            P, P);
 }

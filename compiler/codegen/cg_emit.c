@@ -323,9 +323,12 @@ static void put_tag_start(Cg *g, bool tags, bool alltags)
     fprintf(out, "%s                r.start -= INT64_C(1) << 62;\n", in);
     if (!alltags)
         fprintf(out, "                    r.schema = &%s_schema;\n                    r.nbind = 0;\n", P);
-    fprintf(out, "%s                r.start_event = r.start >= base ? &events[r.start - base]\n"
-                 "%s                              : %s_hist_has(m, r.start) ? %s_hist_at(m, r.start) : NULL;\n",
-            in, in, P, P);
+    /* at hand as push has it (hist_has), then from the array where it is */
+    fprintf(out, "%s                r.start_event = !%s_hist_has(m, r.start) ? NULL\n"
+                 "%s                              : r.start >= base ? (const void *)&events[r.start - base]\n"
+                 "%s                              : (const void *)%s_hist_at(m, r.start);\n"
+                 "%s                r.events_missing = !r.start_event;\n",
+            in, P, in, in, P, in);
     if (!alltags)
         fputs("                } else\n    ", out);
 }
@@ -407,6 +410,8 @@ static void emit_batched(Cg *g)
     put_tag_start(g, tags, alltags);
     if (cg_canon_on(g) && !alltags)
         fprintf(out, "                %s_canon_fill(m, r.decl, &r);\n", P);
+    if (cg_canon_on(g))
+        fprintf(out, "                %s_canon_lost(m, r.decl, &r);\n", P);
     if (g->schema->ts_attr >= 0) {
         fputs("                r.ts = (int64_t)b[at].", out);
         cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);

@@ -14,7 +14,10 @@
 #     input is read; bad --max-memory values: usage errors;
 #  5. a library user (overflow_host.c): NAME_overflows, the overflow
 #     records through the callback, the stats, under a key limit and a
-#     memory limit (sremrt_alloc_limit).
+#     memory limit (sremrt_alloc_limit);
+#  6. --events: a start event no longer kept is counted (the `events`
+#     overflow), the same through CSV, JSONL and bin (events_host.c: the
+#     C API).
 set -u
 SREMC=${1:-bin/sremc}
 W=build/fault-overflow
@@ -184,6 +187,84 @@ if "$SREMC" "$W/keys.srem" -o "$W/keys.c" 2> "$W/lib.log" &&
     if "$W/host" 2> "$W/host.err"; then ok; else bad library "overflow_host failed" "$W/host.err"; fi
 else
     bad library_build "cannot build overflow_host" "$W/lib.log"
+fi
+
+# ---- 6. --events: an event no longer kept is counted -----------------------------------
+# An unpartitioned window-less chain (`A _* C`) knows its start however far
+# back it lies, but keeps the last 256 events (docs/codegen.md, "Start and
+# bindings"): a start within them is written with its attributes, status 0;
+# one further back is left out of "events" and counted as the `events`
+# overflow, status 3. Either way CSV (push), JSON Lines and --input bin
+# (push_many), from a file and from a pipe, give the same standard output;
+# the expected records are written here by hand. A second file adds a
+# labelled pattern, so that the chain's records take the per-record path
+# of the batched push_many instead of the all-chains one. Without --events
+# nothing is counted. events_host.c: the C API (the record's
+# events_missing, the count with cfg.events set or not).
+E=$W/events
+mkdir -p "$E"
+cat > "$E/one.srem" <<'EOF'
+schema S { type : enum { A, B, C }; v : int; }
+pattern g on S { A _* C }
+EOF
+cat > "$E/two.srem" <<'EOF'
+schema S { type : enum { A, B, C }; v : int; }
+pattern g on S { A _* C }
+pattern h on S within 3 events { x:A [type == B && v > x.v] }
+EOF
+# estream NAME NB: an A, NB Bs and a C, v the line number
+estream() {
+    awk -v nb="$2" 'BEGIN { print "type,v"; print "A,1"; for (i = 2; i <= nb + 1; i++) print "B," i; print "C," nb + 2 }' \
+        > "$E/$1.csv"
+}
+estream near 255   # the C is event 257: its start, event 1, is the 257th last (256 kept and the C)
+estream far 399    # event 401: its start is 400 events back
+estream edge 256   # event 258: one too far
+# ewant FILE NAME INDEX LOST: the jsonl --events records (h's first in two.srem) and the overflow record
+ewant() {
+    ev='{}'
+    [ "$4" = 0 ] && ev='{"start":{"type":"A","v":1}}'
+    : > "$E/$2.want"
+    [ "$1" = two ] && printf '%s\n' '{"kind":"match","name":"h","index":2,"start":1,"bind":{"x":1},"events":{"start":{"type":"A","v":1},"x":{"type":"A","v":1}}}' \
+        > "$E/$2.want"
+    printf '{"kind":"match","name":"g","index":%s,"start":1,"events":%s}\n' "$3" "$ev" >> "$E/$2.want"
+    : > "$E/$2.err"
+    [ "$4" = 0 ] || printf '{"kind":"error","name":"g","message":"overflow: %s records without an event they name (events kept, --events)","overflow":{"events":%s}}\n' \
+        "$4" "$4" > "$E/$2.err"
+}
+for file in one two; do
+    if ! "$SREMC" build "$E/$file.srem" -o "$E/$file" 2> "$E/$file.log"; then
+        bad "events_build_$file" "cannot build" "$E/$file.log"
+        continue
+    fi
+    for s in near far edge; do
+        case $s in near) idx=257 lost=0 ;; far) idx=401 lost=1 ;; *) idx=258 lost=1 ;; esac
+        ewant "$file" "$s" "$idx" "$lost"
+        python3 tests/gen/csv2jsonl.py "$E/$file.srem" "$E/$s.csv" > "$E/$s.jsonl"
+        "$E/$file" --convert-bin "$E/$s.bin" "$E/$s.csv" 2> /dev/null
+        for how in csv jsonl bin pipe; do
+            case $how in
+            csv) "$E/$file" --events --format jsonl "$E/$s.csv" > "$E/out" 2> "$E/err" ;;
+            jsonl) "$E/$file" --events --format jsonl --input jsonl "$E/$s.jsonl" > "$E/out" 2> "$E/err" ;;
+            bin) "$E/$file" --events --format jsonl --input bin "$E/$s.bin" > "$E/out" 2> "$E/err" ;;
+            *) cat "$E/$s.bin" | "$E/$file" --events --format jsonl --input bin > "$E/out" 2> "$E/err" ;;
+            esac
+            status "events_${file}_${s}_$how" $? $((lost ? 3 : 0))
+            expect "events_${file}_${s}_${how}_out" "$E/out" "$E/$s.want"
+            expect "events_${file}_${s}_${how}_err" "$E/err" "$E/$s.err"
+        done
+        # without --events nothing is lost: no count, status 0
+        "$E/$file" --format jsonl --input bin "$E/$s.bin" > /dev/null 2> "$E/err"
+        status "events_${file}_${s}_plain" $? 0
+        if [ -s "$E/err" ]; then bad "events_${file}_${s}_plain_err" "an overflow without --events" "$E/err"; else ok; fi
+    done
+done
+if "$SREMC" --prefix lost "$E/one.srem" -o "$E/lost.c" 2> "$E/lib.log" &&
+   ${CC:-cc} -std=c99 -Wall -Wextra -pedantic -Werror $SAN -Iruntime/include -I"$E" \
+       tests/fault/events_host.c "$E/lost.c" lib/libsremrt.a -o "$E/host" 2>> "$E/lib.log"; then
+    if "$E/host" 2> "$E/host.err"; then ok; else bad events_library "events_host failed" "$E/host.err"; fi
+else
+    bad events_library_build "cannot build events_host" "$E/lib.log"
 fi
 
 echo "overflow: $pass passed, $fail failed"

@@ -49,6 +49,7 @@ void ref_csv_close(sremrt_csv *r);
 void add_csv_tests(void);
 void add_out_tests(void);
 void add_keymap_tests(void);
+void add_absq_tests(void);
 void add_strtab_tests(void);
 void add_alloc_tests(void);
 void add_bin_tests(void);

@@ -41,6 +41,7 @@ int main(void)
     add_csv_tests();
     add_out_tests();
     add_keymap_tests();
+    add_absq_tests();
     add_strtab_tests();
     add_alloc_tests();
     add_bin_tests();

@@ -6,7 +6,7 @@
 #include "rt.h"
 
 /* What a generated file does at file scope; compiling is the test. */
-SREMRT_ABI_REQUIRE(rt_test, 10);
+SREMRT_ABI_REQUIRE(rt_test, 11);
 
 static void test_abi(void)
 {

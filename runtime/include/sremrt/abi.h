@@ -9,7 +9,7 @@ extern "C" {
 
 /* Bump on any change to a struct or enum in runtime/include/sremrt/ that
  * generated code fills in or reads. */
-#define SREMRT_ABI_VERSION 10
+#define SREMRT_ABI_VERSION 11
 
 /* Compile-time check for generated files, at file scope:
  *     SREMRT_ABI_REQUIRE(fire, 1);

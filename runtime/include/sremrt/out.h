@@ -85,6 +85,10 @@ typedef struct sremrt_record {
                                       written (a program writes them with --events) */
     const void *start_event;       /* the event at `start` */
     const void *const *bind_events;/* [nbind] the bound events; NULL where absent */
+    int32_t events_missing;        /* match, absent: 1 when start_event, or a
+                                      bind_events[k] whose bind[k] is not 0, is NULL:
+                                      the event no longer kept (counted as the
+                                      "events" overflow when the host writes events) */
     /* episode (nonoverlapped frequency): the occurrence counted at index */
     const int64_t *occurrence;     /* [noccurrence] its indices i_1 < ... < i_k; NULL: none */
     int32_t noccurrence;

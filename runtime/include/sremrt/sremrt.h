@@ -4,6 +4,7 @@
 #define SREMRT_SREMRT_H
 
 #include "abi.h"
+#include "absq.h"
 #include "alloc.h"
 #include "bin.h"
 #include "csv.h"

@@ -28,6 +28,9 @@ typedef enum sremrt_overflow {
     SREMRT_OVF_START,        /* "start": match records without start (and bind):
                                 the events back to it not kept, or the replay
                                 out of its bounds (docs/language.md 3.4) */
+    SREMRT_OVF_EVENTS,       /* "events": records written without an event they
+                                name (start or bound: no longer kept), when the
+                                host writes the events (cfg.events, --events) */
     SREMRT_OVF_KINDS
 } sremrt_overflow;
 
