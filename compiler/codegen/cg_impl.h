@@ -97,6 +97,12 @@ typedef struct Cg {
     const AstExpr  **runs_lit_cond;     /* [id] */
     int              nruns_lit, runs_lit_cap;
     bool             runs_lw_now;       /* the pattern being emitted reads the vector */
+    /* runs: register layouts by the attributes each register keeps; the
+       first pattern of each, whose types the others' conditions name, so
+       that equal conditions over equal layouts are one function */
+    Intern           runs_regs;
+    int             *runs_regs_first;   /* [id] */
+    int              nruns_regs, runs_regs_cap;
     /* nodes: a file of CG_NODES_SHARE_MIN or more nodes patterns shares
        one walk per array widths (cg_nodes.c); the widths emitted so far */
     bool             nodes_share;

@@ -87,13 +87,51 @@ static bool emit_engine(Cg *g)
 /* Types: a run's registers, only the attributes guards read, each as the
  * int64_t or double a condition loads (no padding: runs compare and hash
  * them as bytes). */
-static void emit_regs_type(Cg *g, int i, const Runs *ru)
+/* The first pattern with pattern i's register layout (the registers
+ * read and the attributes each keeps), i when it is the first. */
+static int regs_layout(Cg *g, int i, const Runs *ru)
+{
+    Buf b;
+    cg_buf_open(&b);
+    for (int r = 0; r < ru->nregs; r++) {
+        if (!reg_read(ru, r))
+            continue;
+        fprintf(b.f, "r%d:", r);
+        for (int a = 0; a < ru->nattrs; a++)
+            if (ru->reads[(size_t)r * (size_t)ru->nattrs + (size_t)a])
+                fprintf(b.f, "%d,", a);
+    }
+    cg_buf_close(&b);
+    if (!g->runs_regs.arena)
+        intern_init(&g->runs_regs, g->arena);
+    bool added;
+    int id = intern_put(&g->runs_regs, b.text, b.len, &added);
+    free(b.text);
+    if (added)
+        *(int *)arena_push(g->arena, &g->runs_regs_first, &g->nruns_regs, &g->runs_regs_cap,
+                           sizeof *g->runs_regs_first) = i;
+    return g->runs_regs_first[id];
+}
+
+/* Pattern i's register types, or names for those of pattern j, the
+ * first with its layout; j. */
+static int emit_regs_type(Cg *g, int i, const Runs *ru)
 {
     FILE *ty = g->types.f;
     const char *P = g->P;
     const AstSchema *sc = g->schema;
+    int j = regs_layout(g, i, ru);
     fprintf(ty, "/* Pattern %s: the registers of a run (the attributes its guards read). */\n",
             ru->pattern->name);
+    if (j != i) {
+        for (int r = 0; r < ru->nregs; r++)
+            if (reg_read(ru, r))
+                fprintf(ty, "typedef %s_p%d_r%d %s_p%d_r%d;\n", P, j, r, P, i, r);
+        fprintf(ty, "typedef %s_p%d_regs %s_p%d_regs;\ntypedef %s_runset %s_p%d_st;\n", P, j, P, i, P, P, i);
+        fprintf(ty, "#define %s_p%d_RUNS_BYTES(cap) %s_RUNS_BYTES(cap, %d, sizeof(%s_p%d_regs))\n\n", P, i, P,
+                ru->nfa->nstates, P, i);
+        return j;
+    }
     for (int r = 0; r < ru->nregs; r++) {
         if (!reg_read(ru, r))
             continue;
@@ -114,6 +152,7 @@ static void emit_regs_type(Cg *g, int i, const Runs *ru)
     fprintf(ty, "} %s_p%d_regs;\ntypedef %s_runset %s_p%d_st;\n", P, i, P, P, i);
     fprintf(ty, "#define %s_p%d_RUNS_BYTES(cap) %s_RUNS_BYTES(cap, %d, sizeof(%s_p%d_regs))\n\n", P, i, P,
             ru->nfa->nstates, P, i);
+    return i;
 }
 
 /* The write function: register r takes the event's read attributes;
@@ -345,7 +384,7 @@ void cg_emit_runs_end(Cg *g)
 /* Guard literals: one function per distinct (conjunct, register map),
  * but for the register-free ones of a pattern with eval, and the table
  * of every transition's conjuncts in order. */
-static Conjs emit_lits(Cg *g, int i, const Sra *nfa, const Order *o, bool share)
+static Conjs emit_lits(Cg *g, int i, int layout, const Sra *nfa, const Order *o, bool share)
 {
     FILE *out = g->code.f;
     const char *P = g->P;
@@ -371,7 +410,7 @@ static Conjs emit_lits(Cg *g, int i, const Sra *nfa, const Order *o, bool share)
     }
     c.eval = eval_fits(&c);
     char fname[CG_NAME_MAX], rtype[96];
-    snprintf(rtype, sizeof rtype, "%s_p%d", P, i);
+    snprintf(rtype, sizeof rtype, "%s_p%d", P, layout);   /* its conditions name the layout's types */
     for (int k = 0; k < c.n; k++) {
         int f = 0;
         while (c.v[f].fn != c.v[k].fn)
@@ -508,10 +547,10 @@ void cg_emit_runs(Cg *g, int i, const Plan *plan)
     }
     if (!g->has_runs && !emit_engine(g))
         return;
-    emit_regs_type(g, i, ru);
+    int layout = emit_regs_type(g, i, ru);
     Order o = order_new(ru->nfa);
     emit_write(g, i, ru);
-    Conjs c = emit_lits(g, i, ru->nfa, &o, g->runs_share && !plan->fc_tables);
+    Conjs c = emit_lits(g, i, layout, ru->nfa, &o, g->runs_share && !plan->fc_tables);
     g->runs_lw_now = c.shared;
     emit_tables(g, i, ru, &o, &c);
     FILE *out = g->code.f;
