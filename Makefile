@@ -303,6 +303,17 @@ bench: bin/sremc lib/libsremrt.a  ## the benchmark workloads, beside floors and 
 	sh bench/forecast.sh bin/sremc lib/libsremrt.a
 	sh bench/ingest.sh bin/sremc lib/libsremrt.a
 	sh bench/report.sh
+	@if [ -n "$(BENCH_AB)" ]; then AB_INSTR=1 sh bench/ab.sh $(BENCH_AB) 0; fi   # make bench BENCH_AB=069fa4c
+
+# Regressions against an earlier commit (issue 13: no workload more than
+# 10% slower than at 069fa4c): bench/ab.sh builds AB_BASE's tree once
+# (build/bench/ab-base) and compares each generated matcher of B1-B4, B7
+# and B8 with this tree's by instructions per event (callgrind, which a
+# busy machine does not move), each against its own runtime.
+AB_BASE ?= 069fa4c
+.PHONY: bench-ab
+bench-ab: bin/sremc lib/libsremrt.a  ## matchers against commit AB_BASE (069fa4c): instructions per event
+	AB_INSTR=1 sh bench/ab.sh $(AB_BASE) 0
 
 # CSV ingest: MB/s and events/s of a trivial-pattern program on the sensor
 # and wide shapes, beside cat and wc -l (bench/csv_speed.sh; about a minute).

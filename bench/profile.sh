@@ -28,7 +28,8 @@ BENCH_CFLAGS=${BENCH_CFLAGS:--O3 -march=native}
 RTINC=$(dirname "$LIB")/../runtime/include   # the headers of that runtime
 OUT=${PROFILE_OUT:-build/bench/profile}
 mkdir -p "$OUT"
-tpl=$(echo "$WL" | tr 'B' 'b')
+case $WL in   # B8: B1's and B2's patterns on the stream of rare As
+    B8s) tpl=b1 ;; B8g) tpl=b2 ;; *) tpl=$(echo "$WL" | tr 'B' 'b') ;; esac
 name=${tpl}_k${K}_w${W}_${STRAT}
 types=$(echo ABCDEFGHIJKLMNOPQRSTUVWXYZ | cut -c1-"$K" | sed 's/./&, /g; s/, $//')
 sed "s/@TYPES@/$types/; s/@W@/$W/; s/@G@/$((W - 2))/g; s/@D@/${D:-0}/g" \

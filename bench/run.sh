@@ -24,7 +24,7 @@
 # the floors still run).
 #
 # BENCH_BASELINE=COMMIT: also builds that commit's sremc (git archive into
-# build/bench/baseline, then make there) and emits every matcher with it
+# build/bench/baseline, then make there: bench/build_commit.sh) and emits every matcher with it
 # too, as rows "S@COMMIT" in the same driver run; the report gives each
 # matcher's speed over its baseline's ("x base"). The baseline's matchers
 # are compiled against its own runtime headers and linked with this
@@ -58,11 +58,7 @@ if [ -n "${BENCH_BASELINE:-}" ]; then
     BASE=$(git rev-parse --short "$BENCH_BASELINE")
     BDIR=$OUT/baseline
     echo "bench: building the sremc of $BASE in $BDIR" >&2
-    rm -rf "$BDIR"
-    mkdir -p "$BDIR"
-    git archive "$BASE" | tar -x -C "$BDIR"
-    make -C "$BDIR" -j2 bin/sremc lib/libsremrt.a > "$OUT/baseline.log" 2>&1 ||
-        { echo "bench: building $BASE failed (see $OUT/baseline.log)" >&2; exit 1; }
+    sh bench/build_commit.sh "$BASE" "$BDIR"
     BSREMC=$BDIR/bin/sremc
 fi
 rm -f "$OUT"/raw.*.txt

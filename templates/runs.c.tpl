@@ -49,6 +49,10 @@ typedef struct @@PREFIX@@_rs_desc {
     /* a pattern with few register-free literal functions: all of them on
      * e at once, bit f for function f (NULL: each when first needed) */
     uint64_t (*eval)(const @@PREFIX@@_event *e);
+    /* or, in a file of many runs patterns, those literals are bits of the
+     * file's vector, which push_each computes once per event
+     * (PREFIX_rs_file_lits): function f's is bit lmap[f] (NULL: not so) */
+    const uint16_t *lmap;
 } @@PREFIX@@_rs_desc;
 
 static inline uint32_t @@PREFIX@@_rs_mix(uint64_t h)
@@ -481,7 +485,7 @@ static inline int @@PREFIX@@_rs_lits(const @@PREFIX@@_rs_desc *d, const @@PREFIX
 static inline int @@PREFIX@@_rs_free(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
                                      const @@PREFIX@@_rs_trans *t, const @@PREFIX@@_event *e, uint8_t *memo)
 {
-    if (d->eval)
+    if (d->eval || d->lmap)
         return (s->lits & t->fpos) == t->fpos && (s->lits & t->fneg) == 0;
     for (int32_t k = t->lit; k < t->lit + t->nlits; k++) {
         const @@PREFIX@@_rs_lit *l = &d->lits[k];
@@ -702,18 +706,28 @@ static int @@PREFIX@@_rs_step_set(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc
     return hit;
 }
 
-/* One event of the substream; 1 if a run reached a final state. on and
- * memo are scratch: the transitions of one state, d->nfns literals. An
- * empty set that no run leaves the start of only counts the event (the
- * common case of short-lived runs: tested here, inlined in the caller). */
-static inline int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
-                                     int64_t ts, int32_t *on, uint8_t *memo, uint64_t *overflow)
+/* The pattern's literal bits (desc lmap) from the file's vector lw. */
+static inline uint64_t @@PREFIX@@_rs_gather(const @@PREFIX@@_rs_desc *d, const uint64_t *lw)
 {
-    if (!d->eval) {
+    uint64_t b = 0;
+    for (int32_t f = 0; f < d->nfns; f++)
+        b |= (lw[d->lmap[f] >> 6] >> (d->lmap[f] & 63) & 1) << f;
+    return b;
+}
+
+/* One event of the substream; 1 if a run reached a final state. on and
+ * memo are scratch: the transitions of one state, d->nfns literals; lw:
+ * the file's literal vector (desc lmap), else NULL. An empty set that no
+ * run leaves the start of only counts the event (the common case of
+ * short-lived runs: tested here, inlined in the caller). */
+static inline int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
+                                     int64_t ts, int32_t *on, uint8_t *memo, uint64_t *overflow, const uint64_t *lw)
+{
+    if (!d->eval && !d->lmap) {
         memset(memo, 2, (size_t)d->nfns);
         return @@PREFIX@@_rs_step_set(s, d, e, ts, on, memo, overflow);
     }
-    s->lits = d->eval(e);
+    s->lits = d->lmap ? @@PREFIX@@_rs_gather(d, lw) : d->eval(e);
     const @@PREFIX@@_rs_state *st = &d->states[d->start];
     for (int32_t k = st->trans; s->n == 0 && k < st->trans + st->ntrans; k++)
         if (@@PREFIX@@_rs_free(s, d, &d->trans[k], e, memo))

@@ -3,7 +3,8 @@
 # (a timeout, ^C) stops its C compiler, every process of it, and removes
 # its temporary directory (issue 13, item 7). The C compiler is a stand-in
 # script that starts a long child (as gcc starts cc1) and waits, so the
-# test is quick and needs no large input.
+# test is quick and needs no large input. sremc runs two at once (the
+# matcher and the main), so each stand-in adds its pids to the lists.
 set -u
 SREMC=$1
 work=$(mktemp -d)
@@ -13,8 +14,8 @@ fail=0
 cat > "$work/cc" <<'CC'
 #!/bin/sh
 sleep 300 &
-echo $! > "$STANDIN_PIDS/cc1"
-echo $$ > "$STANDIN_PIDS/driver"
+echo $! >> "$STANDIN_PIDS/cc1"
+echo $$ >> "$STANDIN_PIDS/driver"
 wait
 CC
 chmod +x "$work/cc"
@@ -25,23 +26,26 @@ for sig in TERM INT; do
     STANDIN_PIDS=$pids TMPDIR=$tmp CC="$work/cc" "$SREMC" build samples/fire.srem -o "$work/prog" \
         2> "$work/err.$sig" &
     sremc=$!
-    # wait (at most 10 s) until the stand-in compiler runs
+    # wait (at most 10 s) until both stand-in compilers run
     n=0
-    while [ ! -s "$pids/cc1" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
-    if [ ! -s "$pids/cc1" ]; then
+    while [ "$(cat "$pids/driver" 2>/dev/null | wc -l)" -lt 2 ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+    if [ "$(cat "$pids/driver" 2>/dev/null | wc -l)" -lt 2 ]; then
         echo "build-signal: SIG$sig: the C compiler never started"; fail=1
         kill -KILL "$sremc" 2>/dev/null; wait "$sremc" 2>/dev/null
         continue
     fi
     kill -"$sig" "$sremc"
     wait "$sremc" 2>/dev/null; rc=$?
-    cc1=$(cat "$pids/cc1"); driver=$(cat "$pids/driver")
-    # the group gets SIGTERM at once: allow a moment for it to go
+    procs=$(cat "$pids/cc1" "$pids/driver")
+    # the groups get SIGTERM at once: allow a moment for them to go
     n=0
-    while { kill -0 "$cc1" 2>/dev/null || kill -0 "$driver" 2>/dev/null; } && [ $n -lt 100 ]; do
+    while [ $n -lt 100 ]; do
+        alive=0
+        for p in $procs; do kill -0 "$p" 2>/dev/null && alive=1; done
+        [ $alive = 1 ] || break
         sleep 0.05; n=$((n + 1))
     done
-    for p in "$cc1" "$driver"; do
+    for p in $procs; do
         if kill -0 "$p" 2>/dev/null; then
             echo "build-signal: SIG$sig: process $p of the C compiler still runs"; fail=1
             kill -KILL "$p" 2>/dev/null

@@ -184,12 +184,23 @@ int cg_canon_tag_mode(const Plan *plan)
 
 bool cg_canon_keyed(const Cg *g, const AstPattern *p) { return g->canon_any && p->partition_attr; }
 
+/* From this many patterns and episodes in a file on, P_pN_cc calls its
+ * conditions through a table: a switch lets cc inline every condition
+ * into every cc (100 12-atom patterns: 787 copies of 104 functions),
+ * which pays off in a replay of one pattern (B1's dsra: 3% fewer
+ * instructions per event) but not in cc's time for many. */
+enum { CG_CANON_TABLE_MIN = 8 };
+
+/* Atom k's condition function, each distinct text once in the file
+ * (patterns of a file repeat conditions), and P_pN_cc, which the replay
+ * calls. */
 static void put_conditions(Cg *g, int i, const AstPattern *p)
 {
     FILE *out = g->canon.f;
     const char *P = g->P;
     const AstRegex **atoms = calloc((size_t)p->natoms + 1, sizeof *atoms);
-    if (!atoms)
+    const char **fns = calloc((size_t)p->natoms + 1, sizeof *fns);
+    if (!atoms || !fns)
         abort();
     collect_atoms(p->body, atoms);
     char fname[CG_NAME_MAX];
@@ -198,24 +209,35 @@ static void put_conditions(Cg *g, int i, const AstPattern *p)
         if (!atoms[k] || atoms[k]->atom == ATOM_ANY || !atoms[k]->cond)
             continue;
         snprintf(fname, sizeof fname, "%s_p%d_canon%d", P, i, k);
-        cg_emit_cond_fn(out, P, fname, "const void *const *regs", atoms[k]->cond, REG_EVENTS, NULL, 0);
+        fns[k] = cg_cond_fn_once(g, out, fname, "const void *const *regs", NULL, atoms[k]->cond, REG_EVENTS, NULL);
         any = true;
+    }
+    bool table = any && g->ndecls >= CG_CANON_TABLE_MIN;
+    if (table) {
+        fprintf(out, "static int (*const %s_p%d_cf[%d])(const %s_event *, const void *const *) = {", P, i,
+                p->natoms, P);
+        for (int k = 0; k < p->natoms; k++)
+            fprintf(out, "%s%s", k ? ", " : "", fns[k] ? fns[k] : "NULL");
+        fputs("};\n\n", out);
     }
     fprintf(out, "/* Atom k's condition on e (pattern %s), for the replay. */\n"
                  "static int %s_p%d_cc(int32_t k, const void *e, const void *const *regs)\n{\n",
             p->name, P, i);
-    if (any) {
+    if (table) {
+        fprintf(out, "    return k >= 0 && k < %d && %s_p%d_cf[k] ? %s_p%d_cf[k]((const %s_event *)e, regs) : 0;\n",
+                p->natoms, P, i, P, i, P);
+    } else if (any) {
         fputs("    switch (k) {\n", out);
         for (int k = 0; k < p->natoms; k++)
-            if (atoms[k] && atoms[k]->atom != ATOM_ANY && atoms[k]->cond)
-                fprintf(out, "    case %d:\n        return %s_p%d_canon%d((const %s_event *)e, regs);\n", k, P, i, k,
-                        P);
-        fputs("    }\n", out);
+            if (fns[k])
+                fprintf(out, "    case %d:\n        return %s((const %s_event *)e, regs);\n", k, fns[k], P);
+        fputs("    }\n    return 0;\n", out);
     } else {
-        fputs("    (void)e;\n    (void)regs;\n", out);
+        fputs("    (void)k;\n    (void)e;\n    (void)regs;\n    return 0;\n", out);
     }
-    fputs("    (void)k;\n    return 0;\n}\n\n", out);
+    fputs("}\n\n", out);
     free(atoms);
+    free(fns);
 }
 
 /* The description of pattern i (its records' start and bindings) when the
@@ -318,6 +340,23 @@ void cg_canon_put_push(Cg *g, int i, const AstPattern *p, int level)
 }
 
 /* The per-declaration tables of the replay. */
+/* Whether unpartitioned pattern d's replay reads a ring that grows. */
+static bool gather_grows(const Cg *g, int d)
+{
+    return g->canon_grow >= 0 && grows(g, g->canon_p[d], g->canon_tag[d]);
+}
+
+/* The gather function of unpartitioned pattern d: its own when the ring
+ * grows (put_gather_grow), else the one of its count of events, which
+ * the patterns of that count share. */
+static void put_gather_name(const Cg *g, FILE *out, int d)
+{
+    if (gather_grows(g, d))
+        fprintf(out, "%s_gather_shared_%d", g->P, g->canon_pat[d]);
+    else
+        fprintf(out, "%s_gather_last_%" PRId64, g->P, canon_keep(g, g->canon_p[d]));
+}
+
 static void put_decl_tables(Cg *g, FILE *out)
 {
     const char *P = g->P;
@@ -355,7 +394,7 @@ static void put_decl_tables(Cg *g, FILE *out)
         else if (g->canon_p[d]->partition_attr)
             fprintf(out, "%s_p%d_gather", P, g->canon_pat[d]);
         else
-            fprintf(out, "%s_gather_shared_%d", P, g->canon_pat[d]);
+            put_gather_name(g, out, d);
     }
     fputs("};\n", out);
     if (g->canon_hist > 0) {   /* tag starts are unpartitioned chains' */
@@ -548,21 +587,27 @@ static void put_shared(Cg *g, FILE *out)
     for (int d = 0; d < g->ndecls; d++) {
         if (g->canon_pat[d] < 0 || g->canon_p[d]->partition_attr)
             continue;
-        if (grow && grows(g, g->canon_p[d], g->canon_tag[d])) {
+        if (gather_grows(g, d)) {
             put_gather_grow(g, out, d);
             continue;
         }
+        int64_t keep = canon_keep(g, g->canon_p[d]);
+        bool done = false;   /* an earlier pattern's of the same count */
+        for (int e = 0; e < d && !done; e++)
+            done = g->canon_pat[e] >= 0 && !g->canon_p[e]->partition_attr && !gather_grows(g, e) &&
+                   canon_keep(g, g->canon_p[e]) == keep;
+        if (done)
+            continue;
         fprintf(out,
-                "/* The replay's events of pattern %s: the last %" PRId64 " of the stream. */\n"
-                "static int32_t %s_gather_shared_%d(%s_matcher *m)\n{\n"
+                "/* A replay's events: the last %" PRId64 " of the stream. */\n"
+                "static int32_t %s_gather_last_%" PRId64 "(%s_matcher *m)\n{\n"
                 "    int64_t i = m->index;\n"
                 "    int32_t n = (int32_t)(i < %" PRId64 " ? i : %" PRId64 ");\n"
                 "    for (int32_t k = 0; k < n; k++) {\n"
                 "        m->cn_idx[k] = i - n + 1 + k;\n"
                 "        m->cn_ev[k] = %s_hist_at(m, m->cn_idx[k]);\n    }\n"
                 "    return n;\n}\n\n",
-                g->canon_p[d]->name, canon_keep(g, g->canon_p[d]), P, g->canon_pat[d], P, canon_keep(g, g->canon_p[d]),
-                canon_keep(g, g->canon_p[d]), P);
+                keep, P, keep, P, keep, keep, P);
     }
 }
 

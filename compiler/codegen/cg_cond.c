@@ -329,6 +329,31 @@ void cg_emit_cond_fn_run(FILE *out, const char *P, const char *fname, const char
     emit_cond(out, P, fname, "const void *regs", rtype, cond, REG_RUN, regmap, 1);
 }
 
+/* The name a function's text has while it is compared (no C name has '@'). */
+#define FN_NAME_HOLE "@@fn@@"
+
+const char *cg_cond_fn_once(Cg *g, FILE *out, const char *fname, const char *arg, const char *rtype,
+                            const AstExpr *cond, RegMode mode, const int *regmap)
+{
+    Buf b;
+    cg_buf_open(&b);
+    emit_cond(b.f, g->P, FN_NAME_HOLE, arg, rtype, cond, mode, regmap, 1);
+    cg_buf_close(&b);
+    if (!g->fn_text.arena)
+        intern_init(&g->fn_text, g->arena);
+    bool added;
+    int id = intern_put(&g->fn_text, b.text, b.len, &added);
+    if (added) {
+        const char *at = strstr(b.text, FN_NAME_HOLE);
+        /* cg_buf_close took the text's last newlines */
+        fprintf(out, "%.*s%s%s\n\n", (int)(at - b.text), b.text, fname, at + strlen(FN_NAME_HOLE));
+        const char **slot = arena_push(g->arena, &g->fn_name, &g->nfn_name, &g->fn_name_cap, sizeof *slot);
+        *slot = arena_strdup(g->arena, fname);
+    }
+    free(b.text);
+    return g->fn_name[id];
+}
+
 void cg_emit_cond_bit(FILE *out, const char *P, const AstExpr *cond, int bit)
 {
     Buf body;

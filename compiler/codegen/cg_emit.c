@@ -60,7 +60,8 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
     bool part = p->partition_attr != NULL;
     char step_args[80] = "";
     if (runs)   /* the run engine counts a dropped run in the declaration's counter */
-        snprintf(step_args, sizeof step_args, ", &m->ovf[%d][SREMRT_OVF_RUNS]", g->decl);
+        snprintf(step_args, sizeof step_args, ", &m->ovf[%d][SREMRT_OVF_RUNS]%s", g->decl,
+                 g->runs_lw_now ? ", rs_lw" : "");
     Buf *f = &g->sec[CG_FIELDS], *in = &g->sec[CG_INIT], *pu = &g->sec[CG_PUSH], *fr = &g->sec[CG_FREE];
 
     if (part || runs)
@@ -845,14 +846,17 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     cg_buf_open(&g.absent_add);
     int i = 0, j = 0, ndecls = 0;
     bool ok = true;
-    int nnodes = 0;
+    int nnodes = 0, nruns = 0;
     for (int k = 0, n = 0; k < ast->ndecls; k++) {
         ndecls += ast->decls[k].kind == DECL_PATTERN || ast->decls[k].kind == DECL_EPISODE;
         if (ast->decls[k].kind == DECL_PATTERN && plans[n] && plans[n]->layout == LAYOUT_NODES)
             nnodes++;
+        if (ast->decls[k].kind == DECL_PATTERN && plans[n] && plans[n]->strategy == STRATEGY_RUNS)
+            nruns++;
         n += ast->decls[k].kind == DECL_PATTERN;
     }
     g.nodes_share = nnodes >= CG_NODES_SHARE_MIN;
+    g.runs_share = nruns >= CG_RUNS_SHARE_MIN;
     g.ndecls = ndecls;
     for (int k = 0; k < ast->ndecls; k++) {
         const AstDecl *d = &ast->decls[k];
@@ -884,6 +888,7 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
             shard0_end(&g, keep);
     }
     bool batched = !g.no_batch && g.nbatch > 0 && g.nbatch == ndecls;
+    cg_emit_runs_end(&g);
     emit_externs(&g);
     cg_emit_canon_end(&g);
     cg_emit_absent_end(&g);

@@ -6,6 +6,7 @@
 #include "codegen.h"
 #include "cg_writer.h"
 
+#include "intern.h"
 #include "minterm.h"
 #include "sremrt/episode.h"
 #include "sremrt/explore.h"
@@ -83,7 +84,25 @@ typedef struct Cg {
     int              accel_batch;  /* the one batched pattern, a chain whose idle stretches
                                       push_many skips (cg_accel.c); -1 none */
     const Chain     *accel_chain;   /* its chain */
-    struct CgRunsFn *runs_fns;   /* runs: register-free literal functions, shared by the file's patterns */
+    /* condition functions emitted so far, by text (name left out): an
+       equal one elsewhere in the file calls the first (cg_cond_fn_once) */
+    Intern           fn_text;
+    const char     **fn_name;        /* [id of its text] */
+    int              nfn_name, fn_name_cap;
+    /* runs: a file of CG_RUNS_SHARE_MIN or more runs patterns evaluates
+       their register-free literals once per event, each distinct text
+       once, as bits of one vector (cg_runs.c, emit_shared_lits) */
+    bool             runs_share;
+    Intern           runs_lit;          /* the literals by text: id = bit */
+    const AstExpr  **runs_lit_cond;     /* [id] */
+    int              nruns_lit, runs_lit_cap;
+    bool             runs_lw_now;       /* the pattern being emitted reads the vector */
+    /* runs: register layouts by the attributes each register keeps; the
+       first pattern of each, whose types the others' conditions name, so
+       that equal conditions over equal layouts are one function */
+    Intern           runs_regs;
+    int             *runs_regs_first;   /* [id] */
+    int              nruns_regs, runs_regs_cap;
     /* nodes: a file of CG_NODES_SHARE_MIN or more nodes patterns shares
        one walk per array widths (cg_nodes.c); the widths emitted so far */
     bool             nodes_share;
@@ -196,6 +215,12 @@ void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *ar
                          const AstExpr *cond, RegMode mode, const int *regmap, int hist);
 void cg_emit_cond_fn_run(FILE *out, const char *P, const char *fname, const char *rtype, const AstExpr *cond,
                          const int *regmap);
+/* cg_emit_cond_fn(_run) into out under fname, unless the file has a
+ * function of the same text already: the name to call (the first one).
+ * mode: REG_RUN (with rtype) or REG_EVENTS (rtype NULL). cc's time goes by the function, and many
+ * patterns in a file repeat conditions. */
+const char *cg_cond_fn_once(Cg *g, FILE *out, const char *fname, const char *arg, const char *rtype,
+                            const AstExpr *cond, RegMode mode, const int *regmap);
 /* A register-free cond as a block of statements in a function with
  * `const P_event *e` and `uint64_t b`: bit `bit` of b is set iff it holds
  * (a runs pattern's eval: no function per literal). */
@@ -220,6 +245,10 @@ bool cg_emit_constants(Cg *g, FILE *h, FILE *names);
 
 /* cg_runs.c */
 void cg_emit_runs(Cg *g, int i, const Plan *plan);
+/* After the last pattern: the shared literal vector's function, and its
+ * computation at the top of push_each's loop (g->runs_share). */
+void cg_emit_runs_end(Cg *g);
+enum { CG_RUNS_SHARE_MIN = 8 };
 
 /* cg_nodes.c */
 void cg_emit_nodes(Cg *g, int i, const Plan *plan);

@@ -87,13 +87,51 @@ static bool emit_engine(Cg *g)
 /* Types: a run's registers, only the attributes guards read, each as the
  * int64_t or double a condition loads (no padding: runs compare and hash
  * them as bytes). */
-static void emit_regs_type(Cg *g, int i, const Runs *ru)
+/* The first pattern with pattern i's register layout (the registers
+ * read and the attributes each keeps), i when it is the first. */
+static int regs_layout(Cg *g, int i, const Runs *ru)
+{
+    Buf b;
+    cg_buf_open(&b);
+    for (int r = 0; r < ru->nregs; r++) {
+        if (!reg_read(ru, r))
+            continue;
+        fprintf(b.f, "r%d:", r);
+        for (int a = 0; a < ru->nattrs; a++)
+            if (ru->reads[(size_t)r * (size_t)ru->nattrs + (size_t)a])
+                fprintf(b.f, "%d,", a);
+    }
+    cg_buf_close(&b);
+    if (!g->runs_regs.arena)
+        intern_init(&g->runs_regs, g->arena);
+    bool added;
+    int id = intern_put(&g->runs_regs, b.text, b.len, &added);
+    free(b.text);
+    if (added)
+        *(int *)arena_push(g->arena, &g->runs_regs_first, &g->nruns_regs, &g->runs_regs_cap,
+                           sizeof *g->runs_regs_first) = i;
+    return g->runs_regs_first[id];
+}
+
+/* Pattern i's register types, or names for those of pattern j, the
+ * first with its layout; j. */
+static int emit_regs_type(Cg *g, int i, const Runs *ru)
 {
     FILE *ty = g->types.f;
     const char *P = g->P;
     const AstSchema *sc = g->schema;
+    int j = regs_layout(g, i, ru);
     fprintf(ty, "/* Pattern %s: the registers of a run (the attributes its guards read). */\n",
             ru->pattern->name);
+    if (j != i) {
+        for (int r = 0; r < ru->nregs; r++)
+            if (reg_read(ru, r))
+                fprintf(ty, "typedef %s_p%d_r%d %s_p%d_r%d;\n", P, j, r, P, i, r);
+        fprintf(ty, "typedef %s_p%d_regs %s_p%d_regs;\ntypedef %s_runset %s_p%d_st;\n", P, j, P, i, P, P, i);
+        fprintf(ty, "#define %s_p%d_RUNS_BYTES(cap) %s_RUNS_BYTES(cap, %d, sizeof(%s_p%d_regs))\n\n", P, i, P,
+                ru->nfa->nstates, P, i);
+        return j;
+    }
     for (int r = 0; r < ru->nregs; r++) {
         if (!reg_read(ru, r))
             continue;
@@ -114,6 +152,7 @@ static void emit_regs_type(Cg *g, int i, const Runs *ru)
     fprintf(ty, "} %s_p%d_regs;\ntypedef %s_runset %s_p%d_st;\n", P, i, P, P, i);
     fprintf(ty, "#define %s_p%d_RUNS_BYTES(cap) %s_RUNS_BYTES(cap, %d, sizeof(%s_p%d_regs))\n\n", P, i, P,
             ru->nfa->nstates, P, i);
+    return i;
 }
 
 /* The write function: register r takes the event's read attributes;
@@ -188,51 +227,13 @@ typedef struct Conj {
     const char    *fname;   /* and name */
 } Conj;
 
-/* A register-free literal function already in the file: the same text
- * from another pattern calls it instead of repeating it. */
-typedef struct CgRunsFn {
-    struct CgRunsFn *next;
-    const char      *text;   /* with the name NAME_HOLE */
-    const char      *name;
-} CgRunsFn;
-
-#define NAME_HOLE "@@runs_fn@@"
-
-/* The name of the function for conjunct c, emitting it unless the file
- * has its text already. */
-static const char *emit_conj_fn(Cg *g, const char *rtype, const Conj *c, const char *fname)
-{
-    Buf b;
-    cg_buf_open(&b);
-    cg_emit_cond_fn_run(b.f, g->P, NAME_HOLE, rtype, c->cond, c->regmap);
-    cg_buf_close(&b);
-    bool shared = !reads_reg(c->cond);
-    const CgRunsFn *f = g->runs_fns;
-    while (shared && f && strcmp(f->text, b.text) != 0)
-        f = f->next;
-    if (f && shared) {
-        free(b.text);
-        return f->name;
-    }
-    const char *at = strstr(b.text, NAME_HOLE);
-    /* cg_buf_close took the text's last newlines */
-    fprintf(g->code.f, "%.*s%s%s\n\n", (int)(at - b.text), b.text, fname, at + strlen(NAME_HOLE));
-    const char *name = arena_strdup(g->arena, fname);
-    if (shared) {
-        CgRunsFn *n = arena_alloc(g->arena, sizeof *n);
-        *n = (CgRunsFn){g->runs_fns, arena_strdup(g->arena, b.text), name};
-        g->runs_fns = n;
-    }
-    free(b.text);
-    return name;
-}
-
 typedef struct Conjs {
     Conj *v;
     int   n, cap;
     int  *first;   /* [transitions + 1]: each transition's entries, in Order */
     int   nfns;    /* distinct functions */
     bool  eval;    /* the register-free ones are evaluated at once (emit_eval) */
+    bool  shared;  /* by the file's vector instead (emit_lmap) */
 } Conjs;
 
 /* Register-free literal functions evaluated on every event at once, as
@@ -304,14 +305,90 @@ static void emit_eval(Cg *g, int i, const Conjs *c)
     fputs("    return b;\n}\n\n", out);
 }
 
+/* Most literals in the file's shared vector: its words are a stack array
+ * of push_each (512 bytes). */
+enum { CG_RUNS_SHARED_MAX = 4096 };
+
+/* The bit of register-free cond in the file's literal vector: one per
+ * distinct text (cg_emit_cond_bit's, at bit 0). */
+static int shared_lit(Cg *g, const AstExpr *cond)
+{
+    Buf b;
+    cg_buf_open(&b);
+    cg_emit_cond_bit(b.f, g->P, cond, 0);
+    cg_buf_close(&b);
+    if (!g->runs_lit.arena)
+        intern_init(&g->runs_lit, g->arena);
+    bool added;
+    int id = intern_put(&g->runs_lit, b.text, b.len, &added);
+    if (added)
+        *(const AstExpr **)arena_push(g->arena, &g->runs_lit_cond, &g->nruns_lit, &g->runs_lit_cap,
+                                      sizeof *g->runs_lit_cond) = cond;
+    free(b.text);
+    return id;
+}
+
+/* Instead of an eval function: where each register-free literal
+ * function of the pattern is in the file's vector (desc lmap; a function
+ * that reads a register is never looked up there: 0). */
+static void emit_lmap(Cg *g, int i, const Conjs *c)
+{
+    FILE *out = g->code.f;
+    fprintf(out, "static const uint16_t %s_p%d_lmap[] = {", g->P, i);
+    for (int f = 0; f < c->nfns; f++) {
+        int k = 0;
+        while (c->v[k].fn != f)
+            k++;
+        fprintf(out, "%s%d", f ? ", " : "", reads_reg(c->v[k].cond) ? 0 : shared_lit(g, c->v[k].cond));
+    }
+    fputs("};\n\n", out);
+}
+
+void cg_emit_runs_end(Cg *g)
+{
+    if (g->nruns_lit == 0)
+        return;
+    FILE *out = g->code.f;
+    const char *P = g->P;
+    int words = (g->nruns_lit + 63) / 64;
+    fprintf(out, "/* ---- the runs patterns' register-free literals, each once ---- */\n\n"
+                 "/* Literal j of the file on e: bit j %% 64 of w[j / 64]. */\n"
+                 "static void %s_rs_file_lits(const %s_event *e, uint64_t *w)\n{\n", P, P);
+    for (int wd = 0; wd < words; wd++) {
+        fputs("    {\n        uint64_t b = 0;\n", out);
+        Buf blk;
+        cg_buf_open(&blk);
+        for (int j = 64 * wd; j < g->nruns_lit && j < 64 * (wd + 1); j++)
+            cg_emit_cond_bit(blk.f, P, g->runs_lit_cond[j], j - 64 * wd);
+        cg_buf_close(&blk);
+        for (const char *l = blk.text; *l;) {   /* one level in */
+            size_t n = strcspn(l, "\n");
+            fprintf(out, "    %.*s\n", (int)n, l);
+            l += n + (l[n] == '\n');
+        }
+        free(blk.text);
+        fprintf(out, "        w[%d] = b;\n    }\n", wd);
+    }
+    fputs("}\n\n", out);
+    /* push_each: before every step (outside any shard's or key's block) */
+    Buf *pu = &g->sec[CG_PUSH];
+    cg_buf_close(pu);
+    char *steps = pu->text;
+    cg_buf_open(pu);
+    cg_line(pu, 0, "uint64_t rs_lw[%d];   /* the runs patterns' literals on e */", words);
+    cg_line(pu, 0, "%s_rs_file_lits(e, rs_lw);", P);
+    fprintf(pu->f, "%s\n", steps);
+    free(steps);
+}
+
 /* Guard literals: one function per distinct (conjunct, register map),
  * but for the register-free ones of a pattern with eval, and the table
  * of every transition's conjuncts in order. */
-static Conjs emit_lits(Cg *g, int i, const Sra *nfa, const Order *o)
+static Conjs emit_lits(Cg *g, int i, int layout, const Sra *nfa, const Order *o, bool share)
 {
     FILE *out = g->code.f;
     const char *P = g->P;
-    Conjs c = {NULL, 0, 0, calloc((size_t)o->n + 1, sizeof(int)), 0, false};
+    Conjs c = {NULL, 0, 0, calloc((size_t)o->n + 1, sizeof(int)), 0, false, false};
     if (!c.first)
         abort();
     for (int k = 0; k < o->n; k++) {
@@ -333,7 +410,7 @@ static Conjs emit_lits(Cg *g, int i, const Sra *nfa, const Order *o)
     }
     c.eval = eval_fits(&c);
     char fname[CG_NAME_MAX], rtype[96];
-    snprintf(rtype, sizeof rtype, "%s_p%d", P, i);
+    snprintf(rtype, sizeof rtype, "%s_p%d", P, layout);   /* its conditions name the layout's types */
     for (int k = 0; k < c.n; k++) {
         int f = 0;
         while (c.v[f].fn != c.v[k].fn)
@@ -342,10 +419,14 @@ static Conjs emit_lits(Cg *g, int i, const Sra *nfa, const Order *o)
             c.v[k].fname = c.v[f].fname;
         } else if (!c.eval || reads_reg(c.v[k].cond)) {
             snprintf(fname, sizeof fname, "%s_p%d_c%d", P, i, c.v[k].fn);
-            c.v[k].fname = emit_conj_fn(g, rtype, &c.v[k], fname);
+            c.v[k].fname = cg_cond_fn_once(g, out, fname, "const void *regs", rtype, c.v[k].cond, REG_RUN,
+                                           c.v[k].regmap);
         }
     }
-    if (c.eval)
+    c.shared = c.eval && share && g->nruns_lit + c.nfns <= CG_RUNS_SHARED_MAX;
+    if (c.shared)
+        emit_lmap(g, i, &c);
+    else if (c.eval)
         emit_eval(g, i, &c);
     /* NULL: a register-free literal of a pattern with eval (never called) */
     fprintf(out, "static const %s_rs_lit %s_p%d_lits[] = {\n", P, P, i);
@@ -444,10 +525,12 @@ static void emit_tables(Cg *g, int i, const Runs *ru, const Order *o, const Conj
                  "    %s_p%d_states, %s_p%d_trans, %s_p%d_lits, %d, %d, (int32_t)sizeof(%s_p%d_regs), %d, %d,\n"
                  "    %d, INT64_C(%" PRId64 "), %s_p%d_write, ",
             P, P, i, P, i, P, i, P, i, nfa->nstates, nfa->start, P, i, c->nfns, dense, wk, ru->window, P, i);
-    if (c->eval)
-        fprintf(out, "%s_p%d_eval,\n};\n\n", P, i);
+    if (c->shared)
+        fprintf(out, "NULL, %s_p%d_lmap,\n};\n\n", P, i);
+    else if (c->eval)
+        fprintf(out, "%s_p%d_eval, NULL,\n};\n\n", P, i);
     else
-        fputs("NULL,\n};\n\n", out);
+        fputs("NULL, NULL,\n};\n\n", out);
     free(key);
 }
 
@@ -464,17 +547,18 @@ void cg_emit_runs(Cg *g, int i, const Plan *plan)
     }
     if (!g->has_runs && !emit_engine(g))
         return;
-    emit_regs_type(g, i, ru);
+    int layout = emit_regs_type(g, i, ru);
     Order o = order_new(ru->nfa);
     emit_write(g, i, ru);
-    Conjs c = emit_lits(g, i, ru->nfa, &o);
+    Conjs c = emit_lits(g, i, layout, ru->nfa, &o, g->runs_share && !plan->fc_tables);
+    g->runs_lw_now = c.shared;
     emit_tables(g, i, ru, &o, &c);
     FILE *out = g->code.f;
     int ts = g->schema->ts_attr;
     fprintf(out, "/* One event of the substream; 1 if a run reaches a final state. */\n"
-                 "static int %s_p%d_step(%s_p%d_st *s, const %s_event *e, uint64_t *overflow)\n{\n"
+                 "static int %s_p%d_step(%s_p%d_st *s, const %s_event *e, uint64_t *overflow%s)\n{\n"
                  "    int32_t on[%d];\n    uint8_t memo[%d];\n    return %s_rs_step(s, &%s_p%d_desc, e, ",
-            P, i, P, i, P, o.maxdeg, c.nfns > 0 ? c.nfns : 1, P, P, i);
+            P, i, P, i, P, c.shared ? ", const uint64_t *lw" : "", o.maxdeg, c.nfns > 0 ? c.nfns : 1, P, P, i);
     if (ts >= 0) {
         fputs("(int64_t)e->", out);
         cg_put_field(out, &g->schema->attrs[ts]);
@@ -482,10 +566,10 @@ void cg_emit_runs(Cg *g, int i, const Plan *plan)
         fputs("0", out);
     }
     /* macros, not functions: cc's time goes by the function */
-    fprintf(out, ", on, memo, overflow);\n}\n\n"
+    fprintf(out, ", on, memo, overflow, %s);\n}\n\n"
                  "#define %s_p%d_alloc(s, a, cap) %s_rs_alloc(s, &%s_p%d_desc, a, cap)\n"
                  "#define %s_p%d_release(s, a, cap) %s_rs_release(s, &%s_p%d_desc)\n\n",
-            P, i, P, P, i, P, i, P, P, i);
+            c.shared ? "lw" : "NULL", P, i, P, P, i, P, i, P, P, i);
     free(o.first);
     free(o.trans);
     free(c.v);
