@@ -586,7 +586,11 @@ static bool tags_only(const Cg *g)
 static void put_keep_tags(Cg *g, FILE *out, const char *capu)
 {
     const char *P = g->P;
-    fprintf(out, "/* The event of a tag (2^62 + index) into the ring, if it is one of\n"
+    bool any = false;   /* a chain with tags (else one-atom patterns only) */
+    for (int d = 0; d < g->ndecls; d++)
+        any |= g->canon_pat[d] >= 0 && !g->canon_p[d]->partition_attr && g->canon_tag[d] == 1;
+    if (any)
+        fprintf(out, "/* The event of a tag (2^62 + index) into the ring, if it is one of\n"
                  " * the call's k events and of the stream's last %s (older ones start\n"
                  " * nothing ahead, and would take the slot of a newer one). */\n"
                  "static void %s_hist_tag(%s_matcher *m, const %s_event *events, size_t k, int64_t tag)\n{\n"

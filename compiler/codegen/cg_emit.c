@@ -393,24 +393,28 @@ static void emit_batched(Cg *g)
                  "        const %s_event *b = events + done;\n",
             np * CG_BATCH_BLOCK, CG_BATCH_BLOCK, CG_BATCH_BLOCK, P);
     put_la(g, 0, "");
-    /* two events a turn (the loop's own compare, add and branch once for
-       both: 1.5 instructions an event of B1's 30); the odd last one after */
-    fprintf(out, "        for (k = 0; k + 1 < c; k += 2) {\n"
-                 "            const %s_event *e = &b[k];\n"
-                 "            if (%s_rejected(m, e))\n                goto block_end;\n",
-            P, P);
-    put_batch_event(g, "k");
-    fprintf(out, "            e = &b[k + 1];\n"
-                 "            if (%s_rejected(m, e)) {\n                k++;\n                goto block_end;\n"
-                 "            }\n",
-            P);
-    put_batch_event(g, "(k + 1)");
+    /* CG_BATCH_UNROLL events a turn (the loop's own compare, add and
+       branch once for them all: 2 instructions an event of B1's 30);
+       the last few one at a time */
+    fprintf(out, "        for (k = 0; k + %d < c; k += %d) {\n"
+                 "            const %s_event *e;\n",
+            CG_BATCH_UNROLL - 1, CG_BATCH_UNROLL, P);
+    for (int u = 0; u < CG_BATCH_UNROLL; u++) {
+        char kx[16];
+        snprintf(kx, sizeof kx, u ? "(k + %d)" : "k", u);
+        fprintf(out, "            e = &b[%s];\n"
+                     "            if (%s_rejected(m, e)) {\n                k += %d;\n                goto block_end;\n"
+                     "            }\n",
+                kx, P, u);
+        put_batch_event(g, kx);
+    }
     fprintf(out, "        }\n"
-                 "        if (k < c && !%s_rejected(m, &b[k])) {\n"
-                 "            const %s_event *e = &b[k];\n",
+                 "        for (; k < c; k++) {\n"
+                 "            const %s_event *e = &b[k];\n"
+                 "            if (%s_rejected(m, e))\n                break;\n",
             P, P);
     put_batch_event(g, "k");
-    fputs("            k++;\n        }\n    block_end:;\n", out);
+    fputs("        }\n    block_end:;\n", out);
     put_la(g, 1, "");
     /* one record for the block: only name, index and ts change */
     fprintf(out, "        int64_t index = m->index;\n"

@@ -31,7 +31,7 @@ typedef enum RegMode {
 /* Most patterns of a batched push_many, and the events of one block:
  * the block's detections wait in a stack array of CG_BATCH_MAX *
  * CG_BATCH_BLOCK uint16_t (2 KiB at most, small enough for firmware). */
-enum { CG_BATCH_MAX = 16, CG_BATCH_BLOCK = 64 };
+enum { CG_BATCH_MAX = 16, CG_BATCH_BLOCK = 64, CG_BATCH_UNROLL = 4 };
 
 /* Most states of a tree automaton whose push_many is threaded (one
  * prologue per state): fire's 768-state dsra took 7x longer to compile
