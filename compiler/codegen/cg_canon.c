@@ -190,6 +190,24 @@ int cg_canon_scan_mode(const Plan *plan)
  * atoms on one event: a few instructions an event, over the at most
  * CHAIN_SCAN_MAX events of a match, at detections only (the ring keeps
  * them: canon_keep). */
+/* The rest of one step of put_scan's loops, on event e at p. */
+static void put_scan_step(Cg *g, int i, const Chain *c, bool reads)
+{
+    FILE *out = g->canon.f;
+    if (!reads)
+        fputs("        (void)e;\n", out);
+    for (int r = 0; r + 1 < c->n; r++) {
+        fprintf(out, "        if (n%d - p <= %" PRId64, r + 1, c->links[r + 1].gap + 1);
+        if (c->links[r].cond)
+            fprintf(out, " && %s_p%d_sc%d(e, NULL)", g->P, i, r);
+        if (r == 0)
+            fputs(")\n            return p;\n", out);
+        else
+            fprintf(out, ")\n            n%d = p;\n", r);
+    }
+    fputs("    }\n", out);
+}
+
 static void put_scan(Cg *g, int i, const char *name_of, const Chain *c)
 {
     FILE *out = g->canon.f;
@@ -215,21 +233,15 @@ static void put_scan(Cg *g, int i, const char *name_of, const Chain *c)
             name_of, L, P, P, i, P, L - 1, L - 1, P);
     for (int r = 1; r < m; r++)
         fprintf(out, "    int64_t n%d = %s;\n", r, r + 1 < m ? "INT64_MAX" : "i");
-    fprintf(out, "    for (int64_t p = i - 1; p >= lo; p--) {\n"
-                 "        const %s_event *e = p >= base ? &cur[p - base] : &m->hist[(uint64_t)p %% %s];\n",
-            P, cap);
-    if (!reads)
-        fputs("        (void)e;\n", out);
-    for (int r = 0; r + 1 < m; r++) {
-        fprintf(out, "        if (n%d - p <= %" PRId64, r + 1, c->links[r + 1].gap + 1);
-        if (c->links[r].cond)
-            fprintf(out, " && %s_p%d_sc%d(e, NULL)", P, i, r);
-        if (r == 0)
-            fputs(")\n            return p;\n", out);
-        else
-            fprintf(out, ")\n            n%d = p;\n", r);
-    }
-    fputs("    }\n    return 0;   /* not reached: a detection has a start in reach */\n}\n\n", out);
+    /* the call's events, then the ring's: no select per event */
+    fprintf(out, "    int64_t p = i - 1;\n"
+                 "    for (; p >= lo && p >= base; p--) {\n"
+                 "        const %s_event *e = &cur[p - base];\n", P);
+    put_scan_step(g, i, c, reads);
+    fprintf(out, "    for (; p >= lo; p--) {\n"
+                 "        const %s_event *e = &m->hist[(uint64_t)p %% %s];\n", P, cap);
+    put_scan_step(g, i, c, reads);
+    fputs("    return 0;   /* not reached: a detection has a start in reach */\n}\n\n", out);
 }
 
 int cg_canon_tag_mode(const Plan *plan)
