@@ -56,6 +56,19 @@ static Chain *new_chain(Arena *arena, ChainKind kind, int n, const AstPattern *p
     return c;
 }
 
+int64_t chain_span(const Chain *c)
+{
+    if (!c || c->kind != CHAIN_GAPS)
+        return -1;
+    int64_t n = c->n;
+    for (int r = 1; r < c->n; r++) {
+        if (c->links[r].gap < 0 || c->links[r].gap > INT32_MAX)
+            return -1;
+        n += c->links[r].gap;
+    }
+    return n;
+}
+
 /* The links of a strict sequence of atoms and gaps, or NULL. */
 static Chain *gaps_chain(const AstPattern *p, Arena *arena)
 {

@@ -38,6 +38,16 @@ typedef struct Chain {
     int64_t    window;       /* events, or timestamp units */
 } Chain;
 
+/* A gap chain whose matches span at most this many events finds a
+ * record's start by a backward scan of its last events at the detection
+ * (cg_canon.c), whatever its layout: tables serve it as well as the
+ * chain's tags (B2 at w = 10). */
+enum { CHAIN_SCAN_MAX = 32 };
+
+/* The most events a match of gap chain c spans, or -1 (an unbounded gap,
+ * or not a gap chain). */
+int64_t chain_span(const Chain *c);
+
 /* The chain of p, or NULL when p is not one (registers, operators other
  * than the gaps, gaps with a lower bound, a strict sequence under a
  * window, more than CHAIN_MAX_LINKS atoms). */

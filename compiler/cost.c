@@ -183,11 +183,14 @@ static void try_add(Ladder *l, const Plan *plan, Strategy s, Layout layout, Aren
  * that are partitioned. Unpartitioned, a chain gives its records' start
  * from its tags where tables would replay the match (cg_canon.c): B2 at
  * w = 10 ran 1.9 ns/event as tables before records had a start, 25 with
- * the replay. */
+ * the replay; but a short gap chain scans its last events for the start
+ * (CHAIN_SCAN_MAX), so tables first for it, as before records had one. */
 static void auto_ladder(Ladder *l, const Plan *plan, Arena *arena)
 {
     Strategy s = plan->strategy;
-    bool plain = plan->min && !plan->min->tagged && !(plan->chain && !plan->pattern->partition_attr);
+    int64_t span = chain_span(plan->chain);
+    bool scan = span >= 1 && span <= CHAIN_SCAN_MAX;
+    bool plain = plan->min && !plan->min->tagged && !(plan->chain && !plan->pattern->partition_attr && !scan);
     if (plain)
         try_add(l, plan, s, LAYOUT_TABLE, arena);
     try_add(l, plan, s, LAYOUT_CHAIN, arena);

@@ -172,6 +172,78 @@ bool cg_canon_on(const Cg *g) { return g->canon_any; }
  * beside its result (and for a gap chain a select per atom after the
  * second, or for B2's three atoms a store of l[0]: cg_emit.c, put_la) per
  * event, no replay. */
+int cg_canon_scan_mode(const Plan *plan)
+{
+    int64_t span = chain_span(plan->chain);
+    if (plan->strategy != STRATEGY_TDFA || plan->pattern->partition_attr || plan->pattern->nregs > 0)
+        return 0;
+    return span < 1 || span > CHAIN_SCAN_MAX ? 0 : plan->chain->n == 1 ? 2 : 3;
+}
+
+/* Pattern i's start at a detection (mode 3, cg_canon_scan_mode): the
+ * greatest j such that events j..i match its gap chain A_1 G_1 .. A_m.
+ * Backwards from i - 1, near[r] is the nearest position after p where
+ * A_(r+1) .. A_m can match up to i (near[m-1] = i): p can take atom r
+ * when A_r holds there and near[r+1] is within gap G_r + 1 of it, and
+ * the nearest is the best such place, since every one seen is after p.
+ * The first p atom 1 can take is the greatest start. Each step tests the
+ * atoms on one event: a few instructions an event, over the at most
+ * CHAIN_SCAN_MAX events of a match, at detections only (the ring keeps
+ * them: canon_keep). */
+/* The rest of one step of put_scan's loops, on event e at p. */
+static void put_scan_step(Cg *g, int i, const Chain *c, bool reads)
+{
+    FILE *out = g->canon.f;
+    if (!reads)
+        fputs("        (void)e;\n", out);
+    for (int r = 0; r + 1 < c->n; r++) {
+        fprintf(out, "        if (n%d - p <= %" PRId64, r + 1, c->links[r + 1].gap + 1);
+        if (c->links[r].cond)
+            fprintf(out, " && %s_p%d_sc%d(e, NULL)", g->P, i, r);
+        if (r == 0)
+            fputs(")\n            return p;\n", out);
+        else
+            fprintf(out, ")\n            n%d = p;\n", r);
+    }
+    fputs("    }\n", out);
+}
+
+static void put_scan(Cg *g, int i, const char *name_of, const Chain *c)
+{
+    FILE *out = g->canon.f;
+    const char *P = g->P;
+    char name[CG_NAME_MAX], cap[32];
+    int m = c->n;
+    int64_t L = chain_span(c);
+    snprintf(cap, sizeof cap, g->canon_grow >= 0 ? "(uint64_t)m->hist_cap" : "%" PRId64 "u", g->canon_hist);
+    bool reads = false;
+    for (int r = 0; r + 1 < m; r++)
+        if (c->links[r].cond) {
+            snprintf(name, sizeof name, "%s_p%d_sc%d", P, i, r);
+            cg_emit_cond_fn(out, P, name, "const void *s", c->links[r].cond, REG_NONE, NULL, 1);
+            reads = true;
+        }
+    fprintf(out, "/* Pattern %s's start at a detection at m->index: a scan of its\n"
+                 " * last %" PRId64 " events (cg_canon.c, put_scan); nR is near[R]. Not\n"
+                 " * inlined: in push_many's loop its registers cost the step two\n"
+                 " * instructions an event (B2). */\n"
+                 "static %s_SCAN_NOINLINE int64_t %s_p%d_scan(const %s_matcher *m)\n{\n"
+                 "    const int64_t i = m->index, lo = i - %" PRId64 " > 1 ? i - %" PRId64 " : 1, base = m->cur_base;\n"
+                 "    const %s_event *cur = m->cur;   /* the call's events from index base (INT64_MAX: none) */\n",
+            name_of, L, P, P, i, P, L - 1, L - 1, P);
+    for (int r = 1; r < m; r++)
+        fprintf(out, "    int64_t n%d = %s;\n", r, r + 1 < m ? "INT64_MAX" : "i");
+    /* the call's events, then the ring's: no select per event */
+    fprintf(out, "    int64_t p = i - 1;\n"
+                 "    for (; p >= lo && p >= base; p--) {\n"
+                 "        const %s_event *e = &cur[p - base];\n", P);
+    put_scan_step(g, i, c, reads);
+    fprintf(out, "    for (; p >= lo; p--) {\n"
+                 "        const %s_event *e = &m->hist[(uint64_t)p %% %s];\n", P, cap);
+    put_scan_step(g, i, c, reads);
+    fputs("    return 0;   /* not reached: a detection has a start in reach */\n}\n\n", out);
+}
+
 int cg_canon_tag_mode(const Plan *plan)
 {
     const Chain *c = plan->chain;
@@ -242,7 +314,7 @@ static void put_conditions(Cg *g, int i, const AstPattern *p)
 
 /* The description of pattern i (its records' start and bindings) when the
  * replay applies; notes the history and registers it needs. */
-void cg_emit_canon(Cg *g, int i, const AstPattern *p)
+void cg_emit_canon(Cg *g, int i, const AstPattern *p, const Chain *gaps)
 {
     if (!g->canon_pat) {
         size_t nd = (size_t)(g->ndecls > 0 ? g->ndecls : 1);
@@ -250,6 +322,8 @@ void cg_emit_canon(Cg *g, int i, const AstPattern *p)
         g->canon_p = arena_alloc(g->arena, nd * sizeof *g->canon_p);
         g->canon_nregs = arena_alloc(g->arena, nd * sizeof *g->canon_nregs);
         g->canon_tag = arena_alloc(g->arena, nd * sizeof *g->canon_tag);
+        g->canon_s = arena_alloc(g->arena, nd * sizeof *g->canon_s);
+        g->canon_gaps = arena_alloc(g->arena, nd * sizeof *g->canon_gaps);
         g->canon_grow = -1;
         for (int d = 0; d < g->ndecls; d++) {
             g->canon_pat[d] = -1;
@@ -294,6 +368,9 @@ void cg_emit_canon(Cg *g, int i, const AstPattern *p)
     g->canon_p[g->decl] = p;
     g->canon_nregs[g->decl] = p->nregs;
     g->canon_tag[g->decl] = g->canon_tag_now;
+    g->canon_s[g->decl] = g->canon_tag_now == 1 && g->tag_field[0] == 's';
+    g->canon_gaps[g->decl] = g->canon_tag_now == 3 ? gaps : NULL;   /* its scan: after the ring's code */
+    g->canon_scan |= g->canon_tag_now == 3;
     g->canon_any = true;
     int64_t keep = canon_keep(g, p);
     if (!p->partition_attr && keep > g->canon_hist)
@@ -401,6 +478,17 @@ static void put_decl_tables(Cg *g, FILE *out)
         fprintf(out, "static const uint8_t %s_canon_tag[%d] = {", P, g->ndecls);
         for (int d = 0; d < g->ndecls; d++)
             fprintf(out, "%s%d", d ? ", " : "", g->canon_pat[d] >= 0 ? g->canon_tag[d] : 0);
+        fputs("};\n", out);
+    }
+    if (g->canon_scan) {   /* mode 3: the scan of each such pattern */
+        fprintf(out, "static int64_t (*const %s_canon_scan[%d])(const %s_matcher *) = {", P, g->ndecls, P);
+        for (int d = 0; d < g->ndecls; d++) {
+            fputs(d ? ", " : "", out);
+            if (g->canon_pat[d] >= 0 && g->canon_tag[d] == 3)
+                fprintf(out, "%s_p%d_scan", P, g->canon_pat[d]);
+            else
+                fputs("NULL", out);
+        }
         fputs("};\n", out);
     }
     fputc('\n', out);
@@ -528,6 +616,57 @@ static void put_gather_grow(Cg *g, FILE *out, int d)
             p->hdr.window.value, P, d, P);
 }
 
+/* Whether every unpartitioned declaration's start is a chain's tag or
+ * the event itself (no replay, no scan reads the ring's last H). */
+static bool tags_only(const Cg *g)
+{
+    for (int d = 0; d < g->ndecls; d++)
+        if (g->canon_pat[d] >= 0 && !g->canon_p[d]->partition_attr && (g->canon_tag[d] == 0 || g->canon_tag[d] == 3))
+            return false;
+    return true;
+}
+
+/* hist_keep of a file whose starts are all tags (tags_only): a later
+ * record starts at a later event or at what a tag holds now, since a tag
+ * only ever takes the event's index or another tag's value (chain.h), and
+ * the ring answers only for the last H (hist_has); so the call's events
+ * that the tags point at among the last H go into the ring (distinct
+ * slots), no others (B1 and B2 a few a call, not 100 or 256). The other
+ * slots keep what they had, which only a checkpoint reads (and gives
+ * back). */
+static void put_keep_tags(Cg *g, FILE *out, const char *capu)
+{
+    const char *P = g->P;
+    bool any = false;   /* a chain with tags (else one-atom patterns only) */
+    for (int d = 0; d < g->ndecls; d++)
+        any |= g->canon_pat[d] >= 0 && !g->canon_p[d]->partition_attr && g->canon_tag[d] == 1;
+    if (any)
+        fprintf(out, "/* The event of a tag (2^62 + index) into the ring, if it is one of\n"
+                 " * the call's k events and of the stream's last %s (older ones start\n"
+                 " * nothing ahead, and would take the slot of a newer one). */\n"
+                 "static void %s_hist_tag(%s_matcher *m, const %s_event *events, size_t k, int64_t tag)\n{\n"
+                 "    int64_t x = tag - (INT64_C(1) << 62) - m->cur_base;   /* its place in events */\n"
+                 "    if (x >= 0 && x < (int64_t)k && (uint64_t)((int64_t)k - x) <= %s)\n"
+                 "        m->hist[(uint64_t)(m->cur_base + x) %% %s] = events[x];\n}\n\n",
+            capu, P, P, P, capu, capu);
+    fprintf(out, "/* After a push_many: the events its tags point at into the ring\n"
+                 " * (cg_canon.c, put_keep_tags). */\n"
+                 "static void %s_hist_keep(%s_matcher *m, const %s_event *events, size_t k)\n{\n",
+            P, P, P);
+    for (int d = 0; d < g->ndecls; d++) {
+        if (g->canon_pat[d] < 0 || g->canon_p[d]->partition_attr || g->canon_tag[d] != 1)
+            continue;
+        for (int s = 0; s < 1 + g->canon_s[d]; s++)
+            fprintf(out, "    for (size_t r = 0; r < sizeof m->p%d.%c / sizeof m->p%d.%c[0]; r++)\n"
+                         "        %s_hist_tag(m, events, k, m->p%d.%c[r]);\n",
+                    g->canon_pat[d], "ls"[s], g->canon_pat[d], "ls"[s], P, g->canon_pat[d], "ls"[s]);
+    }
+    fputs("    (void)events;   /* no chain: one-atom patterns start at their event */\n"
+          "    (void)k;\n"
+          "    m->cur = NULL;\n"
+          "    m->cur_base = INT64_MAX;\n}\n\n", out);
+}
+
 /* The shared ring of the unpartitioned patterns: fields, lookup, keep,
  * and each such pattern's gather. Its capacity: H, or m->hist_cap when
  * it grows (put_grow). */
@@ -568,22 +707,38 @@ static void put_shared(Cg *g, FILE *out)
                 "    return x >= 1 && x <= m->index && m->index - x <= %s;\n}\n\n",
                 cap, P, P, cap);
     fprintf(out,
-            "/* After a push_many: the last of its k accepted events into the ring\n"
-            " * (at most two copies: no division per event). */\n"
-            "static void %s_hist_keep(%s_matcher *m, const %s_event *events, size_t k)\n{\n",
-            P, P, P);
-    if (grow)
-        fprintf(out, "    if (k > 0)\n        %s_hist_fit(m, events, k);\n", P);
-    fprintf(out,
-            "    size_t t = k > %s ? k - %s : 0;\n"
-            "    while (t < k) {\n"
-            "        size_t at = (size_t)((m->cur_base + (int64_t)t) %% %s), c = %s - at;\n"
-            "        if (c > k - t)\n            c = k - t;\n"
-            "        memcpy(&m->hist[at], &events[t], c * sizeof *events);\n"
-            "        t += c;\n    }\n"
-            "    m->cur = NULL;\n"
-            "    m->cur_base = INT64_MAX;\n}\n\n",
-            capu, capu, cap, capu);
+            "/* The event of global index x, or NULL when it is not at hand. */\n"
+            "static const %s_event *%s_hist_ev(const %s_matcher *m, int64_t x)\n{\n"
+            "    return %s_hist_has(m, x) ? %s_hist_at(m, x) : NULL;\n}\n\n",
+            P, P, P, P, P);
+    if (g->canon_tags)   /* a batched push_many's record whose start came before its events */
+        fprintf(out,
+                "/* During a push_many, the event of global index x = cur_base + d,\n"
+                " * d < 0: in the ring, which holds the last %s before the call. */\n"
+                "static const %s_event *%s_hist_before(const %s_matcher *m, int64_t d, int64_t x)\n{\n"
+                "    return d >= -(int64_t)%s && x >= 1 ? &m->hist[(uint64_t)x %% (uint64_t)%s] : NULL;\n}\n\n",
+                cap, P, P, P, cap, cap);
+    if (tags_only(g) && !grow) {
+        put_keep_tags(g, out, capu);
+    } else {
+        fprintf(out,
+                "/* After a push_many: the last of its k accepted events into the ring\n"
+                " * (at most two copies: no division per event). */\n"
+                "static void %s_hist_keep(%s_matcher *m, const %s_event *events, size_t k)\n{\n",
+                P, P, P);
+        if (grow)
+            fprintf(out, "    if (k > 0)\n        %s_hist_fit(m, events, k);\n", P);
+        fprintf(out,
+                "    size_t t = k > %s ? k - %s : 0;\n"
+                "    while (t < k) {\n"
+                "        size_t at = (size_t)((m->cur_base + (int64_t)t) %% %s), c = %s - at;\n"
+                "        if (c > k - t)\n            c = k - t;\n"
+                "        memcpy(&m->hist[at], &events[t], c * sizeof *events);\n"
+                "        t += c;\n    }\n"
+                "    m->cur = NULL;\n"
+                "    m->cur_base = INT64_MAX;\n}\n\n",
+                capu, capu, cap, capu);
+    }
     for (int d = 0; d < g->ndecls; d++) {
         if (g->canon_pat[d] < 0 || g->canon_p[d]->partition_attr)
             continue;
@@ -643,6 +798,12 @@ void cg_emit_canon_end(Cg *g)
     cg_line(f, 0, "/* start and bindings: the events the replays read (cg_canon.c) */");
     if (g->canon_hist > 0)
         put_shared(g, out);
+    if (g->canon_scan)
+        fprintf(out, "#if defined(__GNUC__)\n#define %s_SCAN_NOINLINE __attribute__((noinline))\n#else\n"
+                     "#define %s_SCAN_NOINLINE\n#endif\n\n", P, P);
+    for (int d = 0; d < g->ndecls; d++)
+        if (g->canon_pat[d] >= 0 && g->canon_gaps[d])
+            put_scan(g, g->canon_pat[d], g->canon_p[d]->name, g->canon_gaps[d]);
     cg_line(f, 0, "const void *cn_ring;   /* the key ring of the partitioned pattern being stepped */");
     cg_line(f, 0, "int64_t cn_tag;   /* the start tag of the chain just stepped (canon_tag 1) */");
     const char *z = g->canon_grow >= 0 ? "0" : "";   /* growing: behind the pointers cn_ev, cn_idx */
@@ -666,14 +827,19 @@ void cg_emit_canon_end(Cg *g)
             "    if (!p)\n        return;\n"
             "    r->schema = &%s_schema;\n",
             P, P, P, P);
-    if (g->canon_hist > 0)   /* tag starts are unpartitioned chains': in the shared ring */
+    if (g->canon_hist > 0) {   /* tag starts are unpartitioned chains': in the shared ring */
         fprintf(out,
-                "    if (%s_canon_tag[decl]) {   /* a chain's tag (m->cn_tag), or the event itself */\n"
-                "        r->start = %s_canon_tag[decl] == 2 ? m->index : m->cn_tag - (INT64_C(1) << 62);\n"
-                "        r->start_event = %s_hist_has(m, r->start) ? %s_hist_at(m, r->start) : NULL;\n"
+                "    if (%s_canon_tag[decl]) {   /* a chain's tag (m->cn_tag), the event itself, or a scan */\n"
+                "        r->start = %s_canon_tag[decl] == 2 ? m->index\n", P, P);
+        if (g->canon_scan)
+            fprintf(out, "                 : %s_canon_tag[decl] == 3 ? %s_canon_scan[decl](m)\n", P, P);
+        fprintf(out,
+                "                 : m->cn_tag - (INT64_C(1) << 62);\n"
+                "        r->start_event = %s_hist_ev(m, r->start);\n"
                 "        r->events_missing = !r->start_event;\n"
                 "        return;\n    }\n",
-                P, P, P, P);
+                P);
+    }
     fprintf(out, "    int32_t n = %s_canon_gather[decl](m);\n", P);
     put_first(g, out);
     fprintf(out,

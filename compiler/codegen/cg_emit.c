@@ -204,6 +204,7 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
         Table table;
         int *atom_bit = arena_alloc(arena, ((size_t)plan->min->mt->natoms + 1) * sizeof *atom_bit);
         g->local_state = false;
+        g->canon_tag_now = cg_canon_scan_mode(plan);   /* a short gap chain: its start by a scan */
         /* plan->layout is cost_choose's (compiler/cost.c), under the
          * code budget; tables where cg_table_plan takes them, else
          * (and for AUTO, which no plan of strategy_plan_all has) trees */
@@ -231,7 +232,7 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
     }
     if (plan->fc_symbols)
         cg_emit_forecast(g, i, plan);
-    cg_emit_canon(g, i, p);
+    cg_emit_canon(g, i, p, plan->chain);
     cg_emit_absent(g, i, p);   /* its step goes first in the pattern's push code */
     emit_driver(g, i, plan);
     cg_state_pattern(g, i, plan);
@@ -298,8 +299,8 @@ static void put_la(Cg *g, int part, const char *in)
                     i, i, i, i, i, i, CG_BATCH_BLOCK - 1, i, i);
         else   /* both sides computed: a select, not a branch (which mispredicted) */
             fprintf(out, "%s                if (hit[h] %% %du == %du) {   /* pattern %d: l[1] -> its start */\n"
-                         "%s                    int64_t d = r.start - bb%d, v = la%d[d & %d];\n"
-                         "%s                    r.start = d >= 0 ? v : sb%d;\n"
+                         "%s                    int64_t d = x - bb%d, v = la%d[d & %d];\n"
+                         "%s                    x = d >= 0 ? v : sb%d;\n"
                          "%s                }\n",
                     in, g->nbatch, b, i, in, i, i, CG_BATCH_BLOCK - 1, in, i, in);
     }
@@ -319,19 +320,38 @@ static void put_tag_start(Cg *g, bool tags, bool alltags)
     const char *in = alltags ? "" : "    ";
     if (!alltags)
         fprintf(out, "                if (%s_canon_tag[r.decl] == 1) {\n", P);
-    fprintf(out, "%s                r.start = hs[h];\n", in);
+    fprintf(out, "%s                int64_t x = hs[h];\n", in);
     put_la(g, 2, in);
-    fprintf(out, "%s                r.start -= INT64_C(1) << 62;\n", in);
+    /* x - ob: the start's place in the call's events (tags are 2^62 + index) */
+    fprintf(out, "%s                x -= ob;\n"
+                 "%s                r.start = x + base;\n", in, in);
     if (!alltags)
         fprintf(out, "                    r.schema = &%s_schema;\n                    r.nbind = 0;\n", P);
-    /* at hand as push has it (hist_has), then from the array where it is */
+    /* at hand as push has it (hist_has), then from the array where it is,
+       else one of the ring's events before the call */
     fprintf(out, "%s                r.start_event = !%s_hist_has(m, r.start) ? NULL\n"
-                 "%s                              : r.start >= base ? (const void *)&events[r.start - base]\n"
-                 "%s                              : (const void *)%s_hist_at(m, r.start);\n"
+                 "%s                              : x >= 0 ? (const void *)&events[x]\n"
+                 "%s                              : (const void *)%s_hist_before(m, x, r.start);\n"
                  "%s                r.events_missing = !r.start_event;\n",
             in, P, in, in, P, in);
     if (!alltags)
         fputs("                } else\n    ", out);
+}
+
+/* One event e (at kx in the block) of the batched loop: each pattern's
+ * step, its detection noted without a branch. */
+static void put_batch_event(Cg *g, const char *kx)
+{
+    FILE *out = g->many_fast.f;
+    int np = g->nbatch;
+    for (int b = 0; b < np; b++) {
+        fprintf(out, "            hit[nh] = (uint16_t)(%s * %du + %du);\n", kx, np, b);
+        if (g->batch_la[b])   /* l[0] before the event: s[0] once l[1] is the event's */
+            fprintf(out, "            la%d[%s] = st%d.l[0];\n", g->batch[b], kx, g->batch[b]);
+        if (g->batch_tag[b])   /* the start tag beside the detection (cg_canon.c) */
+            fprintf(out, "            hs[nh] = st%d.%s;\n", g->batch[b], g->batch_tagf[b]);
+        fprintf(out, "            nh += (size_t)%s_p%d_step(&st%d, e);\n", g->P, g->batch[b], g->batch[b]);
+    }
 }
 
 /* push_many of a file whose declarations are all unpartitioned patterns
@@ -360,8 +380,13 @@ static void emit_batched(Cg *g)
         tags |= g->batch_tag[b] != 0;
         alltags &= g->batch_tag[b] != 0;
     }
-    if (tags)   /* the chains' start tags of the block's detections; events[0]'s index */
-        fprintf(out, "    int64_t hs[%d];\n    const int64_t base = m->cur_base;\n", np * CG_BATCH_BLOCK);
+    if (tags)   /* the chains' start tags of the block's detections; events[0]'s index, as a tag */
+        fprintf(out, "    int64_t hs[%d];\n    const int64_t base = m->cur_base, ob = base + (INT64_C(1) << 62);\n",
+                np * CG_BATCH_BLOCK);
+    /* the record: its fields that do not change, set once a call (at the
+       first block with records: a memset a block cost B1 half an
+       instruction an event) */
+    fputs("    sremrt_record r;\n    int r_set = 0;\n", out);
     fputs("    size_t k, done = 0;\n    while (done < n) {\n", out);
     if (g->accel_batch >= 0) {
         char st[32];
@@ -373,33 +398,41 @@ static void emit_batched(Cg *g)
                  "        const %s_event *b = events + done;\n",
             np * CG_BATCH_BLOCK, CG_BATCH_BLOCK, CG_BATCH_BLOCK, P);
     put_la(g, 0, "");
-    fprintf(out, "        for (k = 0; k < c; k++) {\n"
+    /* CG_BATCH_UNROLL events a turn (the loop's own compare, add and
+       branch once for them all: 2 instructions an event of B1's 30);
+       the last few one at a time */
+    fprintf(out, "        for (k = 0; k + %d < c; k += %d) {\n"
+                 "            const %s_event *e;\n",
+            CG_BATCH_UNROLL - 1, CG_BATCH_UNROLL, P);
+    for (int u = 0; u < CG_BATCH_UNROLL; u++) {
+        char kx[16];
+        snprintf(kx, sizeof kx, u ? "(k + %d)" : "k", u);
+        fprintf(out, "            e = &b[%s];\n"
+                     "            if (%s_rejected(m, e)) {\n                k += %d;\n                goto block_end;\n"
+                     "            }\n",
+                kx, P, u);
+        put_batch_event(g, kx);
+    }
+    fprintf(out, "        }\n"
+                 "        for (; k < c; k++) {\n"
                  "            const %s_event *e = &b[k];\n"
                  "            if (%s_rejected(m, e))\n                break;\n",
             P, P);
-    for (int b = 0; b < np; b++) {
-        fprintf(out, "            hit[nh] = (uint16_t)(k * %du + %du);\n", np, b);
-        if (g->batch_la[b])   /* l[0] before the event: s[0] once l[1] is the event's */
-            fprintf(out, "            la%d[k] = st%d.l[0];\n", g->batch[b], g->batch[b]);
-        if (g->batch_tag[b])   /* the start tag beside the detection (cg_canon.c) */
-            fprintf(out, "            hs[nh] = st%d.%s;\n            nh += (size_t)%s_p%d_step(&st%d, e);\n",
-                    g->batch[b], g->batch_tagf[b], P, g->batch[b], g->batch[b]);
-        else
-            fprintf(out, "            nh += (size_t)%s_p%d_step(&st%d, e);\n", P, g->batch[b], g->batch[b]);
-    }
-    fputs("        }\n", out);
+    put_batch_event(g, "k");
+    fputs("        }\n    block_end:;\n", out);
     put_la(g, 1, "");
     /* one record for the block: only name, index and ts change */
     fprintf(out, "        int64_t index = m->index;\n"
                  "        uint64_t count = m->stats.events;\n"
                  "        if (nh > 0 && m->cfg.record) {\n"
-                 "            sremrt_record r;\n"
-                 "            memset(&r, 0, sizeof r);\n"
-                 "            r.kind = SREMRT_MATCH;\n"
-                 "            r.has_ts = %d;\n",
+                 "            if (!r_set) {\n"
+                 "                memset(&r, 0, sizeof r);\n"
+                 "                r.kind = SREMRT_MATCH;\n"
+                 "                r.has_ts = %d;\n",
             g->schema->ts_attr >= 0);
-    if (alltags)   /* the same for every record of the block (nbind 0: no labels) */
-        fprintf(out, "            r.schema = &%s_schema;\n", P);
+    if (alltags)   /* the same for every record (nbind 0: no labels) */
+        fprintf(out, "                r.schema = &%s_schema;\n", P);
+    fputs("                r_set = 1;\n            }\n", out);
     fprintf(out, "            for (size_t h = 0; h < nh; h++) {\n"
                  "                size_t at = hit[h] / %du;\n"
                  "                m->index = index + (int64_t)at + 1;\n"
@@ -889,6 +922,8 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     }
     bool batched = !g.no_batch && g.nbatch > 0 && g.nbatch == ndecls;
     cg_emit_runs_end(&g);
+    for (int b = 0; batched && b < g.nbatch; b++)
+        g.canon_tags |= g.batch_tag[b];
     emit_externs(&g);
     cg_emit_canon_end(&g);
     cg_emit_absent_end(&g);
