@@ -41,7 +41,7 @@ static void xs_run(void *vm, const bench_rec *ev, size_t n, xb_step_totals *t)
     uint64_t pf, det = t->detections;
     size_t i;
     int32_t v;
-    XS(_p0_xload)(ex, &m->p0_xp, &l, m->p0_xneed);
+    XS(_p0_xload)(ex, &m->p0_xp, &l, m->p0_xslack);
     pf = l.pf;
     for (i = 0; i < n; i++) {
         XS(_p0_xstep)(ex, &m->p0_xp, &l, (int64_t)ev[i].ts, (int32_t)ev[i].type, &step);

@@ -416,7 +416,7 @@ static void xstep_call(const XStep *x, int level, const char *call, bool keep)
         return;
     }
     cg_line(x->b, level, "r = %s;", call);
-    cg_line(x->b, level, "%s_p%d_xload(ex, st, x, x->need);", x->P, x->i);
+    cg_line(x->b, level, "%s_p%d_xload(ex, st, x, x->slack);", x->P, x->i);
     cg_line(x->b, level, "return r;");
 }
 
@@ -427,7 +427,7 @@ static void xstep_ring_push(const XStep *x, int level)
     cg_line(x->b, level, "if (x->size == cap) {");
     cg_line(x->b, level + 1, "%s_p%d_xsave(ex, st, x);", x->P, x->i);
     cg_line(x->b, level + 1, "sremrt_explore_make_room(ex, st);");
-    cg_line(x->b, level + 1, "%s_p%d_xload(ex, st, x, x->need);", x->P, x->i);
+    cg_line(x->b, level + 1, "%s_p%d_xload(ex, st, x, x->slack);", x->P, x->i);
     cg_line(x->b, level, "}");
     cg_line(x->b, level, "j = x->head + x->size++;");
     cg_line(x->b, level, "j -= j >= cap ? cap : 0;");
@@ -498,9 +498,11 @@ static void xstep_candidate_to_trie(const XStep *x, bool ext, bool var)
         cg_line(b, 2, "nd[vn].count += v;");
         cg_line(b, 2, "nd[vn].freq += v;");
     }
-    /* most candidates stay below their bound for long: one compare each */
-    cg_line(b, 2, "if (%s%s%s) {", ext ? "(nd[en].freq >= x->need[2 * t])" : "", ext && var ? " | " : "",
-            var ? "(nd[vn].freq >= x->need[2 * t + 1])" : "");
+    /* most candidates stay far below their bound: one subtraction and a
+     * sign test instead of the two tests below (16 instructions) */
+    cg_line(b, 2, "sl = x->slack[t] - (int64_t)s;");
+    cg_line(b, 2, "x->slack[t] = sl;");
+    cg_line(b, 2, "if (sl < 0) {");
     /* either may be due: the same call, so one test */
     if (ext)
         xstep_may_suggest(b, "en", "e", "if (", var ? " |" : ") {");
@@ -510,10 +512,12 @@ static void xstep_candidate_to_trie(const XStep *x, bool ext, bool var)
     cg_line(b, 4, "%s_p%d_xsave(ex, st, x);", x->P, x->i);
     cg_line(b, 4, "return sremrt_explore_due(ex, t, out);");
     cg_line(b, 3, "}");
-    if (ext)
-        cg_line(b, 3, "x->need[2 * t] = %s_xneed(&nd[en], x->tot, ex->suggest_q, ex->suggest_qmax);", x->P);
-    if (var)
-        cg_line(b, 3, "x->need[2 * t + 1] = %s_xneed(&nd[vn], x->tot, ex->suggest_q, ex->suggest_qmax);", x->P);
+    cg_line(b, 3, "sl = %s_xslack(&nd[%s], x->tot, ex->suggest_q, ex->suggest_qmax);", x->P, ext ? "en" : "vn");
+    if (ext && var) {
+        cg_line(b, 3, "s = (uint64_t)%s_xslack(&nd[vn], x->tot, ex->suggest_q, ex->suggest_qmax);", x->P);
+        cg_line(b, 3, "sl = (int64_t)s < sl ? (int64_t)s : sl;");
+    }
+    cg_line(b, 3, "x->slack[t] = sl;");
     cg_line(b, 2, "}");
 }
 
@@ -538,7 +542,7 @@ static void xstep_stnm_case(const XStep *x, int v)
     int occ[SREMRT_EXPLORE_MAX_M], n = xocc(x, v, occ), m = x->m;
     for (int i = n - 1; i >= 0 && occ[i] >= 2; i--) {
         if (occ[i] == m)
-            cg_line(x->b, 2, "c = sremrt_explore_in_window(x->f%d, x->f%d, first);", m, m - 1);
+            cg_line(x->b, 2, "c = %s_xwin(x->f%d, x->f%d, first);", x->P, m, m - 1);
         cg_line(x->b, 2, "x->f%d = x->f%d;", occ[i], occ[i] - 1);
     }
     if (occ[0] == 1) {
@@ -608,15 +612,15 @@ static void xstep_locals(const XStep *x)
     cg_line(b, 1, "int64_t pos, head, size;");
     cg_line(b, 1, "sremrt_ptrie_node *nd;");
     cg_line(b, 1, "uint64_t tot, pm, pf;");
-    cg_line(b, 1, "uint64_t *need;   /* per candidate X: 2X extension, 2X+1 variation (xneed) */");
+    cg_line(b, 1, "int64_t *slack;   /* per candidate X: matches it may gain before a test (xslack) */");
     cg_line(b, 0, "} %s_p%d_xl;", P, i);
     cg_blank(b);
     cg_line(b, 0, "%s void %s_p%d_xload(const sremrt_explore *ex, const sremrt_explore_part *st, %s_p%d_xl *x,",
             inl, P, i, P, i);
-    cg_line(b, 0, "        uint64_t *need)");
+    cg_line(b, 0, "        int64_t *slack)");
     cg_line(b, 0, "{");
     cg_line(b, 1, "int on = ex->cfg.algo == SREMRT_EXPLORE_DEFAULT && st->mem;");
-    cg_line(b, 1, "x->need = need;");
+    cg_line(b, 1, "x->slack = slack;");
     cg_line(b, 1, "x->nd = on ? ex->trie.nodes : NULL;   /* NULL: the step calls the runtime */");
     xstep_fields(x, xfield_load);
     cg_line(b, 1, "x->pos = st->pos;");
@@ -659,28 +663,44 @@ static void put_explore_step(Cg *g, int i, const AstPattern *p)
     const char *P = g->P;
     int m = x.m, M = m + 1;
     char l[24], r[24];
-    if (!g->xinline) {   /* the step must be inlined for its locals to be registers */
+    if (!(g->xhelpers & 1)) {   /* the step must be inlined for its locals to be registers */
         cg_line(b, 0, "#if defined(__GNUC__)");
         cg_line(b, 0, "#define %s_XINLINE static inline __attribute__((always_inline))", P);
         cg_line(b, 0, "#else");
         cg_line(b, 0, "#define %s_XINLINE static inline", P);
         cg_line(b, 0, "#endif");
         cg_blank(b);
-        cg_line(b, 0, "/* The least freq at which trie node n may be due (explore.c may_suggest):");
-        cg_line(b, 0, " * below it, freq <= qmax and freq * q < tot, for this tot and every later,");
-        cg_line(b, 0, " * larger one. The step runs the exact test only from there (rare). */");
-        cg_line(b, 0, "static uint64_t %s_xneed(const sremrt_ptrie_node *n, uint64_t tot, uint64_t q, uint64_t qmax)", P);
+        cg_line(b, 0, "/* How many more matches trie node n may gain and still not be due");
+        cg_line(b, 0, " * (explore.c may_suggest: freq <= qmax and freq * q < tot) at this tot and");
+        cg_line(b, 0, " * every later, larger one; negative: test it now. The step runs the exact");
+        cg_line(b, 0, " * test only when a candidate's count has gone past it (rare). */");
+        cg_line(b, 0, "static int64_t %s_xslack(const sremrt_ptrie_node *n, uint64_t tot, uint64_t q, uint64_t qmax)", P);
         cg_line(b, 0, "{");
         cg_line(b, 1, "uint64_t k;");
         cg_line(b, 1, "if (n->suggested)");
-        cg_line(b, 2, "return UINT64_MAX;");
+        cg_line(b, 2, "return INT64_MAX;");
         cg_line(b, 1, "if (tot == 0)");
-        cg_line(b, 2, "return 0;");
+        cg_line(b, 2, "return -1;");
         cg_line(b, 1, "k = q ? (tot - 1) / q : UINT64_MAX;   /* freq * q < tot: freq <= k */");
-        cg_line(b, 1, "return (k < qmax ? k : qmax) + 1;   /* qmax < UINT64_MAX unless q == 1 */");
+        cg_line(b, 1, "k = k < qmax ? k : qmax;");
+        cg_line(b, 1, "if (n->freq > k)");
+        cg_line(b, 2, "return -1;");
+        cg_line(b, 1, "return k - n->freq > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)(k - n->freq);");
         cg_line(b, 0, "}");
         cg_blank(b);
-        g->xinline = true;
+        g->xhelpers |= 1;
+    }
+    if (!x.stam && !(g->xhelpers & 2)) {
+        cg_line(b, 0, "/* sremrt_explore_in_window without a branch (stnm: the ranks lo+1..hi that");
+        cg_line(b, 0, " * are >= first; whether there are any is random, 0.47 mispredictions an");
+        cg_line(b, 0, " * event in B5 when gcc branched on it) */");
+        cg_line(b, 0, "%s_XINLINE uint64_t %s_xwin(uint64_t lo, uint64_t hi, uint64_t first)", P, P);
+        cg_line(b, 0, "{");
+        cg_line(b, 1, "uint64_t from = lo + 1 > first ? lo + 1 : first;");
+        cg_line(b, 1, "return (hi - from + 1) & ((uint64_t)0 - (uint64_t)(hi >= from));");
+        cg_line(b, 0, "}");
+        cg_blank(b);
+        g->xhelpers |= 2;
     }
     xstep_locals(&x);
     bool masked = p->hdr.window.kind == WIN_EVENTS && xstep_masked_pays(&x);
@@ -694,6 +714,7 @@ static void put_explore_step(Cg *g, int i, const AstPattern *p)
     cg_line(b, 1, "uint64_t c = 0, e = 0, v = 0, s;");
     cg_line(b, 1, "sremrt_ptrie_node *nd = x->nd;");
     cg_line(b, 1, "int32_t en, vn, r;");
+    cg_line(b, 1, "int64_t sl;");
     if (x.windowed)   /* cap in a local: read through st, gcc branched on the head's wrap */
         cg_line(b, 1, "int64_t key, bound, j, cap = st->cap%s;", x.stam || p->hdr.window.kind == WIN_EVENTS ? ", o" : "");
     if (!x.stam)
@@ -762,9 +783,9 @@ static void put_explore_step(Cg *g, int i, const AstPattern *p)
             cg_line(b, 2, "e = %s;", xw(&x, M + m, r));
     } else {
         if (p->explore.variations)
-            cg_line(b, 2, "v = sremrt_explore_in_window(st->g[t], x->f%d, first);", m - 1);
+            cg_line(b, 2, "v = %s_xwin(st->g[t], x->f%d, first);", P, m - 1);
         if (p->explore.extensions)
-            cg_line(b, 2, "e = sremrt_explore_in_window(st->h[t], x->f%d, first);", m);
+            cg_line(b, 2, "e = %s_xwin(st->h[t], x->f%d, first);", P, m);
         cg_line(b, 2, "st->g[t] = x->f%d;", m - 1);
         cg_line(b, 2, "st->h[t] = x->f%d;", m);
     }
@@ -783,12 +804,12 @@ static void put_explore_step(Cg *g, int i, const AstPattern *p)
     if (!p->partition_attr)   /* push_each keeps the one state in locals */
         return;
     cg_line(b, 0, "/* One event of pattern %s's explore clause, in its key's state. */", p->name);
-    cg_line(b, 0, "static int32_t %s_p%d_xpush(sremrt_explore *ex, sremrt_explore_part *st, uint64_t *need, int64_t ts,", P, i);
+    cg_line(b, 0, "static int32_t %s_p%d_xpush(sremrt_explore *ex, sremrt_explore_part *st, int64_t *slack, int64_t ts,", P, i);
     cg_line(b, 0, "        int32_t t, sremrt_explore_step *out)");
     cg_line(b, 0, "{");
     cg_line(b, 1, "%s_p%d_xl x;", P, i);
     cg_line(b, 1, "int32_t r;");
-    cg_line(b, 1, "%s_p%d_xload(ex, st, &x, need);", P, i);
+    cg_line(b, 1, "%s_p%d_xload(ex, st, &x, slack);", P, i);
     cg_line(b, 1, "r = %s_p%d_xstep(ex, st, &x, ts, t, out);", P, i);
     cg_line(b, 1, "%s_p%d_xsave(ex, st, &x);", P, i);
     cg_line(b, 1, "return r;");
@@ -871,8 +892,8 @@ void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
     Buf *f = &g->sec[CG_FIELDS], *in = &g->sec[CG_INIT], *fr = &g->sec[CG_FREE], *fi = &g->sec[CG_FINISH],
         *tr = &g->sec[CG_TRIE];
     cg_line(f, 0, "sremrt_explore p%d_ex;   /* pattern %s: explore clause, one trie */", i, p->name);
-    cg_line(f, 0, "uint64_t p%d_xneed[%d];   /* its candidates' suggestion bounds (xneed; 0: test) */", i,
-            2 * ta->nvalues);
+    cg_line(f, 0, "int64_t p%d_xslack[%d];   /* its candidates' suggestion slack (xslack; 0 at first) */", i,
+            ta->nvalues);
     cg_line(in, 0, "if (%s_p%d_explore_start(&m->p%d_ex, &m->cfg) != 0)", P, i, i);
     cg_line(in, 1, "return -1;");
     if (p->partition_attr) {
@@ -911,7 +932,7 @@ void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int 
     Buf *pu = &g->sec[CG_PUSH];
     if (local) {
         cg_line(&g->sec[CG_MANY_IN], 0, "%s_p%d_xl xl%d;", g->P, i, i);
-        cg_line(&g->sec[CG_MANY_IN], 0, "%s_p%d_xload(&m->p%d_ex, %s, &xl%d, m->p%d_xneed);", g->P, i, i, st, i, i);
+        cg_line(&g->sec[CG_MANY_IN], 0, "%s_p%d_xload(&m->p%d_ex, %s, &xl%d, m->p%d_xslack);", g->P, i, i, st, i, i);
         cg_line(&g->sec[CG_MANY_OUT], 0, "%s_p%d_xsave(&m->p%d_ex, %s, &xl%d);", g->P, i, i, st, i);
     }
     cg_line(pu, level, "{");
@@ -920,7 +941,7 @@ void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int 
     if (local)
         fprintf(pu->f, "int32_t xn = %s_p%d_xstep(&m->p%d_ex, %s, &xl%d, (int64_t)", g->P, i, i, st, i);
     else
-        fprintf(pu->f, "int32_t xn = %s_p%d_xpush(&m->p%d_ex, %s, m->p%d_xneed, (int64_t)", g->P, i, i, st, i);
+        fprintf(pu->f, "int32_t xn = %s_p%d_xpush(&m->p%d_ex, %s, m->p%d_xslack, (int64_t)", g->P, i, i, st, i);
     put_ts(g, pu->f);
     fputs(", e->", pu->f);
     cg_put_field(pu->f, p->explore_attr);

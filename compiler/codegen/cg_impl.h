@@ -80,7 +80,8 @@ typedef struct Cg {
     char             batch_tagf[CG_BATCH_MAX][16];  /* that tag's field, read before the step */
     bool             batch_la[CG_BATCH_MAX];   /* a 3-atom gap chain: s[0] kept per block (put_la) */
     bool             no_batch;
-    bool             xinline;   /* NAME_XINLINE defined (explore counting steps, cg_decls.c) */
+    unsigned         xhelpers;   /* explore steps' helpers written (cg_decls.c): 1 NAME_XINLINE
+                                    and NAME_xneed, 2 NAME_xwin */
     int              accel_batch;  /* the one batched pattern, a chain whose idle stretches
                                       push_many skips (cg_accel.c); -1 none */
     const Chain     *accel_chain;   /* its chain */
