@@ -281,6 +281,7 @@ typedef struct XStep {
     bool stam, windowed;
     const char *P;        /* prefix */
     int i;                /* pattern index */
+    bool part;            /* partitioned: a state per key (xpush) */
 } XStep;
 
 /* Positions k (1-based, ascending) with ET_k == v; returns how many. */
@@ -586,6 +587,78 @@ static void xfield_save(const XStep *x, const char *name, int idx)
     cg_line(x->b, 1, "st->cnt[%d] = x->%s;", idx, name);
 }
 
+/* The statements of xload (with `on`): the trie's part (tload, tload2)
+ * around the key's (st's, pload); of xsave: the key's, then the trie's
+ * (with `d`). */
+static void xstep_tload(const XStep *x)
+{
+    cg_line(x->b, 1, "x->slack = slack;");
+    cg_line(x->b, 1, "x->nd = on ? ex->trie.nodes : NULL;   /* NULL: the step calls the runtime */");
+}
+
+static void xstep_pload(const XStep *x)
+{
+    xstep_fields(x, xfield_load);
+    cg_line(x->b, 1, "x->pos = st->pos;");
+    cg_line(x->b, 1, "x->head = st->head;");
+    cg_line(x->b, 1, "x->size = st->size;");
+}
+
+static void xstep_tload2(const XStep *x)
+{
+    cg_line(x->b, 1, "x->tot = on ? x->nd[0].count : 0;");
+    cg_line(x->b, 1, "x->pm = on ? x->nd[%d].count : 0;", x->m);
+    cg_line(x->b, 1, "x->pf = on ? x->nd[%d].freq : 0;", x->m);
+}
+
+static void xstep_psave(const XStep *x)
+{
+    xstep_fields(x, xfield_save);
+    cg_line(x->b, 1, "ex->events += (uint64_t)(x->pos - st->pos);   /* one per event of st */");
+    cg_line(x->b, 1, "st->pos = x->pos;");
+    cg_line(x->b, 1, "st->head = x->head;");
+    cg_line(x->b, 1, "st->size = x->size;");
+}
+
+static void xstep_tsave(const XStep *x)
+{
+    cg_line(x->b, 1, "d = x->tot - x->nd[0].count;");
+    for (int k = 0; k < x->m; k++)
+        cg_line(x->b, 1, "x->nd[%d].count += d;", k);
+    cg_line(x->b, 1, "x->nd[%d].count = x->pm;", x->m);
+    cg_line(x->b, 1, "x->nd[%d].freq = x->pf;", x->m);
+}
+
+/* A copy function of the locals: a load when `on` is its condition (C),
+ * else a save; parts: 1 the key's, 2 the trie's, 3 both. */
+static void xstep_copy_fn(const XStep *x, const char *inl, const char *name, const char *params, const char *on,
+                          int parts)
+{
+    Buf *b = x->b;
+    cg_line(b, 0, "%s void %s_p%d_%s(%s)", inl, x->P, x->i, name, params);
+    cg_line(b, 0, "{");
+    if (on) {
+        cg_line(b, 1, "int on = %s;", on);
+        if (parts & 2)
+            xstep_tload(x);
+        if (parts & 1)
+            xstep_pload(x);
+        if (parts & 2)
+            xstep_tload2(x);
+    } else {
+        if (parts & 2)
+            cg_line(b, 1, "uint64_t d;");
+        cg_line(b, 1, "if (!x->nd)");
+        cg_line(b, 2, "return;");
+        if (parts & 1)
+            xstep_psave(x);
+        if (parts & 2)
+            xstep_tsave(x);
+    }
+    cg_line(b, 0, "}");
+    cg_blank(b);
+}
+
 /* Most counters whose copies (xload, xsave) are inlined at each call into
  * the runtime, so that the step's locals stay registers; a longer pattern
  * (m > 6 under stam) calls them, and its locals live on the stack. */
@@ -615,40 +688,24 @@ static void xstep_locals(const XStep *x)
     cg_line(b, 1, "int64_t *slack;   /* per candidate X: matches it may gain before a test (xslack) */");
     cg_line(b, 0, "} %s_p%d_xl;", P, i);
     cg_blank(b);
-    cg_line(b, 0, "%s void %s_p%d_xload(const sremrt_explore *ex, const sremrt_explore_part *st, %s_p%d_xl *x,",
-            inl, P, i, P, i);
-    cg_line(b, 0, "        int64_t *slack)");
-    cg_line(b, 0, "{");
-    cg_line(b, 1, "int on = ex->cfg.algo == SREMRT_EXPLORE_DEFAULT && st->mem;");
-    cg_line(b, 1, "x->slack = slack;");
-    cg_line(b, 1, "x->nd = on ? ex->trie.nodes : NULL;   /* NULL: the step calls the runtime */");
-    xstep_fields(x, xfield_load);
-    cg_line(b, 1, "x->pos = st->pos;");
-    cg_line(b, 1, "x->head = st->head;");
-    cg_line(b, 1, "x->size = st->size;");
-    cg_line(b, 1, "x->tot = on ? x->nd[0].count : 0;");
-    cg_line(b, 1, "x->pm = on ? x->nd[%d].count : 0;", m);
-    cg_line(b, 1, "x->pf = on ? x->nd[%d].freq : 0;", m);
-    cg_line(b, 0, "}");
-    cg_blank(b);
-    cg_line(b, 0, "%s void %s_p%d_xsave(sremrt_explore *ex, sremrt_explore_part *st, const %s_p%d_xl *x)",
-            inl, P, i, P, i);
-    cg_line(b, 0, "{");
-    cg_line(b, 1, "uint64_t d;");
-    cg_line(b, 1, "if (!x->nd)");
-    cg_line(b, 2, "return;");
-    xstep_fields(x, xfield_save);
-    cg_line(b, 1, "ex->events += (uint64_t)(x->pos - st->pos);   /* one per event of st */");
-    cg_line(b, 1, "st->pos = x->pos;");
-    cg_line(b, 1, "st->head = x->head;");
-    cg_line(b, 1, "st->size = x->size;");
-    cg_line(b, 1, "d = x->tot - x->nd[0].count;");
-    for (int k = 0; k < m; k++)
-        cg_line(b, 1, "x->nd[%d].count += d;", k);
-    cg_line(b, 1, "x->nd[%d].count = x->pm;", m);
-    cg_line(b, 1, "x->nd[%d].freq = x->pf;", m);
-    cg_line(b, 0, "}");
-    cg_blank(b);
+    char xl[CG_NAME_MAX + 48], sig[2 * CG_NAME_MAX + 128];
+    snprintf(xl, sizeof xl, "%s_p%d_xl *x", P, i);
+    snprintf(sig, sizeof sig, "const sremrt_explore *ex, const sremrt_explore_part *st, %s,\n        int64_t *slack", xl);
+    xstep_copy_fn(x, inl, "xload", sig, "ex->cfg.algo == SREMRT_EXPLORE_DEFAULT && st->mem", 3);
+    snprintf(sig, sizeof sig, "sremrt_explore *ex, sremrt_explore_part *st, const %s", xl);
+    xstep_copy_fn(x, inl, "xsave", sig, NULL, 3);
+    if (!x->part)
+        return;
+    /* partitions: the trie's part stays in locals across the loop (the
+     * keys share it), the key's part is loaded and saved per event */
+    snprintf(sig, sizeof sig, "const sremrt_explore *ex, %s, int64_t *slack", xl);
+    xstep_copy_fn(x, inl, "xtload", sig, "ex->cfg.algo == SREMRT_EXPLORE_DEFAULT", 2);
+    snprintf(sig, sizeof sig, "const sremrt_explore_part *st, %s", xl);
+    xstep_copy_fn(x, inl, "xpload", sig, "x->nd != NULL", 1);
+    snprintf(sig, sizeof sig, "sremrt_explore *ex, sremrt_explore_part *st, const %s", xl);
+    xstep_copy_fn(x, inl, "xpsave", sig, NULL, 1);
+    snprintf(sig, sizeof sig, "const %s", xl);
+    xstep_copy_fn(x, inl, "xtsave", sig, NULL, 2);
 }
 
 /* Pattern i's counting step: sremrt_explore_push's default algorithm for
@@ -658,7 +715,7 @@ static void xstep_locals(const XStep *x)
 static void put_explore_step(Cg *g, int i, const AstPattern *p)
 {
     XStep x = {&g->sec[CG_CODE], g->explore_seq, p->body->nkids, p->explore_attr->nvalues,
-               p->hdr.policy == POLICY_STAM, p->hdr.window.kind != WIN_NONE, g->P, i};
+               p->hdr.policy == POLICY_STAM, p->hdr.window.kind != WIN_NONE, g->P, i, p->partition_attr != NULL};
     Buf *b = x.b;
     const char *P = g->P;
     int m = x.m, M = m + 1;
@@ -803,15 +860,16 @@ static void put_explore_step(Cg *g, int i, const AstPattern *p)
     cg_blank(b);
     if (!p->partition_attr)   /* push_each keeps the one state in locals */
         return;
-    cg_line(b, 0, "/* One event of pattern %s's explore clause, in its key's state. */", p->name);
-    cg_line(b, 0, "static int32_t %s_p%d_xpush(sremrt_explore *ex, sremrt_explore_part *st, int64_t *slack, int64_t ts,", P, i);
+    cg_line(b, 0, "/* One event of pattern %s's explore clause, in its key's state (the", p->name);
+    cg_line(b, 0, " * trie's part of x stays in locals across the loop). */");
+    cg_line(b, 0, "%s_XINLINE int32_t %s_p%d_xpush(sremrt_explore *ex, sremrt_explore_part *st, %s_p%d_xl *x, int64_t ts,",
+            P, P, i, P, i);
     cg_line(b, 0, "        int32_t t, sremrt_explore_step *out)");
     cg_line(b, 0, "{");
-    cg_line(b, 1, "%s_p%d_xl x;", P, i);
     cg_line(b, 1, "int32_t r;");
-    cg_line(b, 1, "%s_p%d_xload(ex, st, &x, slack);", P, i);
-    cg_line(b, 1, "r = %s_p%d_xstep(ex, st, &x, ts, t, out);", P, i);
-    cg_line(b, 1, "%s_p%d_xsave(ex, st, &x);", P, i);
+    cg_line(b, 1, "%s_p%d_xpload(st, x);", P, i);
+    cg_line(b, 1, "r = %s_p%d_xstep(ex, st, x, ts, t, out);", P, i);
+    cg_line(b, 1, "%s_p%d_xpsave(ex, st, x);", P, i);
     cg_line(b, 1, "return r;");
     cg_line(b, 0, "}");
     cg_blank(b);
@@ -926,14 +984,19 @@ void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
 /* Push code of pattern i's explore clause for the event, into state st,
  * at nesting level. local: one state for the whole loop, whose counters
  * push_each keeps in locals (xl<i>, loaded before the loop, saved after
- * it); else each event loads and saves its key's (xpush). */
+ * it); else the trie's part stays there and each event loads and saves
+ * its key's (xpush). */
 void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int level, bool local)
 {
     Buf *pu = &g->sec[CG_PUSH];
-    if (local) {
-        cg_line(&g->sec[CG_MANY_IN], 0, "%s_p%d_xl xl%d;", g->P, i, i);
-        cg_line(&g->sec[CG_MANY_IN], 0, "%s_p%d_xload(&m->p%d_ex, %s, &xl%d, m->p%d_xslack);", g->P, i, i, st, i, i);
-        cg_line(&g->sec[CG_MANY_OUT], 0, "%s_p%d_xsave(&m->p%d_ex, %s, &xl%d);", g->P, i, i, st, i);
+    Buf *in = &g->sec[CG_MANY_IN], *out = &g->sec[CG_MANY_OUT];
+    cg_line(in, 0, "%s_p%d_xl xl%d;", g->P, i, i);
+    if (local) {   /* the one state in locals for the loop */
+        cg_line(in, 0, "%s_p%d_xload(&m->p%d_ex, %s, &xl%d, m->p%d_xslack);", g->P, i, i, st, i, i);
+        cg_line(out, 0, "%s_p%d_xsave(&m->p%d_ex, %s, &xl%d);", g->P, i, i, st, i);
+    } else {   /* the trie's part only */
+        cg_line(in, 0, "%s_p%d_xtload(&m->p%d_ex, &xl%d, m->p%d_xslack);", g->P, i, i, i, i);
+        cg_line(out, 0, "%s_p%d_xtsave(&xl%d);", g->P, i, i);
     }
     cg_line(pu, level, "{");
     cg_line(pu, level + 1, "sremrt_explore_step xs;");
@@ -941,7 +1004,7 @@ void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int 
     if (local)
         fprintf(pu->f, "int32_t xn = %s_p%d_xstep(&m->p%d_ex, %s, &xl%d, (int64_t)", g->P, i, i, st, i);
     else
-        fprintf(pu->f, "int32_t xn = %s_p%d_xpush(&m->p%d_ex, %s, m->p%d_xslack, (int64_t)", g->P, i, i, st, i);
+        fprintf(pu->f, "int32_t xn = %s_p%d_xpush(&m->p%d_ex, %s, &xl%d, (int64_t)", g->P, i, i, st, i);
     put_ts(g, pu->f);
     fputs(", e->", pu->f);
     cg_put_field(pu->f, p->explore_attr);
