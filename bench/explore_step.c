@@ -4,7 +4,8 @@
  * algorithms on the same records. Compiled once per clause with
  * -DPFX=name -DSRC='"name.c"': it includes the generated C, whose step
  * (PFX_p0_xpush) is static, and feeds the clause's state in the matcher
- * directly, without the pattern's own matching. */
+ * directly, without the pattern's own matching, in locals as a program's
+ * push loop keeps it (PFX_p0_xload, PFX_p0_xstep, PFX_p0_xsave). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -26,19 +27,37 @@ static void *xs_open(void)
     return m;
 }
 
+/* The events through the step as a program's push loop runs it: the
+ * state in locals (xload, xstep per event, xsave). The counts come from
+ * the trie (p's node, every candidate's nodes); detections are the events
+ * where p's node gained (pf, a local), one compare per event. */
 static void xs_run(void *vm, const bench_rec *ev, size_t n, xb_step_totals *t)
 {
     XS(_matcher) *m = vm;
+    sremrt_explore *ex = &m->p0_ex;
+    const sremrt_ptrie_node *nd;
     sremrt_explore_step step;
+    XS(_p0_xl) l;
+    uint64_t pf, det = t->detections;
     size_t i;
+    int32_t v;
+    XS(_p0_xload)(ex, &m->p0_xp, &l, m->p0_xslack);
+    pf = l.pf;
     for (i = 0; i < n; i++) {
-        XS(_p0_xpush)(&m->p0_ex, &m->p0_xp, (int64_t)ev[i].ts, (int32_t)ev[i].type, &step);
-        t->pattern += step.pattern;
-        t->extension += step.extension;
-        t->variation += step.variation;
-        t->detections += step.pattern != 0;
+        XS(_p0_xstep)(ex, &m->p0_xp, &l, (int64_t)ev[i].ts, (int32_t)ev[i].type, &step);
+        det += l.pf != pf;
+        pf = l.pf;
     }
-    t->trie = sremrt_ptrie_total(&m->p0_ex.trie);
+    XS(_p0_xsave)(ex, &m->p0_xp, &l);
+    nd = ex->trie.nodes;
+    t->detections = det;
+    t->pattern = nd[ex->pattern_node].freq;
+    t->extension = t->variation = 0;
+    for (v = 0; v < ex->cfg.nvalues; v++) {
+        t->extension += ex->ext_node[v] >= 0 ? nd[ex->ext_node[v]].freq : 0;
+        t->variation += ex->var_node[v] >= 0 ? nd[ex->var_node[v]].freq : 0;
+    }
+    t->trie = sremrt_ptrie_total(&ex->trie);
 }
 
 static uint64_t xs_close(void *vm)

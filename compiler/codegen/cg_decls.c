@@ -270,12 +270,18 @@ _Static_assert(EXPLORE_MAX_LENGTH == SREMRT_EXPLORE_MAX_M && EXPLORE_MAX_VALUES 
 
 /* What the step knows at compile time: docs/explore.md "Generated counting
  * step". The runtime's default algorithm with every loop over the pattern
- * unrolled into statements on constant counter indexes. */
+ * unrolled into statements on constant counter indexes. The counters,
+ * ring indexes and the trie's path counts are fields of a locals struct
+ * (NAME_pN_xl) that a loop keeps in registers: xload before it, xsave
+ * after it and around every call into the runtime. */
 typedef struct XStep {
     Buf *b;
     const int32_t *seq;   /* ET_1..ET_m, value indexes */
     int m, nvalues;
     bool stam, windowed;
+    const char *P;        /* prefix */
+    int i;                /* pattern index */
+    bool part;            /* partitioned: a state per key (xpush) */
 } XStep;
 
 /* Positions k (1-based, ascending) with ET_k == v; returns how many. */
@@ -288,14 +294,27 @@ static int xocc(const XStep *x, int v, int *occ)
     return n;
 }
 
+/* stam counter idx = a * (m+1) + b as the step spells it: the empty infix
+ * W[a][a-1] is always 1 (explore.c part_reset), so a constant, not a load;
+ * the rest are the locals' fields. buf holds at least 24 bytes. */
+static const char *xw(const XStep *x, int idx, char *buf)
+{
+    int M = x->m + 1;
+    if (idx % M == idx / M - 1)
+        return "(uint64_t)1";
+    snprintf(buf, 24, "x->w%d", idx);
+    return buf;
+}
+
 /* stam, an event of type v enters: W[a][b] += W[a][b-1] for each b with
  * ET_b == v (descending), a = 1..b (explore.c sw_enter). */
 static void xstep_enter(const XStep *x, int v, int level)
 {
     int occ[SREMRT_EXPLORE_MAX_M], n = xocc(x, v, occ), M = x->m + 1;
+    char l[24], r[24];
     for (int i = n - 1; i >= 0; i--)
         for (int a = 1; a <= occ[i]; a++)
-            cg_line(x->b, level, "w[%d] += w[%d];", a * M + occ[i], a * M + occ[i] - 1);
+            cg_line(x->b, level, "%s += %s;", xw(x, a * M + occ[i], l), xw(x, a * M + occ[i] - 1, r));
 }
 
 /* stam, the oldest event, of type v, leaves: W[a][b] -= W'[a+1][b] for
@@ -305,12 +324,13 @@ static void xstep_enter(const XStep *x, int v, int level)
 static int xstep_leave(const XStep *x, int v, int level, const char *mask)
 {
     int occ[SREMRT_EXPLORE_MAX_M], n = xocc(x, v, occ), M = x->m + 1, k = 0;
+    char l[24], r[24];
     for (int b = occ[0]; b <= x->m; b++)
         for (int i = n - 1; i >= 0; i--)
             if (occ[i] <= b) {
                 k++;
                 if (level >= 0)
-                    cg_line(x->b, level, "w[%d] -= w[%d]%s%s;", occ[i] * M + b, (occ[i] + 1) * M + b,
+                    cg_line(x->b, level, "%s -= %s%s%s;", xw(x, occ[i] * M + b, l), xw(x, (occ[i] + 1) * M + b, r),
                             mask ? " & " : "", mask ? mask : "");
             }
     return k;
@@ -364,10 +384,10 @@ static bool xstep_masked_pays(const XStep *x)
 static void xstep_leave_masked(const XStep *x)
 {
     Buf *b = x->b;
-    cg_line(b, 1, "if (st->size > 0) {   /* at most one entry leaves: no branch on it */");
-    cg_line(b, 2, "uint64_t lv = (uint64_t)0 - (uint64_t)(st->keys[st->head] < bound);");
+    cg_line(b, 1, "if (x->size > 0) {   /* at most one entry leaves: no branch on it */");
+    cg_line(b, 2, "uint64_t lv = (uint64_t)0 - (uint64_t)(st->keys[x->head] < bound);");
     if (x->stam) {
-        cg_line(b, 2, "int32_t lc = st->codes[st->head];");
+        cg_line(b, 2, "int32_t lc = st->codes[x->head];");
         for (int v = 0; v < x->nvalues; v++)
             if (xin_pattern(x, v))
                 cg_line(b, 2, "uint64_t l%d = lv & ((uint64_t)0 - (uint64_t)(lc == %d));", v, v);
@@ -379,35 +399,64 @@ static void xstep_leave_masked(const XStep *x)
             xstep_leave(x, v, 2, mask);
         }
     }
-    cg_line(b, 2, "o = st->head + (int64_t)(lv & 1);");
-    cg_line(b, 2, "st->head = o == st->cap ? 0 : o;");
-    cg_line(b, 2, "st->size -= (int64_t)(lv & 1);");
+    cg_line(b, 2, "o = x->head + (int64_t)(lv & 1);");
+    cg_line(b, 2, "x->head = o == cap ? 0 : o;");
+    cg_line(b, 2, "x->size -= (int64_t)(lv & 1);");
     cg_line(b, 1, "}");
+}
+
+/* The statements of a call into the runtime from the step: the locals go
+ * to memory first (the runtime reads and may change the state) and come
+ * back after it unless `keep` (the call changes no counter); then the
+ * step returns the call's result. */
+static void xstep_call(const XStep *x, int level, const char *call, bool keep)
+{
+    cg_line(x->b, level, "%s_p%d_xsave(ex, st, x);", x->P, x->i);
+    if (keep) {
+        cg_line(x->b, level, "return %s;", call);
+        return;
+    }
+    cg_line(x->b, level, "r = %s;", call);
+    cg_line(x->b, level, "%s_p%d_xload(ex, st, x, x->slack);", x->P, x->i);
+    cg_line(x->b, level, "return r;");
 }
 
 /* A new entry at the back of the window ring, slot j, with the event's
  * key; a full ring first makes room as the runtime does. */
-static void xstep_ring_push(const XStep *x)
+static void xstep_ring_push(const XStep *x, int level)
 {
-    cg_line(x->b, 2, "if (st->size == st->cap)");
-    cg_line(x->b, 3, "sremrt_explore_make_room(ex, st);");
-    cg_line(x->b, 2, "j = st->head + st->size++;");
-    cg_line(x->b, 2, "j -= j >= st->cap ? st->cap : 0;");
-    cg_line(x->b, 2, "st->keys[j] = key;");
+    cg_line(x->b, level, "if (x->size == cap) {");
+    cg_line(x->b, level + 1, "%s_p%d_xsave(ex, st, x);", x->P, x->i);
+    cg_line(x->b, level + 1, "sremrt_explore_make_room(ex, st);");
+    cg_line(x->b, level + 1, "%s_p%d_xload(ex, st, x, x->slack);", x->P, x->i);
+    cg_line(x->b, level, "}");
+    cg_line(x->b, level, "j = x->head + x->size++;");
+    cg_line(x->b, level, "j -= j >= cap ? cap : 0;");
+    cg_line(x->b, level, "st->keys[j] = key;");
+}
+
+/* The step record of a runtime call (take, due): what the event counted. */
+static void xstep_record(const XStep *x, int level, const char *pat, const char *ext, const char *var)
+{
+    cg_line(x->b, level, "out->pattern = %s;", pat);
+    cg_line(x->b, level, "out->extension = %s;", ext);
+    cg_line(x->b, level, "out->variation = %s;", var);
+    cg_line(x->b, level, "out->nsuggest = 0;");
 }
 
 /* The trie update of c matches of p (take's fast path with the node ids
- * known: path[k] == k, explore.h): every node from the root to p. */
+ * known: path[k] == k, explore.h): every node from the root to p, in the
+ * locals (tot: nodes 0..m-1, which every count passes through; pm, pf:
+ * node m); c is 0 for the other pattern types (no branch). */
 static void xstep_pattern_to_trie(const XStep *x)
 {
-    cg_line(x->b, 2, "if (c) {");
-    cg_line(x->b, 3, "out->pattern = c;");
-    cg_line(x->b, 3, "if (nd[0].count > UINT64_MAX - c)");
-    cg_line(x->b, 4, "return sremrt_explore_take(ex, t, out);");
-    for (int k = 0; k <= x->m; k++)
-        cg_line(x->b, 3, "nd[%d].count += c;", k);
-    cg_line(x->b, 3, "nd[%d].freq += c;", x->m);
-    cg_line(x->b, 2, "}");
+    cg_line(x->b, 1, "if (x->tot > UINT64_MAX - c) {");
+    xstep_record(x, 2, "c", "0", "0");
+    xstep_call(x, 2, "sremrt_explore_take(ex, t, out)", false);
+    cg_line(x->b, 1, "}");
+    cg_line(x->b, 1, "x->tot += c;");
+    cg_line(x->b, 1, "x->pm += c;");
+    cg_line(x->b, 1, "x->pf += c;");
 }
 
 /* The inline test of take's may_suggest (explore.c) as a value: node n
@@ -417,31 +466,32 @@ static void xstep_pattern_to_trie(const XStep *x)
  * freq > qmax already decides. */
 static void xstep_may_suggest(Buf *b, const char *n, const char *k, const char *before, const char *after)
 {
-    cg_line(b, 2, "%s((%s != 0) & !nd[%s].suggested & ((nd[%s].freq > ex->suggest_qmax) |", before, k, n, n);
-    cg_line(b, 3, "(nd[%s].freq * ex->suggest_q >= nd[0].count)))%s", n, after);
+    cg_line(b, 3, "%s((%s != 0) & !nd[%s].suggested & ((nd[%s].freq > ex->suggest_qmax) |", before, k, n, n);
+    cg_line(b, 4, "(nd[%s].freq * ex->suggest_q >= x->tot)))%s", n, after);
 }
 
 /* The trie update of a candidate's e extension and v variation matches
- * (take's fast path), then whether either may be due. */
+ * (take's fast path), then whether either may be due. Zero counts take
+ * the same path (adding 0 changes nothing; a branch on them mispredicts
+ * where matches are neither rare nor frequent, B3 at K = 26). */
 static void xstep_candidate_to_trie(const XStep *x, bool ext, bool var)
 {
     Buf *b = x->b;
-    cg_line(b, 2, "if (!(e | v))");
-    cg_line(b, 3, "return 0;");
     cg_line(b, 2, "s = %s;", ext && var ? "e + v" : ext ? "e" : "v");
-    cg_line(b, 2, "out->extension = e;");
-    cg_line(b, 2, "out->variation = v;");
     /* take's slow path creates missing nodes and saturates: needed at most
      * twice per candidate and near 2^64 (a node missing while its count
-     * is 0 only sends the event there too) */
+     * is 0 only sends the event there too); below 2^62 nothing can wrap */
     cg_line(b, 2, "en = %s;", ext ? "ex->ext_node[t]" : "0");
     cg_line(b, 2, "vn = %s;", var ? "ex->var_node[t]" : "0");
-    cg_line(b, 2, "if ((en | vn) < 0 || %snd[0].count > UINT64_MAX - s)", ext && var ? "s < e || " : "");
-    cg_line(b, 3, "return sremrt_explore_take(ex, t, out);");
-    for (int k = 0; k < x->m; k++)
-        cg_line(b, 2, "nd[%d].count += s;", k);
+    cg_line(b, 2, "if (((en | vn) < 0) | ((x->tot | e | v) >> 62 != 0)) {");
+    cg_line(b, 3, "if (!(e | v))");
+    cg_line(b, 4, "return 0;");
+    xstep_record(x, 3, "0", "e", "v");
+    xstep_call(x, 3, "sremrt_explore_take(ex, t, out)", false);
+    cg_line(b, 2, "}");
+    cg_line(b, 2, "x->tot += s;");
     if (ext) {
-        cg_line(b, 2, "nd[%d].count += e;", x->m);
+        cg_line(b, 2, "x->pm += e;");
         cg_line(b, 2, "nd[en].count += e;");
         cg_line(b, 2, "nd[en].freq += e;");
     }
@@ -449,30 +499,41 @@ static void xstep_candidate_to_trie(const XStep *x, bool ext, bool var)
         cg_line(b, 2, "nd[vn].count += v;");
         cg_line(b, 2, "nd[vn].freq += v;");
     }
+    /* most candidates stay far below their bound: one subtraction and a
+     * sign test instead of the two tests below (16 instructions) */
+    cg_line(b, 2, "sl = x->slack[t] - (int64_t)s;");
+    cg_line(b, 2, "x->slack[t] = sl;");
+    cg_line(b, 2, "if (sl < 0) {");
     /* either may be due: the same call, so one test */
     if (ext)
-        xstep_may_suggest(b, "en", "e", "if (", var ? " |" : ")");
+        xstep_may_suggest(b, "en", "e", "if (", var ? " |" : ") {");
     if (var)
-        xstep_may_suggest(b, "vn", "v", ext ? "    " : "if (", ")");
-    cg_line(b, 3, "return sremrt_explore_due(ex, t, out);");
+        xstep_may_suggest(b, "vn", "v", ext ? "    " : "if (", ") {");
+    xstep_record(x, 4, "0", "e", "v");
+    cg_line(b, 4, "%s_p%d_xsave(ex, st, x);", x->P, x->i);
+    cg_line(b, 4, "return sremrt_explore_due(ex, t, out);");
+    cg_line(b, 3, "}");
+    cg_line(b, 3, "sl = %s_xslack(&nd[%s], x->tot, ex->suggest_q, ex->suggest_qmax);", x->P, ext ? "en" : "vn");
+    if (ext && var) {
+        cg_line(b, 3, "s = (uint64_t)%s_xslack(&nd[vn], x->tot, ex->suggest_q, ex->suggest_qmax);", x->P);
+        cg_line(b, 3, "sl = (int64_t)s < sl ? (int64_t)s : sl;");
+    }
+    cg_line(b, 3, "x->slack[t] = sl;");
+    cg_line(b, 2, "}");
 }
 
-/* The case of pattern type v in the step's switch (stam). */
+/* The case of pattern type v in the step's switch (stam): its counter
+ * updates; the ring push and the trie follow the switch, shared by all. */
 static void xstep_stam_case(const XStep *x, int v)
 {
     int M = x->m + 1, m = x->m;
+    char c[24];
     if (v == x->seq[m - 1]) {
-        cg_line(x->b, 2, "if ((uint64_t)%s > ex->wrap_limit)", x->windowed ? "st->size" : "st->pos - 1");
+        cg_line(x->b, 2, "if ((uint64_t)%s > ex->wrap_limit)", x->windowed ? "x->size" : "x->pos - 1");
         cg_line(x->b, 3, "ex->may_wrap = 1;");
-        cg_line(x->b, 2, "c = w[%d];", M + m - 1);
+        cg_line(x->b, 2, "c = %s;", xw(x, M + m - 1, c));
     }
     xstep_enter(x, v, 2);
-    if (x->windowed) {
-        xstep_ring_push(x);
-        cg_line(x->b, 2, "st->codes[j] = %d;", v);
-    }
-    if (v == x->seq[m - 1])
-        xstep_pattern_to_trie(x);
 }
 
 /* The case of pattern type v (stnm): stage moves f[k] = f[k-1] for k with
@@ -482,45 +543,244 @@ static void xstep_stnm_case(const XStep *x, int v)
     int occ[SREMRT_EXPLORE_MAX_M], n = xocc(x, v, occ), m = x->m;
     for (int i = n - 1; i >= 0 && occ[i] >= 2; i--) {
         if (occ[i] == m)
-            cg_line(x->b, 2, "c = sremrt_explore_in_window(f[%d], f[%d], first);", m, m - 1);
-        cg_line(x->b, 2, "f[%d] = f[%d];", occ[i], occ[i] - 1);
+            cg_line(x->b, 2, "c = %s_xwin(x->f%d, x->f%d, first);", x->P, m, m - 1);
+        cg_line(x->b, 2, "x->f%d = x->f%d;", occ[i], occ[i] - 1);
     }
     if (occ[0] == 1) {
-        cg_line(x->b, 2, "f[1]++;");
+        cg_line(x->b, 2, "x->f1++;");
         if (x->windowed)
-            xstep_ring_push(x);
+            xstep_ring_push(x, 2);
     }
-    if (v == x->seq[m - 1])
-        xstep_pattern_to_trie(x);
+}
+
+/* The counters of the locals struct, as "w5" or "f1" with the index into
+ * st->cnt, by calling put(x, name, index) for each: stam's W[a][b],
+ * 1 <= a <= b <= m (the diagonal is the constant 1), stnm's f[1..m];
+ * returns how many (put may be NULL). */
+static int xstep_fields(const XStep *x, void (*put)(const XStep *, const char *, int))
+{
+    char name[24];
+    int M = x->m + 1, n = 0;
+    for (int a = 1; a <= x->m; a++)
+        for (int b = a; b <= (x->stam ? x->m : a); b++, n++) {
+            int idx = x->stam ? a * M + b : a;
+            snprintf(name, sizeof name, "%s%d", x->stam ? "w" : "f", idx);
+            if (put)
+                put(x, name, idx);
+        }
+    return n;
+}
+
+static void xfield_decl(const XStep *x, const char *name, int idx)
+{
+    (void)idx;
+    cg_line(x->b, 1, "uint64_t %s;", name);
+}
+
+static void xfield_load(const XStep *x, const char *name, int idx)
+{
+    cg_line(x->b, 1, "x->%s = on ? st->cnt[%d] : 0;", name, idx);
+}
+
+static void xfield_save(const XStep *x, const char *name, int idx)
+{
+    cg_line(x->b, 1, "st->cnt[%d] = x->%s;", idx, name);
+}
+
+/* The statements of xload (with `on`): the trie's part (tload, tload2)
+ * around the key's (st's, pload); of xsave: the key's, then the trie's
+ * (with `d`). */
+static void xstep_tload(const XStep *x)
+{
+    cg_line(x->b, 1, "x->slack = slack;");
+    cg_line(x->b, 1, "x->nd = on ? ex->trie.nodes : NULL;   /* NULL: the step calls the runtime */");
+}
+
+static void xstep_pload(const XStep *x)
+{
+    xstep_fields(x, xfield_load);
+    cg_line(x->b, 1, "x->pos = st->pos;");
+    cg_line(x->b, 1, "x->head = st->head;");
+    cg_line(x->b, 1, "x->size = st->size;");
+}
+
+static void xstep_tload2(const XStep *x)
+{
+    cg_line(x->b, 1, "x->tot = on ? x->nd[0].count : 0;");
+    cg_line(x->b, 1, "x->pm = on ? x->nd[%d].count : 0;", x->m);
+    cg_line(x->b, 1, "x->pf = on ? x->nd[%d].freq : 0;", x->m);
+}
+
+static void xstep_psave(const XStep *x)
+{
+    xstep_fields(x, xfield_save);
+    cg_line(x->b, 1, "ex->events += (uint64_t)(x->pos - st->pos);   /* one per event of st */");
+    cg_line(x->b, 1, "st->pos = x->pos;");
+    cg_line(x->b, 1, "st->head = x->head;");
+    cg_line(x->b, 1, "st->size = x->size;");
+}
+
+static void xstep_tsave(const XStep *x)
+{
+    cg_line(x->b, 1, "d = x->tot - x->nd[0].count;");
+    for (int k = 0; k < x->m; k++)
+        cg_line(x->b, 1, "x->nd[%d].count += d;", k);
+    cg_line(x->b, 1, "x->nd[%d].count = x->pm;", x->m);
+    cg_line(x->b, 1, "x->nd[%d].freq = x->pf;", x->m);
+}
+
+/* A copy function of the locals: a load when `on` is its condition (C),
+ * else a save; parts: 1 the key's, 2 the trie's, 3 both. */
+static void xstep_copy_fn(const XStep *x, const char *inl, const char *name, const char *params, const char *on,
+                          int parts)
+{
+    Buf *b = x->b;
+    cg_line(b, 0, "%s void %s_p%d_%s(%s)", inl, x->P, x->i, name, params);
+    cg_line(b, 0, "{");
+    if (on) {
+        cg_line(b, 1, "int on = %s;", on);
+        if (parts & 2)
+            xstep_tload(x);
+        if (parts & 1)
+            xstep_pload(x);
+        if (parts & 2)
+            xstep_tload2(x);
+    } else {
+        if (parts & 2)
+            cg_line(b, 1, "uint64_t d;");
+        cg_line(b, 1, "if (!x->nd)");
+        cg_line(b, 2, "return;");
+        if (parts & 1)
+            xstep_psave(x);
+        if (parts & 2)
+            xstep_tsave(x);
+    }
+    cg_line(b, 0, "}");
+    cg_blank(b);
+}
+
+/* Most counters whose copies (xload, xsave) are inlined at each call into
+ * the runtime, so that the step's locals stay registers; a longer pattern
+ * (m > 6 under stam) calls them, and its locals live on the stack. */
+#define XSTEP_INLINE_FIELDS 21
+
+/* NAME_pN_xl, the state a loop keeps in locals, and xload and xsave, which
+ * copy it from and to the clause's state (only for the default algorithm:
+ * the others' counters are laid out differently; no memset, which would
+ * keep the struct out of registers: gcc's SRA takes it field by field). Nodes 0..m-1 get the
+ * same counts (path[k] == k): xsave adds tot's growth to each. */
+static void xstep_locals(const XStep *x)
+{
+    Buf *b = x->b;
+    const char *P = x->P;
+    int i = x->i, m = x->m;
+    char inl[CG_NAME_MAX + 16] = "static";
+    if (xstep_fields(x, NULL) <= XSTEP_INLINE_FIELDS)
+        snprintf(inl, sizeof inl, "%s_XINLINE", P);
+    cg_line(b, 0, "/* pattern p%d's explore counting state in locals: the counters, the", i);
+    cg_line(b, 0, " * window ring's indexes, and the trie's path counts (tot: nodes 0..%d,", m - 1);
+    cg_line(b, 0, " * pm and pf: node %d's count and freq) */", m);
+    cg_line(b, 0, "typedef struct %s_p%d_xl {", P, i);
+    xstep_fields(x, xfield_decl);
+    cg_line(b, 1, "int64_t pos, head, size;");
+    cg_line(b, 1, "sremrt_ptrie_node *nd;");
+    cg_line(b, 1, "uint64_t tot, pm, pf;");
+    cg_line(b, 1, "int64_t *slack;   /* per candidate X: matches it may gain before a test (xslack) */");
+    cg_line(b, 0, "} %s_p%d_xl;", P, i);
+    cg_blank(b);
+    char xl[CG_NAME_MAX + 48], sig[2 * CG_NAME_MAX + 128];
+    snprintf(xl, sizeof xl, "%s_p%d_xl *x", P, i);
+    snprintf(sig, sizeof sig, "const sremrt_explore *ex, const sremrt_explore_part *st, %s,\n        int64_t *slack", xl);
+    xstep_copy_fn(x, inl, "xload", sig, "ex->cfg.algo == SREMRT_EXPLORE_DEFAULT && st->mem", 3);
+    snprintf(sig, sizeof sig, "sremrt_explore *ex, sremrt_explore_part *st, const %s", xl);
+    xstep_copy_fn(x, inl, "xsave", sig, NULL, 3);
+    if (!x->part)
+        return;
+    /* partitions: the trie's part stays in locals across the loop (the
+     * keys share it), the key's part is loaded and saved per event */
+    snprintf(sig, sizeof sig, "const sremrt_explore *ex, %s, int64_t *slack", xl);
+    xstep_copy_fn(x, inl, "xtload", sig, "ex->cfg.algo == SREMRT_EXPLORE_DEFAULT", 2);
+    snprintf(sig, sizeof sig, "const sremrt_explore_part *st, %s", xl);
+    xstep_copy_fn(x, inl, "xpload", sig, "x->nd != NULL", 1);
+    snprintf(sig, sizeof sig, "sremrt_explore *ex, sremrt_explore_part *st, const %s", xl);
+    xstep_copy_fn(x, inl, "xpsave", sig, NULL, 1);
+    snprintf(sig, sizeof sig, "const %s", xl);
+    xstep_copy_fn(x, inl, "xtsave", sig, NULL, 2);
 }
 
 /* Pattern i's counting step: sremrt_explore_push's default algorithm for
- * this clause alone; other algorithms (--explore-algo) go to the runtime. */
+ * this clause alone, on the locals x; other algorithms (--explore-algo)
+ * go to the runtime. NAME_pN_xpush is one event with its own load and
+ * save (partitions: each event may be another key's). */
 static void put_explore_step(Cg *g, int i, const AstPattern *p)
 {
     XStep x = {&g->sec[CG_CODE], g->explore_seq, p->body->nkids, p->explore_attr->nvalues,
-               p->hdr.policy == POLICY_STAM, p->hdr.window.kind != WIN_NONE};
+               p->hdr.policy == POLICY_STAM, p->hdr.window.kind != WIN_NONE, g->P, i, p->partition_attr != NULL};
     Buf *b = x.b;
+    const char *P = g->P;
     int m = x.m, M = m + 1;
+    char l[24], r[24];
+    if (!(g->xhelpers & 1)) {   /* the step must be inlined for its locals to be registers */
+        cg_line(b, 0, "#if defined(__GNUC__)");
+        cg_line(b, 0, "#define %s_XINLINE static inline __attribute__((always_inline))", P);
+        cg_line(b, 0, "#else");
+        cg_line(b, 0, "#define %s_XINLINE static inline", P);
+        cg_line(b, 0, "#endif");
+        cg_blank(b);
+        cg_line(b, 0, "/* How many more matches trie node n may gain and still not be due");
+        cg_line(b, 0, " * (explore.c may_suggest: freq <= qmax and freq * q < tot) at this tot and");
+        cg_line(b, 0, " * every later, larger one; negative: test it now. The step runs the exact");
+        cg_line(b, 0, " * test only when a candidate's count has gone past it (rare). */");
+        cg_line(b, 0, "static int64_t %s_xslack(const sremrt_ptrie_node *n, uint64_t tot, uint64_t q, uint64_t qmax)", P);
+        cg_line(b, 0, "{");
+        cg_line(b, 1, "uint64_t k;");
+        cg_line(b, 1, "if (n->suggested)");
+        cg_line(b, 2, "return INT64_MAX;");
+        cg_line(b, 1, "if (tot == 0)");
+        cg_line(b, 2, "return -1;");
+        cg_line(b, 1, "k = q ? (tot - 1) / q : UINT64_MAX;   /* freq * q < tot: freq <= k */");
+        cg_line(b, 1, "k = k < qmax ? k : qmax;");
+        cg_line(b, 1, "if (n->freq > k)");
+        cg_line(b, 2, "return -1;");
+        cg_line(b, 1, "return k - n->freq > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)(k - n->freq);");
+        cg_line(b, 0, "}");
+        cg_blank(b);
+        g->xhelpers |= 1;
+    }
+    if (!x.stam && !(g->xhelpers & 2)) {
+        cg_line(b, 0, "/* sremrt_explore_in_window without a branch (stnm: the ranks lo+1..hi that");
+        cg_line(b, 0, " * are >= first; whether there are any is random, 0.47 mispredictions an");
+        cg_line(b, 0, " * event in B5 when gcc branched on it) */");
+        cg_line(b, 0, "%s_XINLINE uint64_t %s_xwin(uint64_t lo, uint64_t hi, uint64_t first)", P, P);
+        cg_line(b, 0, "{");
+        cg_line(b, 1, "uint64_t from = lo + 1 > first ? lo + 1 : first;");
+        cg_line(b, 1, "return (hi - from + 1) & ((uint64_t)0 - (uint64_t)(hi >= from));");
+        cg_line(b, 0, "}");
+        cg_blank(b);
+        g->xhelpers |= 2;
+    }
+    xstep_locals(&x);
+    bool masked = p->hdr.window.kind == WIN_EVENTS && xstep_masked_pays(&x);
     cg_line(b, 0, "/* pattern %s's explore clause, default algorithm: sremrt_explore_push", p->name);
-    cg_line(b, 0, " * specialised to this pattern, policy and window (docs/explore.md) */");
-    cg_line(b, 0, "static int32_t %s_p%d_xpush(sremrt_explore *ex, sremrt_explore_part *st, int64_t ts, int32_t t,",
-            g->P, i);
-    cg_line(b, 0, "        sremrt_explore_step *out)");
+    cg_line(b, 0, " * specialised to this pattern, policy and window (docs/explore.md); out is");
+    cg_line(b, 0, " * set only when the runtime is called, and read only when this returns > 0 */");
+    cg_line(b, 0, "%s_XINLINE int32_t %s_p%d_xstep(sremrt_explore *ex, sremrt_explore_part *st, %s_p%d_xl *x,", P, P, i,
+            P, i);
+    cg_line(b, 0, "        int64_t ts, int32_t t, sremrt_explore_step *out)");
     cg_line(b, 0, "{");
-    cg_line(b, 1, "uint64_t *%s = st->cnt, c = 0, e = 0, v = 0, s;", x.stam ? "w" : "f");
-    cg_line(b, 1, "sremrt_ptrie_node *nd = ex->trie.nodes;");
-    cg_line(b, 1, "int32_t en, vn;");
-    if (x.windowed)
-        cg_line(b, 1, "int64_t key, bound, j%s;", x.stam || p->hdr.window.kind == WIN_EVENTS ? ", o" : "");
+    cg_line(b, 1, "uint64_t c = 0, e = 0, v = 0, s;");
+    cg_line(b, 1, "sremrt_ptrie_node *nd = x->nd;");
+    cg_line(b, 1, "int32_t en, vn, r;");
+    cg_line(b, 1, "int64_t sl;");
+    if (x.windowed)   /* cap in a local: read through st, gcc branched on the head's wrap */
+        cg_line(b, 1, "int64_t key, bound, j, cap = st->cap%s;", x.stam || p->hdr.window.kind == WIN_EVENTS ? ", o" : "");
     if (!x.stam)
         cg_line(b, 1, "uint64_t first;");
-    cg_line(b, 1, "if (ex->cfg.algo != SREMRT_EXPLORE_DEFAULT || (uint32_t)t >= %du || !st->mem)", x.nvalues);
-    cg_line(b, 2, "return sremrt_explore_push(ex, st, ts, t, out);");
-    cg_line(b, 1, "out->pattern = out->extension = out->variation = 0;");
-    cg_line(b, 1, "out->nsuggest = 0;");
-    cg_line(b, 1, "st->pos++;");
-    cg_line(b, 1, "ex->events++;");
+    /* xload leaves nd NULL for the other algorithms and a state without memory */
+    cg_line(b, 1, "if (!nd || (uint32_t)t >= %du) {", x.nvalues);
+    xstep_call(&x, 2, "sremrt_explore_push(ex, st, ts, t, out)", false);
+    cg_line(b, 1, "}");
+    cg_line(b, 1, "x->pos++;");
     if (p->hdr.window.kind == WIN_TIME) {
         cg_line(b, 1, "key = ts;");
         cg_line(b, 1, "bound = ts >= INT64_MIN + INT64_C(%" PRId64 ") ? ts - INT64_C(%" PRId64 ") : INT64_MIN;",
@@ -528,19 +788,19 @@ static void put_explore_step(Cg *g, int i, const AstPattern *p)
     } else {
         cg_line(b, 1, "(void)ts;");
         if (x.windowed) {
-            cg_line(b, 1, "key = st->pos;");
-            cg_line(b, 1, "bound = st->pos - INT64_C(%" PRId64 ") + 1;", p->hdr.window.value);
+            cg_line(b, 1, "key = x->pos;");
+            cg_line(b, 1, "bound = x->pos - INT64_C(%" PRId64 ") + 1;", p->hdr.window.value);
         }
     }
-    if (p->hdr.window.kind == WIN_EVENTS && xstep_masked_pays(&x))
+    if (masked)
         xstep_leave_masked(&x);
     else if (x.windowed) {   /* what left the window */
         /* a count window's bound grows by one per event and its keys are
          * distinct positions, all >= the last bound: at most one leaves */
-        cg_line(b, 1, "%s (st->size > 0 && st->keys[st->head] < bound) {",
+        cg_line(b, 1, "%s (x->size > 0 && st->keys[x->head] < bound) {",
                 p->hdr.window.kind == WIN_EVENTS ? "if" : "while");
         if (x.stam) {
-            cg_line(b, 2, "switch (st->codes[st->head]) {");
+            cg_line(b, 2, "switch (st->codes[x->head]) {");
             for (int v = 0; v < x.nvalues; v++) {
                 if (!xin_pattern(&x, v))
                     continue;
@@ -549,16 +809,16 @@ static void put_explore_step(Cg *g, int i, const AstPattern *p)
                 cg_line(b, 3, "break;");
             }
             cg_line(b, 2, "}");
-            cg_line(b, 2, "o = st->head + 1;");
-            cg_line(b, 2, "st->head = o == st->cap ? 0 : o;");
+            cg_line(b, 2, "o = x->head + 1;");
+            cg_line(b, 2, "x->head = o == cap ? 0 : o;");
         } else {
-            cg_line(b, 2, "st->head = st->head + 1 == st->cap ? 0 : st->head + 1;");
+            cg_line(b, 2, "x->head = x->head + 1 == cap ? 0 : x->head + 1;");
         }
-        cg_line(b, 2, "st->size--;");
+        cg_line(b, 2, "x->size--;");
         cg_line(b, 1, "}");
     }
     if (!x.stam)
-        cg_line(b, 1, "first = %s;", x.windowed ? "f[1] - (uint64_t)st->size + 1" : "1");
+        cg_line(b, 1, "first = %s;", x.windowed ? "x->f1 - (uint64_t)x->size + 1" : "1");
     cg_line(b, 1, "switch (t) {");
     for (int v = 0; v < x.nvalues; v++) {
         if (!xin_pattern(&x, v))
@@ -572,24 +832,45 @@ static void put_explore_step(Cg *g, int i, const AstPattern *p)
     }
     cg_line(b, 1, "default:   /* a candidate X */");
     if (x.stam) {
-        cg_line(b, 2, "if ((uint64_t)%s > ex->wrap_limit)", x.windowed ? "st->size" : "st->pos - 1");
+        cg_line(b, 2, "if ((uint64_t)%s > ex->wrap_limit)", x.windowed ? "x->size" : "x->pos - 1");
         cg_line(b, 3, "ex->may_wrap = 1;");
         if (p->explore.variations)
-            cg_line(b, 2, "v = w[%d];", M + m - 1);
+            cg_line(b, 2, "v = %s;", xw(&x, M + m - 1, l));
         if (p->explore.extensions)
-            cg_line(b, 2, "e = w[%d];", M + m);
+            cg_line(b, 2, "e = %s;", xw(&x, M + m, r));
     } else {
         if (p->explore.variations)
-            cg_line(b, 2, "v = sremrt_explore_in_window(st->g[t], f[%d], first);", m - 1);
+            cg_line(b, 2, "v = %s_xwin(st->g[t], x->f%d, first);", P, m - 1);
         if (p->explore.extensions)
-            cg_line(b, 2, "e = sremrt_explore_in_window(st->h[t], f[%d], first);", m);
-        cg_line(b, 2, "st->g[t] = f[%d];", m - 1);
-        cg_line(b, 2, "st->h[t] = f[%d];", m);
+            cg_line(b, 2, "e = %s_xwin(st->h[t], x->f%d, first);", P, m);
+        cg_line(b, 2, "st->g[t] = x->f%d;", m - 1);
+        cg_line(b, 2, "st->h[t] = x->f%d;", m);
     }
     xstep_candidate_to_trie(&x, p->explore.extensions, p->explore.variations);
-    cg_line(b, 2, "break;");
+    cg_line(b, 2, "return 0;");
     cg_line(b, 1, "}");
+    if (x.stam && x.windowed) {   /* every pattern type: its entry */
+        cg_line(b, 1, "/* a pattern type: its entry at the back, then the matches of p (c) */");
+        xstep_ring_push(&x, 1);
+        cg_line(b, 1, "st->codes[j] = t;");
+    }
+    xstep_pattern_to_trie(&x);
     cg_line(b, 1, "return 0;");
+    cg_line(b, 0, "}");
+    cg_blank(b);
+    if (!p->partition_attr)   /* push_each keeps the one state in locals */
+        return;
+    cg_line(b, 0, "/* One event of pattern %s's explore clause, in its key's state (the", p->name);
+    cg_line(b, 0, " * trie's part of x stays in locals across the loop). */");
+    cg_line(b, 0, "%s_XINLINE int32_t %s_p%d_xpush(sremrt_explore *ex, sremrt_explore_part *st, %s_p%d_xl *x, int64_t ts,",
+            P, P, i, P, i);
+    cg_line(b, 0, "        int32_t t, sremrt_explore_step *out)");
+    cg_line(b, 0, "{");
+    cg_line(b, 1, "int32_t r;");
+    cg_line(b, 1, "%s_p%d_xpload(st, x);", P, i);
+    cg_line(b, 1, "r = %s_p%d_xstep(ex, st, x, ts, t, out);", P, i);
+    cg_line(b, 1, "%s_p%d_xpsave(ex, st, x);", P, i);
+    cg_line(b, 1, "return r;");
     cg_line(b, 0, "}");
     cg_blank(b);
 }
@@ -669,6 +950,8 @@ void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
     Buf *f = &g->sec[CG_FIELDS], *in = &g->sec[CG_INIT], *fr = &g->sec[CG_FREE], *fi = &g->sec[CG_FINISH],
         *tr = &g->sec[CG_TRIE];
     cg_line(f, 0, "sremrt_explore p%d_ex;   /* pattern %s: explore clause, one trie */", i, p->name);
+    cg_line(f, 0, "int64_t p%d_xslack[%d];   /* its candidates' suggestion slack (xslack; 0 at first) */", i,
+            ta->nvalues);
     cg_line(in, 0, "if (%s_p%d_explore_start(&m->p%d_ex, &m->cfg) != 0)", P, i, i);
     cg_line(in, 1, "return -1;");
     if (p->partition_attr) {
@@ -699,14 +982,29 @@ void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p)
 }
 
 /* Push code of pattern i's explore clause for the event, into state st,
- * at nesting level. */
-void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int level)
+ * at nesting level. local: one state for the whole loop, whose counters
+ * push_each keeps in locals (xl<i>, loaded before the loop, saved after
+ * it); else the trie's part stays there and each event loads and saves
+ * its key's (xpush). */
+void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int level, bool local)
 {
     Buf *pu = &g->sec[CG_PUSH];
+    Buf *in = &g->sec[CG_MANY_IN], *out = &g->sec[CG_MANY_OUT];
+    cg_line(in, 0, "%s_p%d_xl xl%d;", g->P, i, i);
+    if (local) {   /* the one state in locals for the loop */
+        cg_line(in, 0, "%s_p%d_xload(&m->p%d_ex, %s, &xl%d, m->p%d_xslack);", g->P, i, i, st, i, i);
+        cg_line(out, 0, "%s_p%d_xsave(&m->p%d_ex, %s, &xl%d);", g->P, i, i, st, i);
+    } else {   /* the trie's part only */
+        cg_line(in, 0, "%s_p%d_xtload(&m->p%d_ex, &xl%d, m->p%d_xslack);", g->P, i, i, i, i);
+        cg_line(out, 0, "%s_p%d_xtsave(&xl%d);", g->P, i, i);
+    }
     cg_line(pu, level, "{");
     cg_line(pu, level + 1, "sremrt_explore_step xs;");
     cg_begin(pu, level + 1);
-    fprintf(pu->f, "int32_t xn = %s_p%d_xpush(&m->p%d_ex, %s, (int64_t)", g->P, i, i, st);
+    if (local)
+        fprintf(pu->f, "int32_t xn = %s_p%d_xstep(&m->p%d_ex, %s, &xl%d, (int64_t)", g->P, i, i, st, i);
+    else
+        fprintf(pu->f, "int32_t xn = %s_p%d_xpush(&m->p%d_ex, %s, &xl%d, (int64_t)", g->P, i, i, st, i);
     put_ts(g, pu->f);
     fputs(", e->", pu->f);
     cg_put_field(pu->f, p->explore_attr);

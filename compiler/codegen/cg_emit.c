@@ -123,7 +123,7 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             cg_line(pu, 2, "if (m->p%d_xp[slot].mem)", i);
             char st[64];
             snprintf(st, sizeof st, "&m->p%d_xp[slot]", i);
-            cg_put_explore_push(g, i, p, st, 3);
+            cg_put_explore_push(g, i, p, st, 3, false);
         }
         cg_line(pu, 1, "}");
         cg_line(pu, 0, "}");
@@ -160,7 +160,7 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
         if (p->explore.present) {
             char xst[64];
             snprintf(xst, sizeof xst, "&m->p%d_xp", i);
-            cg_put_explore_push(g, i, p, xst, 0);
+            cg_put_explore_push(g, i, p, xst, 0, true);
         }
     }
     if (p->explore.present)

@@ -81,6 +81,8 @@ typedef struct Cg {
     char             batch_tagf[CG_BATCH_MAX][16];  /* that tag's field, read before the step */
     bool             batch_la[CG_BATCH_MAX];   /* a 3-atom gap chain: s[0] kept per block (put_la) */
     bool             no_batch;
+    unsigned         xhelpers;   /* explore steps' helpers written (cg_decls.c): 1 NAME_XINLINE
+                                    and NAME_xneed, 2 NAME_xwin */
     int              accel_batch;  /* the one batched pattern, a chain whose idle stretches
                                       push_many skips (cg_accel.c); -1 none */
     const Chain     *accel_chain;   /* its chain */
@@ -235,7 +237,7 @@ void cg_put_load(FILE *out, const AstAttr *a, const char *base);
 /* cg_decls.c */
 void cg_emit_episode(Cg *g, int j, const AstEpisode *ep);
 void cg_emit_explore_conf(Cg *g, int i, const AstPattern *p);
-void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int level);
+void cg_put_explore_push(Cg *g, int i, const AstPattern *p, const char *st, int level, bool local);
 
 /* cg_names.c */
 /* PREFIX_MID_NAME in capitals, each character outside [A-Za-z0-9] as '_'

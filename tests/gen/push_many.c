@@ -7,7 +7,11 @@
  * gets 1 to 8 events a call instead of 1 to 700, so that a skip starts
  * (and an idle chain is tested, cg_accel.c) at thousands of points,
  * and two events share each timestamp (a time window's last moment).
- * Every match record's start_event must be the stream's event at start. */
+ * Every match record's start_event must be the stream's event at start.
+ * A third argument N: explore windows of N entries (explore_cap), so that
+ * full rings make room. Without it, a third matcher counts with the
+ * runtime's rc (--explore-algo rc) through push_many: the same records
+ * (a file without explore clauses ignores the setting). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,24 +43,82 @@ static void check_start_event(const sremrt_record *r)
                 (long long)r->index, (long long)r->start);
 }
 
+/* Room for n more bytes (and a NUL) at the end of l. */
+static char *log_room(Log *l, size_t n)
+{
+    if (l->len + n + 1 > l->cap) {
+        l->cap = 2 * (l->len + n + 1);
+        l->text = realloc(l->text, l->cap);
+    }
+    return l->text + l->len;
+}
+
 static void log_record(void *user, const sremrt_record *r)
 {
     Log *l = user;
     check_start_event(r);
     char line[256];
     size_t n = sremrt_record_format(line, sizeof line, SREMRT_JSONL, r);
-    if (l->len + n + 1 > l->cap) {
-        l->cap = 2 * (l->len + n + 1);
-        l->text = realloc(l->text, l->cap);
-    }
-    memcpy(l->text + l->len, line, n);
+    char *at = log_room(l, n);
+    if (n < sizeof line)
+        memcpy(at, line, n);
+    else   /* a long record (an explore summary): formatted in place */
+        sremrt_record_format(at, n + 1, SREMRT_JSONL, r);
     l->len += n;
 }
 
-static pm_matcher *open_matcher(Log *l)
+#ifdef PM_TRIE
+static void log_bytes(void *user, const char *p, size_t n)
+{
+    Log *l = user;
+    memcpy(log_room(l, n), p, n);
+    l->len += n;
+}
+
+/* -DPM_TRIE (a file with explore clauses): the tries as text after the
+ * records, every node's count and freq. */
+static void log_trie(Log *l, const pm_matcher *m)
+{
+    char buf[256];
+    sremrt_sink s;
+    sremrt_sink_init_flush(&s, buf, sizeof buf, log_bytes, l);
+    pm_trie_emit(m, &s, 0);
+    sremrt_sink_end(&s);
+}
+#else
+static void log_trie(Log *l, const pm_matcher *m)
+{
+    (void)l;
+    (void)m;
+}
+#endif
+
+/* a and b the same but where a says "algorithm=default" and b
+ * "algorithm=rc" (the tries' headers). */
+static int same_but_algo(const Log *a, const Log *b)
+{
+    static const char da[] = "algorithm=default", db[] = "algorithm=rc";
+    size_t i = 0, j = 0, na = sizeof da - 1, nb = sizeof db - 1;
+    while (i < a->len && j < b->len) {
+        if (a->len - i >= na && b->len - j >= nb && memcmp(a->text + i, da, na) == 0 &&
+            memcmp(b->text + j, db, nb) == 0) {
+            i += na;
+            j += nb;
+        } else if (a->text[i++] != b->text[j++]) {
+            return 0;
+        }
+    }
+    return i == a->len && j == b->len;
+}
+
+static int64_t explore_cap;
+
+static pm_matcher *open_matcher(Log *l, int32_t algo)
 {
     pm_config cfg;
     pm_config_default(&cfg);
+    cfg.explore_cap = explore_cap;
+    cfg.explore_algo = algo;
     cfg.record = log_record;
     cfg.user = l;
     pm_matcher *m = malloc(pm_matcher_size());
@@ -69,6 +131,7 @@ int main(int argc, char **argv)
 {
     int rare = argc > 1 && strcmp(argv[1], "rare") == 0;
     size_t most = argc > 2 && strcmp(argv[2], "small") == 0 ? 8 : 700;
+    explore_cap = argc > 3 ? atol(argv[3]) : 0;
     static pm_event ev[N];
     unsigned long long x = 88172645463325252ull;
     for (int i = 0; i < N; i++) {
@@ -82,8 +145,9 @@ int main(int argc, char **argv)
     }
     ev[7777].ts = ev[7776].ts - 777;   /* goes backwards: rejected */
     stream = ev;
-    Log one = {0}, many = {0};
-    pm_matcher *a = open_matcher(&one), *b = open_matcher(&many);
+    Log one = {0}, many = {0}, ref = {0};
+    pm_matcher *a = open_matcher(&one, 0), *b = open_matcher(&many, 0);
+    pm_matcher *c = explore_cap ? NULL : open_matcher(&ref, SREMRT_EXPLORE_RC);
     int rejected = 0;
     for (int i = 0; i < N; i++)
         rejected += pm_push(a, &ev[i]);
@@ -106,11 +170,25 @@ int main(int argc, char **argv)
     }
     pm_finish(a);
     pm_finish(b);
+    log_trie(&one, a);
+    log_trie(&many, b);
     int ok = rejected == 1 && stops == 1 && fed == N - 1 && one.len == many.len && one.len > 0 && !bad_start_events &&
              memcmp(one.text, many.text, one.len) == 0 &&
              pm_stats(a)->events == pm_stats(b)->events;
     printf("push_many: %s (%zu bytes of records, %llu events, 1 rejected)\n", ok ? "same records as push" : "DIFFERS",
            one.len, (unsigned long long)pm_stats(b)->events);
+    if (c) {   /* the rejected event skipped */
+        pm_push_many(c, ev, 7777);
+        pm_push_many(c, ev + 7778, N - 7778);
+        pm_finish(c);
+        log_trie(&ref, c);
+        int same = same_but_algo(&one, &ref);
+        printf("push_many: %s\n", same ? "the same records with rc" : "DIFFERS from rc");
+        ok &= same;
+        pm_free(c);
+        free(c);
+        free(ref.text);
+    }
     pm_free(a);
     pm_free(b);
     free(a);

@@ -235,6 +235,23 @@ for F in push_many push_many_batched; do
         fi
     done
 done
+# 3b'. the same with explore clauses (push_many_explore.srem), whose
+#     counting state push_each keeps in locals: 1..700 and 1..8 events a
+#     call, the tries compared too, and against the runtime's rc; windows
+#     of 3 entries (full rings) against push
+if "$SREMC" tests/gen/push_many_explore.srem --prefix pm -o "$W/pm.c" &&
+   ${CC:-cc} -std=c99 -O1 -DPM_TRIE -Wall -Wextra -Werror -Iruntime/include -I"$W" tests/gen/push_many.c \
+       "$W/pm.c" lib/libsremrt.a -o "$W/pm"; then
+    for A in "common" "common small" "rare small" "common small 3" "rare x 3"; do
+        if "$W/pm" $A >/dev/null; then
+            pass=$((pass+1))
+        else
+            echo "gen: FAIL push_many against push with explore clauses (A $A)"; fail=$((fail+1))
+        fi
+    done
+else
+    echo "gen: FAIL building push_many_explore"; fail=$((fail+1))
+fi
 # 3c. the same where the threaded run skips events in its start state
 #     (a strict sequence: blocks without a candidate, push_many_accel_seq
 #     for a dsra, push_many_accel_strict for a tdfa),
