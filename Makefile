@@ -161,7 +161,7 @@ demo: deps  ## build sremc, build a matcher from a sample and run it
 CHECK_JOBS ?= 2
 CHECK_SUITES = check-gen check-unit check-golden check-samples check-dot check-build check-san check-clang check-runtime check-fault check-fault-long check-install check-embed samples-long check-firmware check-cost check-canon check-forecast
 
-check: deps  ## run every test (about 7 minutes on 2 idle cores; CHECK_JOBS=1 runs one suite at a time)
+check: deps  ## run every test (about 9 minutes on 2 idle cores; CHECK_JOBS=1 runs one suite at a time)
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) -O $(CHECK_SUITES)
 	@$(MAKE) --no-print-directory check-nats
 	@echo "check: all suites passed"
