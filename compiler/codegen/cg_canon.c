@@ -711,13 +711,6 @@ static void put_shared(Cg *g, FILE *out)
             "static const %s_event *%s_hist_ev(const %s_matcher *m, int64_t x)\n{\n"
             "    return %s_hist_has(m, x) ? %s_hist_at(m, x) : NULL;\n}\n\n",
             P, P, P, P, P);
-    if (g->canon_tags)   /* a batched push_many's record whose start came before its events */
-        fprintf(out,
-                "/* During a push_many, the event of global index x = cur_base + d,\n"
-                " * d < 0: in the ring, which holds the last %s before the call. */\n"
-                "static const %s_event *%s_hist_before(const %s_matcher *m, int64_t d, int64_t x)\n{\n"
-                "    return d >= -(int64_t)%s && x >= 1 ? &m->hist[(uint64_t)x %% (uint64_t)%s] : NULL;\n}\n\n",
-                cap, P, P, P, cap, cap);
     if (tags_only(g) && !grow) {
         put_keep_tags(g, out, capu);
     } else {

@@ -327,13 +327,18 @@ static void put_tag_start(Cg *g, bool tags, bool alltags)
                  "%s                r.start = x + base;\n", in, in);
     if (!alltags)
         fprintf(out, "                    r.schema = &%s_schema;\n                    r.nbind = 0;\n", P);
-    /* at hand as push has it (hist_has), then from the array where it is,
-       else one of the ring's events before the call */
-    fprintf(out, "%s                r.start_event = !%s_hist_has(m, r.start) ? NULL\n"
+    /* at hand as push has it (hist_has: for a ring of fixed size H, the
+       last H + 1 at the detection, one compare here since a tag's start
+       is at least 1 and at most r.index), then from the array where it
+       is, else from the ring (hist_at: before the call) */
+    if (g->canon_grow >= 0)
+        fprintf(out, "%s                r.events_missing = !%s_hist_has(m, r.start);\n", in, P);
+    else
+        fprintf(out, "%s                r.events_missing = r.index - r.start > %" PRId64 ";\n", in, g->canon_hist);
+    fprintf(out, "%s                r.start_event = r.events_missing ? NULL\n"
                  "%s                              : x >= 0 ? (const void *)&events[x]\n"
-                 "%s                              : (const void *)%s_hist_before(m, x, r.start);\n"
-                 "%s                r.events_missing = !r.start_event;\n",
-            in, P, in, in, P, in);
+                 "%s                              : (const void *)%s_hist_at(m, r.start);\n",
+            in, in, in, P);
     if (!alltags)
         fputs("                } else\n    ", out);
 }
@@ -922,8 +927,6 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     }
     bool batched = !g.no_batch && g.nbatch > 0 && g.nbatch == ndecls;
     cg_emit_runs_end(&g);
-    for (int b = 0; batched && b < g.nbatch; b++)
-        g.canon_tags |= g.batch_tag[b];
     emit_externs(&g);
     cg_emit_canon_end(&g);
     cg_emit_absent_end(&g);

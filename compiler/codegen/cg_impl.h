@@ -114,7 +114,6 @@ typedef struct Cg {
     const AstPattern **canon_p;    /* per declaration: that pattern */
     int             *canon_nregs;  /* per declaration: its registers */
     bool             canon_any;    /* some pattern's records get them */
-    bool             canon_tags;   /* a batched push_many gives some the start from tags */
     bool             canon_scan;   /* some declaration's start is a scan (canon_tag 3) */
     int64_t          canon_hist;   /* events of the shared ring (unpartitioned patterns; 0: none) */
     int64_t          canon_max;    /* most events a replay reads */
