@@ -62,12 +62,12 @@ stop_node() { # N [SIGNAL]
 }
 
 # Ready: every node's /healthz says ok (JetStream up, a meta leader known).
-wait_ready() {
+wait_ready() {   # [READY_S (default 30)] N...: until every node's healthz is ok
     b=$(cat "$dir/base")
-    python3 - "$b" "$@" <<'PY'
+    python3 - "$b" "${READY_S:-30}" "$@" <<'PY'
 import sys, time, urllib.request
-base = int(sys.argv[1]); nodes = [int(a) for a in sys.argv[2:]]
-end = time.time() + 30
+base = int(sys.argv[1]); limit = int(sys.argv[2]); nodes = [int(a) for a in sys.argv[3:]]
+end = time.time() + limit
 while time.time() < end:
     ok = 0
     for n in nodes:
@@ -79,7 +79,7 @@ while time.time() < end:
     if ok == len(nodes):
         sys.exit(0)
     time.sleep(0.1)
-print("cluster.sh: the cluster is not ready after 30 s", file=sys.stderr)
+print("cluster.sh: the cluster is not ready after %d s" % limit, file=sys.stderr)
 sys.exit(1)
 PY
 }
@@ -96,9 +96,9 @@ stop)
     for n in 1 2 3; do stop_node $n; done ;;
 kill)
     stop_node "$3" KILL ;;
-restart)
+restart)   # a node that rejoins catches up on its streams before healthz says ok
     start_node "$3"
-    wait_ready "$3" ;;
+    READY_S=90 wait_ready "$3" ;;
 urls)
     b=$(cat "$dir/base")
     echo "nats://127.0.0.1:$((b + 1)),nats://127.0.0.1:$((b + 2)),nats://127.0.0.1:$((b + 3))" ;;
