@@ -358,6 +358,56 @@ static totals totals_on(int method, const cell *c, const meas *m, long P)
 static FILE *json;
 static int failed;
 
+/* The B5 target (issue 18): the generated step at least 100 M events/s at
+ * every cell, flat in w (max/min at most 1.3 per K and policy). */
+#define B5_GOAL 100e6
+#define B5_FLAT 1.3
+static struct { int k, pol; double lo, hi; long lo_w; } b5[8];
+static int nb5, b5_timed_all = 1;
+
+static void b5_note(const cell *c, const meas *m)
+{
+    int i, pol = c->policy == SREMRT_EXPLORE_STAM ? 0 : 1;
+    if (!m->run || m->n < c->n) {   /* not run, or on a prefix only */
+        b5_timed_all = 0;
+        return;
+    }
+    for (i = 0; i < nb5 && (b5[i].k != c->k || b5[i].pol != pol); i++)
+        ;
+    if (i == nb5) {
+        if (nb5 == (int)(sizeof b5 / sizeof b5[0]))
+            return;
+        nb5++;
+        b5[i].k = c->k, b5[i].pol = pol, b5[i].lo = m->rate, b5[i].hi = m->rate, b5[i].lo_w = c->w;
+    }
+    if (m->rate < b5[i].lo)
+        b5[i].lo = m->rate, b5[i].lo_w = c->w;
+    if (m->rate > b5[i].hi)
+        b5[i].hi = m->rate;
+}
+
+static void b5_report(void)
+{
+    int i, met = b5_timed_all && nb5 > 0, worst = -1;
+    double flat = 0;
+    for (i = 0; i < nb5; i++) {
+        if (worst < 0 || b5[i].lo < b5[worst].lo)
+            worst = i;
+        if (b5[i].hi / b5[i].lo > flat)
+            flat = b5[i].hi / b5[i].lo;
+        met = met && b5[i].lo >= B5_GOAL && b5[i].hi / b5[i].lo <= B5_FLAT;
+    }
+    if (worst < 0) {
+        printf("\nB5 target: not measured (no generated step ran)\n");
+        return;
+    }
+    printf("\nB5 target (the generated step at least %.0f M events/s, max/min over w at most %.1f "
+           "per K and policy): %s; slowest %.1f M events/s (K = %d, %s, w = %ld), max/min %.2f%s\n",
+           B5_GOAL / 1e6, B5_FLAT, met ? "met" : "missed", b5[worst].lo / 1e6, b5[worst].k,
+           b5[worst].pol ? "stnm" : "stam", b5[worst].lo_w, flat,
+           b5_timed_all ? "" : " (some cells timed on a prefix only)");
+}
+
 static const char *pol_name(sremrt_explore_policy p)
 {
     return p == SREMRT_EXPLORE_STAM ? "stam" : "stnm";
@@ -451,6 +501,7 @@ static void bench_cell(const cell *c, int reps, double scale)
            fmt_rate(buf[M_BF], 48, &m[M_BF], c), m[M_DEFAULT].t.detections,
            m[M_DEFAULT].t.pattern, m[M_DEFAULT].t.extension, m[M_DEFAULT].t.variation);
     fflush(stdout);
+    b5_note(c, &m[M_GEN]);
     if (json)
         for (a = 0; a < NMETHODS; a++) {
             fprintf(json, "{\"bench\":\"explore\",\"types\":%d,\"policy\":\"%s\",\"window\":%ld,"
@@ -542,6 +593,7 @@ int main(int argc, char **argv)
                 bench_cell(&c, reps, scale);
             }
     }
+    b5_report();
     printf("\n%s\n", failed ? "explore: FAILED (see above)" : "explore: all totals checked");
     if (json)
         fclose(json);

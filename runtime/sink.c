@@ -184,7 +184,9 @@ static void f64_digits(sremrt_sink *s, double v)
     }
 }
 
-/* 9 significant digits read back as the same float32. */
+/* No shortest-text search here (freestanding has no strtod): the float's
+ * value as a double, f64_digits' 17 significant digits, which read back
+ * as the same float32 (exact, only longer than the hosted text). */
 static void f32_digits(sremrt_sink *s, float v)
 {
     f64_digits(s, v);
