@@ -208,6 +208,42 @@ static void put_scan_step(Cg *g, int i, const Chain *c, bool reads)
     fputs("    }\n", out);
 }
 
+/* put_scan's first try, when the match's span lies in the call's array
+ * (push_many's common case): from i back, the latest place of atom m-1
+ * in reach, then of atom m-2 in reach of that, down to atom 1. When each
+ * is found, this chain's start is the greatest: for any match q_1 < ..
+ * < q_m = i, by induction from the top, the greedy place of atom r is at
+ * least q_r (q_r is in its reach, or before it). One test an event, no
+ * bookkeeping per event. When an atom below m-1 has no place in reach
+ * (the latest place of a later atom need not be in a match), the scan
+ * below goes on from the place of atom m-1: nothing after it can be
+ * part of a match's atoms 1..m-2, so its state there is p just before,
+ * n(m-2) at it. */
+static void put_scan_greedy(Cg *g, int i, const Chain *c)
+{
+    FILE *out = g->canon.f;
+    int m = c->n, depth = 2;
+    fprintf(out, "    if (i - %" PRId64 " >= base) {   /* the span in the call's array */\n"
+                 "        const %s_event *e = cur + (i - base);   /* e[-d]: the event at i - d */\n"
+                 "        int64_t d = 0, t;\n",
+            chain_span(c) - 1, g->P);
+    for (int r = m - 2; r >= 0; r--, depth++) {
+        fprintf(out, "%*st = d + %" PRId64 ";\n", 4 * depth, "", c->links[r + 1].gap + 1);
+        if (c->links[r].cond)   /* the latest place of atom r + 1 within t */
+            fprintf(out, "%*sfor (d++; d <= t && !%s_p%d_sc%d(&e[-d], NULL); d++) {\n%*s}\n", 4 * depth, "", g->P,
+                    i, r, 4 * depth, "");
+        else   /* `_`: the event just before */
+            fprintf(out, "%*sd++;\n", 4 * depth, "");
+        fprintf(out, "%*sif (d <= t) {\n", 4 * depth, "");
+        if (r == m - 2 && r > 0)
+            fprintf(out, "%*sp = i - d - 1;   /* should a later atom fail */\n%*sn%d = i - d;\n", 4 * depth + 4, "",
+                    4 * depth + 4, "", r);
+    }
+    fprintf(out, "%*sreturn i - d;\n", 4 * depth, "");
+    for (depth--; depth >= 1; depth--)
+        fprintf(out, "%*s}\n", 4 * depth, "");
+}
+
 static void put_scan(Cg *g, int i, const char *name_of, const Chain *c)
 {
     FILE *out = g->canon.f;
@@ -233,9 +269,10 @@ static void put_scan(Cg *g, int i, const char *name_of, const Chain *c)
             name_of, L, P, P, i, P, L - 1, L - 1, P);
     for (int r = 1; r < m; r++)
         fprintf(out, "    int64_t n%d = %s;\n", r, r + 1 < m ? "INT64_MAX" : "i");
+    fputs("    int64_t p = i - 1;\n", out);
+    put_scan_greedy(g, i, c);
     /* the call's events, then the ring's: no select per event */
-    fprintf(out, "    int64_t p = i - 1;\n"
-                 "    for (; p >= lo && p >= base; p--) {\n"
+    fprintf(out, "    for (; p >= lo && p >= base; p--) {\n"
                  "        const %s_event *e = &cur[p - base];\n", P);
     put_scan_step(g, i, c, reads);
     fprintf(out, "    for (; p >= lo; p--) {\n"

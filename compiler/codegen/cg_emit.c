@@ -143,6 +143,7 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             g->batch[g->nbatch] = i;
             g->batch_tag[g->nbatch] = g->canon_tag_now == 1;
             g->batch_la[g->nbatch] = g->canon_tag_now == 1 && g->tag_la;
+            g->batch_scan[g->nbatch] = g->canon_tag_now == 3;
             snprintf(g->batch_tagf[g->nbatch], sizeof g->batch_tagf[0], "%s", g->batch_la[g->nbatch] ? "l[1]" : g->tag_field);
             g->batch_name[g->nbatch++] = p->name;
         } else {
@@ -380,10 +381,11 @@ static void emit_batched(Cg *g)
     }
     fputs("};\n", out);
     cg_block(&g->sec[CG_MANY_FAST], 1, g->sec[CG_MANY_IN].text);
-    bool tags = false, alltags = true;
+    bool tags = false, alltags = true, allscan = true;
     for (int b = 0; b < np; b++) {
         tags |= g->batch_tag[b] != 0;
         alltags &= g->batch_tag[b] != 0;
+        allscan &= g->batch_scan[b];
     }
     if (tags)   /* the chains' start tags of the block's detections; events[0]'s index, as a tag */
         fprintf(out, "    int64_t hs[%d];\n    const int64_t base = m->cur_base, ob = base + (INT64_C(1) << 62);\n",
@@ -435,7 +437,7 @@ static void emit_batched(Cg *g)
                  "                r.kind = SREMRT_MATCH;\n"
                  "                r.has_ts = %d;\n",
             g->schema->ts_attr >= 0);
-    if (alltags)   /* the same for every record (nbind 0: no labels) */
+    if (alltags || allscan)   /* the same for every record (nbind 0: no labels) */
         fprintf(out, "                r.schema = &%s_schema;\n", P);
     fputs("                r_set = 1;\n            }\n", out);
     fprintf(out, "            for (size_t h = 0; h < nh; h++) {\n"
@@ -447,9 +449,12 @@ static void emit_batched(Cg *g)
                  "                r.index = m->index;\n",
             np, np, P);
     put_tag_start(g, tags, alltags);
-    if (cg_canon_on(g) && !alltags)
+    if (allscan)   /* canon_fill's work, less its tests: a scan's start is always at hand */
+        fprintf(out, "                r.start = %s_canon_scan[r.decl](m);\n"
+                     "                r.start_event = %s_hist_at(m, r.start);\n", P, P);
+    else if (cg_canon_on(g) && !alltags)
         fprintf(out, "                %s_canon_fill(m, r.decl, &r);\n", P);
-    if (cg_canon_on(g))
+    if (cg_canon_on(g) && !allscan)
         fprintf(out, "                %s_canon_lost(m, r.decl, &r);\n", P);
     if (g->schema->ts_attr >= 0) {
         fputs("                r.ts = (int64_t)b[at].", out);
