@@ -143,7 +143,7 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             g->batch[g->nbatch] = i;
             g->batch_tag[g->nbatch] = g->canon_tag_now == 1;
             g->batch_la[g->nbatch] = g->canon_tag_now == 1 && g->tag_la;
-            g->batch_scan[g->nbatch] = g->canon_tag_now == 3;
+            g->batch_scan[g->nbatch] = g->canon_tag_now == 3 ? chain_span(plan->chain) - 1 : 0;
             snprintf(g->batch_tagf[g->nbatch], sizeof g->batch_tagf[0], "%s", g->batch_la[g->nbatch] ? "l[1]" : g->tag_field);
             g->batch_name[g->nbatch++] = p->name;
         } else {
@@ -344,6 +344,33 @@ static void put_tag_start(Cg *g, bool tags, bool alltags)
         fputs("                } else\n    ", out);
 }
 
+/* A batched record's start when every pattern's is its scan's
+ * (cg_canon.c), canon_fill's work without its tests (a scan's start is
+ * always at hand): its distance back from the detection by scan_in on
+ * the call's events when they hold the span, else by the scan through
+ * the ring; its event mostly in the call's events. */
+static void put_scan_start(Cg *g)
+{
+    FILE *out = g->many_fast.f;
+    const char *P = g->P, *in = g->nbatch > 1 ? "    " : "";
+    fputs("                int64_t d = 0;\n", out);
+    if (g->nbatch > 1)
+        fprintf(out, "                switch (hit[h] %% %du) {\n", g->nbatch);
+    for (int b = 0; b < g->nbatch; b++) {
+        if (g->nbatch > 1)
+            fprintf(out, "                case %d:\n", b);
+        fprintf(out, "%s                d = done + at >= %" PRId64 " ? %s_p%d_scan_in(&b[at]) : r.index - %s_p%d_scan(m);\n",
+                in, g->batch_scan[b], P, g->batch[b], P, g->batch[b]);
+        if (g->nbatch > 1)
+            fputs("                    break;\n", out);
+    }
+    if (g->nbatch > 1)
+        fputs("                }\n", out);
+    fprintf(out, "                r.start = r.index - d;\n"
+                 "                r.start_event = done + at >= (uint64_t)d ? &b[(int64_t)at - d] : %s_hist_at(m, r.start);\n",
+            P);
+}
+
 /* One event e (at kx in the block) of the batched loop: each pattern's
  * step, its detection noted without a branch. */
 static void put_batch_event(Cg *g, const char *kx)
@@ -385,7 +412,7 @@ static void emit_batched(Cg *g)
     for (int b = 0; b < np; b++) {
         tags |= g->batch_tag[b] != 0;
         alltags &= g->batch_tag[b] != 0;
-        allscan &= g->batch_scan[b];
+        allscan &= g->batch_scan[b] > 0;
     }
     if (tags)   /* the chains' start tags of the block's detections; events[0]'s index, as a tag */
         fprintf(out, "    int64_t hs[%d];\n    const int64_t base = m->cur_base, ob = base + (INT64_C(1) << 62);\n",
@@ -449,9 +476,8 @@ static void emit_batched(Cg *g)
                  "                r.index = m->index;\n",
             np, np, P);
     put_tag_start(g, tags, alltags);
-    if (allscan)   /* canon_fill's work, less its tests: a scan's start is always at hand */
-        fprintf(out, "                r.start = %s_canon_scan[r.decl](m);\n"
-                     "                r.start_event = %s_hist_at(m, r.start);\n", P, P);
+    if (allscan)
+        put_scan_start(g);
     else if (cg_canon_on(g) && !alltags)
         fprintf(out, "                %s_canon_fill(m, r.decl, &r);\n", P);
     if (cg_canon_on(g) && !allscan)
