@@ -143,7 +143,8 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             g->batch[g->nbatch] = i;
             g->batch_tag[g->nbatch] = g->canon_tag_now == 1;
             g->batch_la[g->nbatch] = g->canon_tag_now == 1 && g->tag_la;
-            g->batch_scan[g->nbatch] = g->canon_tag_now == 3 ? chain_span(plan->chain) - 1 : 0;
+            g->batch_scan[g->nbatch] = g->canon_tag_now == 3;
+            g->batch_back[g->nbatch] = plan->chain && chain_span(plan->chain) > 0 ? chain_span(plan->chain) - 1 : -1;
             snprintf(g->batch_tagf[g->nbatch], sizeof g->batch_tagf[0], "%s", g->batch_la[g->nbatch] ? "l[1]" : g->tag_field);
             g->batch_name[g->nbatch++] = p->name;
         } else {
@@ -312,7 +313,7 @@ static void put_la(Cg *g, int part, const char *in)
  * from index base), else in the ring; the schema is set once per block
  * when every declaration is such a chain (alltags), else per record, as
  * canon_fill of the others sets it. */
-static void put_tag_start(Cg *g, bool tags, bool alltags)
+static void put_tag_start(Cg *g, bool tags, bool alltags, bool near)
 {
     FILE *out = g->many_fast.f;
     const char *P = g->P;
@@ -332,6 +333,11 @@ static void put_tag_start(Cg *g, bool tags, bool alltags)
        last H + 1 at the detection, one compare here since a tag's start
        is at least 1 and at most r.index), then from the array where it
        is, else from the ring (hist_at: before the call) */
+    if (near) {   /* every start within the ring's reach: no test, events_missing stays 0 */
+        fprintf(out, "%s                r.start_event = x >= 0 ? (const void *)&events[x] : (const void *)%s_hist_at(m, r.start);\n",
+                in, P);
+        return;
+    }
     if (g->canon_grow >= 0)
         fprintf(out, "%s                r.events_missing = !%s_hist_has(m, r.start);\n", in, P);
     else
@@ -360,7 +366,7 @@ static void put_scan_start(Cg *g)
         if (g->nbatch > 1)
             fprintf(out, "                case %d:\n", b);
         fprintf(out, "%s                d = done + at >= %" PRId64 " ? %s_p%d_scan_in(&b[at]) : r.index - %s_p%d_scan(m);\n",
-                in, g->batch_scan[b], P, g->batch[b], P, g->batch[b]);
+                in, g->batch_back[b], P, g->batch[b], P, g->batch[b]);
         if (g->nbatch > 1)
             fputs("                    break;\n", out);
     }
@@ -408,12 +414,14 @@ static void emit_batched(Cg *g)
     }
     fputs("};\n", out);
     cg_block(&g->sec[CG_MANY_FAST], 1, g->sec[CG_MANY_IN].text);
-    bool tags = false, alltags = true, allscan = true;
+    bool tags = false, alltags = true, allscan = true, near = true;
     for (int b = 0; b < np; b++) {
         tags |= g->batch_tag[b] != 0;
         alltags &= g->batch_tag[b] != 0;
-        allscan &= g->batch_scan[b] > 0;
+        allscan &= g->batch_scan[b];
+        near &= g->batch_back[b] >= 0 && g->batch_back[b] <= g->canon_hist;
     }
+    near &= alltags && g->canon_grow < 0;
     if (tags)   /* the chains' start tags of the block's detections; events[0]'s index, as a tag */
         fprintf(out, "    int64_t hs[%d];\n    const int64_t base = m->cur_base, ob = base + (INT64_C(1) << 62);\n",
                 np * CG_BATCH_BLOCK);
@@ -475,12 +483,12 @@ static void emit_batched(Cg *g)
                  "                r.name = %s_decl_names[r.decl];\n"
                  "                r.index = m->index;\n",
             np, np, P);
-    put_tag_start(g, tags, alltags);
+    put_tag_start(g, tags, alltags, near);
     if (allscan)
         put_scan_start(g);
     else if (cg_canon_on(g) && !alltags)
         fprintf(out, "                %s_canon_fill(m, r.decl, &r);\n", P);
-    if (cg_canon_on(g) && !allscan)
+    if (cg_canon_on(g) && !allscan && !near)
         fprintf(out, "                %s_canon_lost(m, r.decl, &r);\n", P);
     if (g->schema->ts_attr >= 0) {
         fputs("                r.ts = (int64_t)b[at].", out);
