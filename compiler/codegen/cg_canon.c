@@ -201,9 +201,10 @@ int cg_canon_scan_mode(const Plan *plan)
 
 /* How put_scan_body reads the events: ev, the event at distance d (a
  * printf format taking d's name); far, the greatest distance there is an
- * event at (NULL: the span's); ret, what a start at distance d returns. */
+ * event at (NULL: the span's); ret, what a start at distance d returns
+ * (scan_in: its event, from which the caller has both). */
 typedef struct ScanAccess {
-    const char *ev, *far, *ret;
+    const char *ev, *far, *ret, *none;   /* none: what it returns when no start is found */
 } ScanAccess;
 
 /* The rest of one step of the scan's full pass, on event e at distance
@@ -274,7 +275,7 @@ static void put_scan_body(Cg *g, int i, const Chain *c, bool reads, const ScanAc
     fprintf(out, x->ev, "d");
     fputs(";\n", out);
     put_scan_step(g, i, c, reads, x);
-    fputs("    return 0;   /* not reached: a detection has a start in reach */\n}\n\n", out);
+    fprintf(out, "    return %s;   /* not reached: a detection has a start in reach */\n}\n\n", x->none);
 }
 
 /* Pattern i's start at a detection at m->index: the greatest j such that
@@ -302,23 +303,24 @@ static void put_scan(Cg *g, int i, const char *name_of, const Chain *c)
             cg_emit_cond_fn(out, P, name, "const void *s", c->links[r].cond, REG_NONE, NULL, 1);
             reads = true;
         }
-    fprintf(out, "/* Pattern %s's start at a detection at a[0], whose last %" PRId64 " events\n"
-                 " * a holds, as its distance back from a[0] (cg_canon.c, put_scan). Not\n"
-                 " * inlined: in push_many's loop its registers cost the step two\n"
-                 " * instructions an event (B2). */\n"
-                 "static %s_SCAN_NOINLINE int64_t %s_p%d_scan_in(const %s_event *a)\n{\n",
-            name_of, L, P, P, i, P);
-    ScanAccess in = {"&a[-%s]", NULL, "d"};
+    fprintf(out, "/* Pattern %s's start event for a detection at a[0], whose last %" PRId64 "\n"
+                 " * events a holds (cg_canon.c, put_scan). Not inlined: in push_many's\n"
+                 " * loop its registers cost the step two instructions an event (B2). */\n"
+                 "static %s_SCAN_NOINLINE const %s_event *%s_p%d_scan_in(const %s_event *a)\n{\n",
+            name_of, L, P, P, P, i, P);
+    ScanAccess in = {"&a[-%s]", NULL, "&a[-d]", "a"};
     put_scan_body(g, i, c, reads, &in);
     fprintf(out, "/* Pattern %s's start at a detection at m->index: scan_in when the\n"
                  " * call's array holds its last %" PRId64 " events, else through hist_at. */\n"
                  "static %s_SCAN_NOINLINE int64_t %s_p%d_scan(const %s_matcher *m)\n{\n"
                  "    const int64_t i = m->index;\n"
-                 "    if (i - %" PRId64 " >= m->cur_base)\n"
-                 "        return i - %s_p%d_scan_in(m->cur + (i - m->cur_base));\n",
-            name_of, L, P, P, i, P, L - 1, P, i);
+                 "    if (i - %" PRId64 " >= m->cur_base) {\n"
+                 "        const %s_event *a = m->cur + (i - m->cur_base);\n"
+                 "        return i - (a - %s_p%d_scan_in(a));\n"
+                 "    }\n",
+            name_of, L, P, P, i, P, L - 1, P, P, i);
     snprintf(ev, sizeof ev, "%s_hist_at(m, i - %%s)", P);
-    ScanAccess ring = {ev, "i - 1", "i - d"};
+    ScanAccess ring = {ev, "i - 1", "i - d", "0"};
     put_scan_body(g, i, c, reads, &ring);
 }
 

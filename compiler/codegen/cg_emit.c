@@ -359,22 +359,25 @@ static void put_scan_start(Cg *g)
 {
     FILE *out = g->many_fast.f;
     const char *P = g->P, *in = g->nbatch > 1 ? "    " : "";
-    fputs("                int64_t d = 0;\n", out);
     if (g->nbatch > 1)
         fprintf(out, "                switch (hit[h] %% %du) {\n", g->nbatch);
     for (int b = 0; b < g->nbatch; b++) {
+        int i = g->batch[b];
         if (g->nbatch > 1)
             fprintf(out, "                case %d:\n", b);
-        fprintf(out, "%s                d = done + at >= %" PRId64 " ? %s_p%d_scan_in(&b[at]) : r.index - %s_p%d_scan(m);\n",
-                in, g->batch_back[b], P, g->batch[b], P, g->batch[b]);
+        fprintf(out, "%s                if (done + at >= %" PRId64 ") {   /* the span in events */\n"
+                     "%s                    r.start_event = %s_p%d_scan_in(&b[at]);\n"
+                     "%s                    r.start = r.index - (&b[at] - (const %s_event *)r.start_event);\n"
+                     "%s                } else {\n"
+                     "%s                    r.start = %s_p%d_scan(m);\n"
+                     "%s                    r.start_event = %s_hist_at(m, r.start);\n"
+                     "%s                }\n",
+                in, g->batch_back[b], in, P, i, in, P, in, in, P, i, in, P, in);
         if (g->nbatch > 1)
             fputs("                    break;\n", out);
     }
     if (g->nbatch > 1)
         fputs("                }\n", out);
-    fprintf(out, "                r.start = r.index - d;\n"
-                 "                r.start_event = done + at >= (uint64_t)d ? &b[(int64_t)at - d] : %s_hist_at(m, r.start);\n",
-            P);
 }
 
 /* One event e (at kx in the block) of the batched loop: each pattern's
