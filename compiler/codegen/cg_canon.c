@@ -145,6 +145,25 @@ static int64_t canon_keep(const Cg *g, const AstPattern *p)
     return L >= 1 && pow2 < keep ? pow2 : keep;
 }
 
+/* The shared ring for p: keep, or for an unpartitioned gap chain whose
+ * start is its tag (mode 1) and whose matches span more than that, up to
+ * CG_CANON_KEEP_MAX events (hosted code), the span rounded up to a power
+ * of two: its start events are then always at hand, so its batched
+ * records need no test (cg_emit.c, put_tag_start), and it costs no copy
+ * per call, since push_many copies into the ring only the events its
+ * tags point at (hist_tag) when every start is a tag (B2 at w = 1,000:
+ * 2,048 events, not 256). */
+static int64_t tag_ring(const Cg *g, const AstPattern *p, const Chain *c, int64_t keep)
+{
+    int64_t span = c ? chain_span(c) : -1, pow2 = 1;
+    if (g->canon_tag_now != 1 || p->partition_attr || g->o->freestanding || span <= keep ||
+        span > CG_CANON_KEEP_MAX)
+        return keep;
+    while (pow2 < span)
+        pow2 *= 2;
+    return pow2;
+}
+
 /* Whether the shared ring grows to keep p's window (hosted, time window,
  * unpartitioned, start found by a replay): then a start is never too far
  * back. A chain whose tag gives the start (tag != 0) needs no events. */
@@ -180,68 +199,129 @@ int cg_canon_scan_mode(const Plan *plan)
     return span < 1 || span > CHAIN_SCAN_MAX ? 0 : plan->chain->n == 1 ? 2 : 3;
 }
 
-/* Pattern i's start at a detection (mode 3, cg_canon_scan_mode): the
- * greatest j such that events j..i match its gap chain A_1 G_1 .. A_m.
- * Backwards from i - 1, near[r] is the nearest position after p where
- * A_(r+1) .. A_m can match up to i (near[m-1] = i): p can take atom r
- * when A_r holds there and near[r+1] is within gap G_r + 1 of it, and
- * the nearest is the best such place, since every one seen is after p.
- * The first p atom 1 can take is the greatest start. Each step tests the
- * atoms on one event: a few instructions an event, over the at most
- * CHAIN_SCAN_MAX events of a match, at detections only (the ring keeps
- * them: canon_keep). */
-/* The rest of one step of put_scan's loops, on event e at p. */
-static void put_scan_step(Cg *g, int i, const Chain *c, bool reads)
+/* How put_scan_body reads the events: ev, the event at distance d (a
+ * printf format taking d's name); far, the greatest distance there is an
+ * event at (NULL: the span's); ret, what a start at distance d returns
+ * (scan_in: its event, from which the caller has both). */
+typedef struct ScanAccess {
+    const char *ev, *far, *ret, *none;   /* none: what it returns when no start is found */
+} ScanAccess;
+
+/* The rest of one step of the scan's full pass, on event e at distance
+ * d; nR is near[R]'s distance. */
+static void put_scan_step(Cg *g, int i, const Chain *c, bool reads, const ScanAccess *x)
 {
     FILE *out = g->canon.f;
     if (!reads)
         fputs("        (void)e;\n", out);
     for (int r = 0; r + 1 < c->n; r++) {
-        fprintf(out, "        if (n%d - p <= %" PRId64, r + 1, c->links[r + 1].gap + 1);
+        fprintf(out, "        if (d - n%d <= %" PRId64, r + 1, c->links[r + 1].gap + 1);
         if (c->links[r].cond)
             fprintf(out, " && %s_p%d_sc%d(e, NULL)", g->P, i, r);
         if (r == 0)
-            fputs(")\n            return p;\n", out);
+            fprintf(out, ")\n            return %s;\n", x->ret);
         else
-            fprintf(out, ")\n            n%d = p;\n", r);
+            fprintf(out, ")\n            n%d = d;\n", r);
     }
     fputs("    }\n", out);
 }
 
+/* The scan's first try: from i back, the latest place of atom m-1 in
+ * reach, then of atom m-2 in reach of that, down to atom 1. When each is
+ * found, this chain's start is the greatest: for any match q_1 < .. <
+ * q_m = i, by induction from the top, the greedy place of atom r is at
+ * least q_r (q_r is in its reach, or before it). One test an event, no
+ * bookkeeping. When an atom below m-1 has no place in reach (the latest
+ * place of a later atom need not be in a match), the full pass goes on
+ * from atom m-1's place: nothing after it can be part of a match's atoms
+ * 1..m-2, so the pass's state there is its distance in n(m-2). */
+static void put_scan_greedy(Cg *g, int i, const Chain *c, const ScanAccess *x)
+{
+    FILE *out = g->canon.f;
+    int m = c->n, depth = 1;
+    for (int r = m - 2; r >= 0; r--, depth++) {
+        fprintf(out, "%*st = d + %" PRId64 ";\n", 4 * depth, "", c->links[r + 1].gap + 1);
+        if (x->far)   /* no event before the stream's first */
+            fprintf(out, "%*st = t < %s ? t : %s;\n", 4 * depth, "", x->far, x->far);
+        if (c->links[r].cond) {   /* the latest place of atom r + 1 within t */
+            fprintf(out, "%*sfor (d++; d <= t && !%s_p%d_sc%d(", 4 * depth, "", g->P, i, r);
+            fprintf(out, x->ev, "d");
+            fprintf(out, ", NULL); d++) {\n%*s}\n", 4 * depth, "");
+        } else {   /* `_`: the event just before */
+            fprintf(out, "%*sd++;\n", 4 * depth, "");
+        }
+        fprintf(out, "%*sif (d <= t) {\n", 4 * depth, "");
+        if (r == m - 2 && r > 0)
+            fprintf(out, "%*sf = d + 1;   /* should a later atom fail */\n%*sn%d = d;\n", 4 * depth + 4, "",
+                    4 * depth + 4, "", r);
+    }
+    fprintf(out, "%*sreturn %s;\n", 4 * depth, "", x->ret);
+    for (depth--; depth >= 1; depth--)
+        fprintf(out, "%*s}\n", 4 * depth, "");
+}
+
+/* The scan, in distances d back from the detection at i: the greedy try,
+ * then the full pass from where it left off. */
+static void put_scan_body(Cg *g, int i, const Chain *c, bool reads, const ScanAccess *x)
+{
+    FILE *out = g->canon.f;
+    fputs("    int64_t d = 0, t, f = 1", out);
+    for (int r = 1; r < c->n; r++)   /* -64: none in reach */
+        fprintf(out, r + 1 < c->n ? ", n%d = -%d" : ", n%d = 0", r, 2 * CHAIN_SCAN_MAX);
+    fputs(";\n", out);
+    put_scan_greedy(g, i, c, x);
+    fprintf(out, "    for (d = f; d < %" PRId64 "%s%s; d++) {\n        const %s_event *e = ", chain_span(c),
+            x->far ? " && d <= " : "", x->far ? x->far : "", g->P);
+    fprintf(out, x->ev, "d");
+    fputs(";\n", out);
+    put_scan_step(g, i, c, reads, x);
+    fprintf(out, "    return %s;   /* not reached: a detection has a start in reach */\n}\n\n", x->none);
+}
+
+/* Pattern i's start at a detection at m->index: the greatest j such that
+ * events j..i match its gap chain A_1 G_1 .. A_m (mode 3,
+ * cg_canon_scan_mode). Backwards from i - 1, near[r] is the nearest
+ * position after p where A_(r+1) .. A_m can match up to i (near[m-1] =
+ * i): p can take atom r when A_r holds there and near[r+1] is within gap
+ * G_r + 1 of it, and the nearest is the best such place, since every one
+ * seen is after p. The first p atom 1 can take is the greatest start.
+ * A few instructions an event, over the at most CHAIN_SCAN_MAX events of
+ * a match, at detections only (the ring keeps them: canon_keep).
+ * P_pI_scan_in does it on an array that holds the span (push_many's,
+ * mostly: the batched records call it, B2 at w = 10), P_pI_scan on the
+ * call's events and the ring. */
 static void put_scan(Cg *g, int i, const char *name_of, const Chain *c)
 {
     FILE *out = g->canon.f;
     const char *P = g->P;
-    char name[CG_NAME_MAX], cap[32];
-    int m = c->n;
+    char name[CG_NAME_MAX], ev[CG_NAME_MAX + 32];
     int64_t L = chain_span(c);
-    snprintf(cap, sizeof cap, g->canon_grow >= 0 ? "(uint64_t)m->hist_cap" : "%" PRId64 "u", g->canon_hist);
     bool reads = false;
-    for (int r = 0; r + 1 < m; r++)
+    for (int r = 0; r + 1 < c->n; r++)
         if (c->links[r].cond) {
             snprintf(name, sizeof name, "%s_p%d_sc%d", P, i, r);
             cg_emit_cond_fn(out, P, name, "const void *s", c->links[r].cond, REG_NONE, NULL, 1);
             reads = true;
         }
-    fprintf(out, "/* Pattern %s's start at a detection at m->index: a scan of its\n"
-                 " * last %" PRId64 " events (cg_canon.c, put_scan); nR is near[R]. Not\n"
-                 " * inlined: in push_many's loop its registers cost the step two\n"
-                 " * instructions an event (B2). */\n"
+    fprintf(out, "/* Pattern %s's start event for a detection at a[0], whose last %" PRId64 "\n"
+                 " * events a holds (cg_canon.c, put_scan). Not inlined: in push_many's\n"
+                 " * loop its registers cost the step two instructions an event (B2). */\n"
+                 "static %s_SCAN_NOINLINE const %s_event *%s_p%d_scan_in(const %s_event *a)\n{\n",
+            name_of, L, P, P, P, i, P);
+    ScanAccess in = {"&a[-%s]", NULL, "&a[-d]", "a"};
+    put_scan_body(g, i, c, reads, &in);
+    fprintf(out, "/* Pattern %s's start at a detection at m->index: scan_in when the\n"
+                 " * call's array holds its last %" PRId64 " events, else through hist_at. */\n"
                  "static %s_SCAN_NOINLINE int64_t %s_p%d_scan(const %s_matcher *m)\n{\n"
-                 "    const int64_t i = m->index, lo = i - %" PRId64 " > 1 ? i - %" PRId64 " : 1, base = m->cur_base;\n"
-                 "    const %s_event *cur = m->cur;   /* the call's events from index base (INT64_MAX: none) */\n",
-            name_of, L, P, P, i, P, L - 1, L - 1, P);
-    for (int r = 1; r < m; r++)
-        fprintf(out, "    int64_t n%d = %s;\n", r, r + 1 < m ? "INT64_MAX" : "i");
-    /* the call's events, then the ring's: no select per event */
-    fprintf(out, "    int64_t p = i - 1;\n"
-                 "    for (; p >= lo && p >= base; p--) {\n"
-                 "        const %s_event *e = &cur[p - base];\n", P);
-    put_scan_step(g, i, c, reads);
-    fprintf(out, "    for (; p >= lo; p--) {\n"
-                 "        const %s_event *e = &m->hist[(uint64_t)p %% %s];\n", P, cap);
-    put_scan_step(g, i, c, reads);
-    fputs("    return 0;   /* not reached: a detection has a start in reach */\n}\n\n", out);
+                 "    const int64_t i = m->index;\n"
+                 "    if (i - %" PRId64 " >= m->cur_base) {\n"
+                 "        const %s_event *a = m->cur + (i - m->cur_base);\n"
+                 "        return i - (a - %s_p%d_scan_in(a));\n"
+                 "    }\n",
+            name_of, L, P, P, i, P, L - 1, P, P, i);
+    snprintf(ev, sizeof ev, "%s_hist_at(m, i - %%s)", P);
+    ScanAccess ring = {ev, "i - 1", "i - d", "0"};
+    put_scan_body(g, i, c, reads, &ring);
 }
 
 int cg_canon_tag_mode(const Plan *plan)
@@ -372,9 +452,9 @@ void cg_emit_canon(Cg *g, int i, const AstPattern *p, const Chain *gaps)
     g->canon_gaps[g->decl] = g->canon_tag_now == 3 ? gaps : NULL;   /* its scan: after the ring's code */
     g->canon_scan |= g->canon_tag_now == 3;
     g->canon_any = true;
-    int64_t keep = canon_keep(g, p);
-    if (!p->partition_attr && keep > g->canon_hist)
-        g->canon_hist = keep;
+    int64_t keep = canon_keep(g, p), ring = tag_ring(g, p, gaps, keep);
+    if (!p->partition_attr && ring > g->canon_hist)
+        g->canon_hist = ring;
     if (grows(g, p, g->canon_tag_now) && p->hdr.window.value > g->canon_grow) {
         g->canon_grow = p->hdr.window.value;
         g->canon_grow_decl = g->decl;

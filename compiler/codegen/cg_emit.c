@@ -143,6 +143,8 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             g->batch[g->nbatch] = i;
             g->batch_tag[g->nbatch] = g->canon_tag_now == 1;
             g->batch_la[g->nbatch] = g->canon_tag_now == 1 && g->tag_la;
+            g->batch_scan[g->nbatch] = g->canon_tag_now == 3;
+            g->batch_back[g->nbatch] = plan->chain && chain_span(plan->chain) > 0 ? chain_span(plan->chain) - 1 : -1;
             snprintf(g->batch_tagf[g->nbatch], sizeof g->batch_tagf[0], "%s", g->batch_la[g->nbatch] ? "l[1]" : g->tag_field);
             g->batch_name[g->nbatch++] = p->name;
         } else {
@@ -311,7 +313,7 @@ static void put_la(Cg *g, int part, const char *in)
  * from index base), else in the ring; the schema is set once per block
  * when every declaration is such a chain (alltags), else per record, as
  * canon_fill of the others sets it. */
-static void put_tag_start(Cg *g, bool tags, bool alltags)
+static void put_tag_start(Cg *g, bool tags, bool alltags, bool near)
 {
     FILE *out = g->many_fast.f;
     const char *P = g->P;
@@ -331,6 +333,11 @@ static void put_tag_start(Cg *g, bool tags, bool alltags)
        last H + 1 at the detection, one compare here since a tag's start
        is at least 1 and at most r.index), then from the array where it
        is, else from the ring (hist_at: before the call) */
+    if (near) {   /* every start within the ring's reach: no test, events_missing stays 0 */
+        fprintf(out, "%s                r.start_event = x >= 0 ? (const void *)&events[x] : (const void *)%s_hist_at(m, r.start);\n",
+                in, P);
+        return;
+    }
     if (g->canon_grow >= 0)
         fprintf(out, "%s                r.events_missing = !%s_hist_has(m, r.start);\n", in, P);
     else
@@ -341,6 +348,36 @@ static void put_tag_start(Cg *g, bool tags, bool alltags)
             in, in, in, P);
     if (!alltags)
         fputs("                } else\n    ", out);
+}
+
+/* A batched record's start when every pattern's is its scan's
+ * (cg_canon.c), canon_fill's work without its tests (a scan's start is
+ * always at hand): its distance back from the detection by scan_in on
+ * the call's events when they hold the span, else by the scan through
+ * the ring; its event mostly in the call's events. */
+static void put_scan_start(Cg *g)
+{
+    FILE *out = g->many_fast.f;
+    const char *P = g->P, *in = g->nbatch > 1 ? "    " : "";
+    if (g->nbatch > 1)
+        fprintf(out, "                switch (hit[h] %% %du) {\n", g->nbatch);
+    for (int b = 0; b < g->nbatch; b++) {
+        int i = g->batch[b];
+        if (g->nbatch > 1)
+            fprintf(out, "                case %d:\n", b);
+        fprintf(out, "%s                if (done + at >= %" PRId64 ") {   /* the span in events */\n"
+                     "%s                    r.start_event = %s_p%d_scan_in(&b[at]);\n"
+                     "%s                    r.start = r.index - (&b[at] - (const %s_event *)r.start_event);\n"
+                     "%s                } else {\n"
+                     "%s                    r.start = %s_p%d_scan(m);\n"
+                     "%s                    r.start_event = %s_hist_at(m, r.start);\n"
+                     "%s                }\n",
+                in, g->batch_back[b], in, P, i, in, P, in, in, P, i, in, P, in);
+        if (g->nbatch > 1)
+            fputs("                    break;\n", out);
+    }
+    if (g->nbatch > 1)
+        fputs("                }\n", out);
 }
 
 /* One event e (at kx in the block) of the batched loop: each pattern's
@@ -380,11 +417,14 @@ static void emit_batched(Cg *g)
     }
     fputs("};\n", out);
     cg_block(&g->sec[CG_MANY_FAST], 1, g->sec[CG_MANY_IN].text);
-    bool tags = false, alltags = true;
+    bool tags = false, alltags = true, allscan = true, near = true;
     for (int b = 0; b < np; b++) {
         tags |= g->batch_tag[b] != 0;
         alltags &= g->batch_tag[b] != 0;
+        allscan &= g->batch_scan[b];
+        near &= g->batch_back[b] >= 0 && g->batch_back[b] <= g->canon_hist;
     }
+    near &= alltags && g->canon_grow < 0;
     if (tags)   /* the chains' start tags of the block's detections; events[0]'s index, as a tag */
         fprintf(out, "    int64_t hs[%d];\n    const int64_t base = m->cur_base, ob = base + (INT64_C(1) << 62);\n",
                 np * CG_BATCH_BLOCK);
@@ -435,7 +475,7 @@ static void emit_batched(Cg *g)
                  "                r.kind = SREMRT_MATCH;\n"
                  "                r.has_ts = %d;\n",
             g->schema->ts_attr >= 0);
-    if (alltags)   /* the same for every record (nbind 0: no labels) */
+    if (alltags || allscan)   /* the same for every record (nbind 0: no labels) */
         fprintf(out, "                r.schema = &%s_schema;\n", P);
     fputs("                r_set = 1;\n            }\n", out);
     fprintf(out, "            for (size_t h = 0; h < nh; h++) {\n"
@@ -446,10 +486,12 @@ static void emit_batched(Cg *g)
                  "                r.name = %s_decl_names[r.decl];\n"
                  "                r.index = m->index;\n",
             np, np, P);
-    put_tag_start(g, tags, alltags);
-    if (cg_canon_on(g) && !alltags)
+    put_tag_start(g, tags, alltags, near);
+    if (allscan)
+        put_scan_start(g);
+    else if (cg_canon_on(g) && !alltags)
         fprintf(out, "                %s_canon_fill(m, r.decl, &r);\n", P);
-    if (cg_canon_on(g))
+    if (cg_canon_on(g) && !allscan && !near)
         fprintf(out, "                %s_canon_lost(m, r.decl, &r);\n", P);
     if (g->schema->ts_attr >= 0) {
         fputs("                r.ts = (int64_t)b[at].", out);

@@ -80,6 +80,9 @@ typedef struct Cg {
     bool             batch_tag[CG_BATCH_MAX];  /* its records' start is its chain tag (cg_canon.c) */
     char             batch_tagf[CG_BATCH_MAX][16];  /* that tag's field, read before the step */
     bool             batch_la[CG_BATCH_MAX];   /* a 3-atom gap chain: s[0] kept per block (put_la) */
+    bool             batch_scan[CG_BATCH_MAX]; /* its records' start is its scan's (canon_tag 3) */
+    int64_t          batch_back[CG_BATCH_MAX]; /* how far before its detection a start can lie: a gap
+                                                  chain's span - 1, else -1 (unbounded) */
     bool             no_batch;
     unsigned         xhelpers;   /* explore steps' helpers written (cg_decls.c): 1 NAME_XINLINE
                                     and NAME_xneed, 2 NAME_xwin */

@@ -142,6 +142,39 @@ class Pattern:
         return (self.name, sub[i]["index"], sub[j]["index"], bind)
 
 
+class GapPattern(Pattern):
+    """A short gap chain, X_1 _{0,g_1} X_2 .. X_m with a span of at most 32
+    events (no window, no labels, unpartitioned): a generated program finds
+    its start by a scan over its last events (docs/codegen.md, "A scan"),
+    in push_many mostly on the call's own array. Python's answer is the
+    same definition, the greatest start whose events fullmatch."""
+
+    def __init__(self, name, rng, small):
+        self.name, self.labels, self.partition, self.window = name, [], False, None
+        while True:   # small: few states, so that tables fit (--layout table)
+            m = rng.randint(2, 3 if small else 5)
+            atoms = [rng.choice(CLASSES) for _ in range(m)]
+            gaps = [rng.randint(0, 4 if small else 9) for _ in range(m - 1)]
+            self.span = m + sum(gaps)
+            if self.span <= 32:
+                break
+        srem, py = [atoms[0][0]], [atoms[0][1]]
+        for a, g in zip(atoms[1:], gaps):
+            srem += ["_{0,%d}" % g, a[0]]
+            py += ["[ABC]{0,%d}" % g, a[1]]
+        self.srem, self.rx = " ".join(srem), re.compile("".join(py))
+
+    def canonical(self, events):
+        out, s = set(), "".join(e["t"] for e in events)
+        for i in range(len(events)):
+            for j in range(i, max(i - self.span, -1), -1):
+                m = self.rx.fullmatch(s, j, i + 1)
+                if m:
+                    out.add(self.record(events, i, j, m))
+                    break
+        return out
+
+
 def stream(rng, n):
     events, time = [], 0
     for idx in range(1, n + 1):
@@ -172,14 +205,29 @@ def run_ref(ref, srem, csv):
     return p.stdout
 
 
-def run_program(sremc, srem, csv):
+def run_program(sremc, srem, csv, layout="auto"):
     """The records of the program sremc builds from srem, on csv."""
     prog = srem[:-len(".srem")]
     env = dict(os.environ, CFLAGS="-O0")
-    p = subprocess.run([sremc, "build", srem, "-o", prog], capture_output=True, text=True, env=env)
+    p = subprocess.run([sremc, "build", "--layout", layout, srem, "-o", prog], capture_output=True, text=True,
+                       env=env)
     if p.returncode != 0:
         raise RuntimeError("sremc build %s failed (%d): %s" % (srem, p.returncode, p.stderr[-2000:]))
     p = subprocess.run([prog, "--format", "jsonl", csv], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("%s failed (%d): %s" % (prog, p.returncode, p.stderr[-2000:]))
+    return p.stdout
+
+
+def run_program_bin(sremc, srem, csv, layout):
+    """The same program's records on csv as --input bin records, which it
+    hands to push_many in runs (CSV goes through push)."""
+    run_program(sremc, srem, csv, layout)   # builds it
+    prog, bin_ = srem[:-len(".srem")], csv + ".bin"
+    p = subprocess.run([prog, "--convert-bin", bin_, csv], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("%s --convert-bin failed (%d): %s" % (prog, p.returncode, p.stderr[-2000:]))
+    p = subprocess.run([prog, "--format", "jsonl", "--input", "bin", bin_], capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError("%s failed (%d): %s" % (prog, p.returncode, p.stderr[-2000:]))
     return p.stdout
@@ -199,6 +247,8 @@ def main():
     ap.add_argument("--events", type=int, default=40, help="per stream")
     ap.add_argument("--no-zero", dest="zero", action="store_false", help="leave out R{0} and R{0,0}")
     ap.add_argument("--sremc", help="also the programs this sremc builds")
+    ap.add_argument("--gap-files", type=int, default=40,
+                    help="then files of 8 short gap chains on streams of 600 events (with --sremc: also through push_many)")
     args = ap.parse_args()
 
     sources = {"reference": lambda srem, csv: run_ref(args.ref, srem, csv)}
@@ -207,9 +257,20 @@ def main():
     rng = random.Random(args.seed)
     failures, records, binds = 0, 0, 0
     with tempfile.TemporaryDirectory() as tmp:
-        for f in range(args.files):
-            pats = [Pattern("p%d" % n, rng, args.zero) for n in range(args.patterns)]
-            events = stream(rng, args.events)
+        for f in range(args.files + args.gap_files):
+            gap = f >= args.files
+            if gap:   # in turn: tables (every start a scan), chains (every start a tag), auto (mixed)
+                layout = ("table", "chain", "auto")[(f - args.files) % 3]
+                pats = [GapPattern("p%d" % n, rng, layout == "table") for n in range(8)]
+                events = stream(rng, 600)
+                if args.sremc:
+                    sources["generated program"] = \
+                        lambda srem, csv, layout=layout: run_program(args.sremc, srem, csv, layout)
+                    sources["generated program, push_many"] = \
+                        lambda srem, csv, layout=layout: run_program_bin(args.sremc, srem, csv, layout)
+            else:
+                pats = [Pattern("p%d" % n, rng, args.zero) for n in range(args.patterns)]
+                events = stream(rng, args.events)
             srem, csv = os.path.join(tmp, "f%d.srem" % f), os.path.join(tmp, "f%d.csv" % f)
             with open(srem, "w") as out:
                 out.write(SCHEMA + "".join(p.text() for p in pats))
@@ -240,8 +301,9 @@ def main():
                             print("    %s only: %s" % (name, show(r)))
                 print("  stream (index type k time): " + " ".join("%d%s/%d@%d" % (e["index"], e["t"], e["k"], e["time"])
                                                             for e in events))
-    print("canon: %d files of %d patterns on %d events, %d detections (%d with bindings), seed %d, sources %s: %s"
-          % (args.files, args.patterns, args.events, records, binds, args.seed, ", ".join(sources),
+    print("canon: %d files of %d patterns on %d events and %d of 8 gap chains on 600, %d detections "
+          "(%d with bindings), seed %d, sources %s: %s"
+          % (args.files, args.patterns, args.events, args.gap_files, records, binds, args.seed, ", ".join(sources),
              "%d files differ" % failures if failures else "all agree with Python's re"))
     return 1 if failures else 0
 
