@@ -124,7 +124,8 @@ typedef struct Cg {
     int              canon_grow_decl; /* its declaration (charged a refused block) */
     int              canon_regs;   /* most registers of a pattern */
     int             *canon_tag;    /* per declaration: its start from the chain's tag
-                                      (1: the chain's tag before the step; 2: the event itself; 3: a scan; 4: the transition's back), 0 replay */
+                                      (1: the chain's tag before the step; 2: the event itself; 3: a scan;
+                                      4: the transition's back), 0 replay */
     int              canon_tag_now;/* the pattern being emitted: its canon_tag */
     bool            *canon_s;      /* per declaration: its chain keeps start tags s[] beside l[] */
     const Chain    **canon_gaps;   /* per declaration: the chain its scan walks (canon_tag 3: gaps, stam, stnm), or NULL */
