@@ -470,7 +470,7 @@ void cg_emit_canon(Cg *g, int i, const Plan *plan)
     g->canon_nregs[g->decl] = p->nregs;
     g->canon_tag[g->decl] = g->canon_tag_now;
     g->canon_s[g->decl] = g->canon_tag_now == 1 && g->tag_field[0] == 's';
-    g->canon_gaps[g->decl] = g->canon_tag_now == 3 ? gaps : NULL;   /* the chain its scan walks: after the ring's code */
+    g->canon_gaps[g->decl] = g->canon_tag_now == 3 ? gaps : NULL;   /* scanned after the ring's code */
     g->canon_scan |= g->canon_tag_now == 3;
     g->canon_back |= g->canon_tag_now == 4;
     g->canon_any = true;

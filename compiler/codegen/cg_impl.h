@@ -128,7 +128,7 @@ typedef struct Cg {
                                       4: the transition's back), 0 replay */
     int              canon_tag_now;/* the pattern being emitted: its canon_tag */
     bool            *canon_s;      /* per declaration: its chain keeps start tags s[] beside l[] */
-    const Chain    **canon_gaps;   /* per declaration: the chain its scan walks (canon_tag 3: gaps, stam, stnm), or NULL */
+    const Chain    **canon_gaps;   /* per declaration: the chain its scan walks (canon_tag 3), or NULL */
     char             tag_field[16];/* canon_tag_now 1: the state's field of that tag (cg_emit_chain) */
     bool             tag_la;       /* and its step leaves s[0] to the caller (cg_emit_chain) */
     int              nnodes_walks;
