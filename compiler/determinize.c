@@ -342,6 +342,32 @@ static void leaf_writes(Det *d, DsraTrans *tr)
     cells(d, tr->nwrites);
 }
 
+/* DsraTrans.back1 of the leaf being built. In an unrolled SRA a run in
+ * state q has consumed depth[q] events (sra.h), so an enabled NFA
+ * transition from q into a final state completes the match that starts
+ * depth[q] events before the current one (the run the event starts: the
+ * start state, depth 0), and the shallowest source is the greatest start.
+ * Read before canonical_sinks merges the final states with no way on,
+ * whose depths differ. Register-free patterns only: with registers the
+ * records replay their bindings anyway. */
+static int leaf_back(const Det *d)
+{
+    const Sra *nfa = d->nfa;
+    if (!d->unrolled || !nfa->depth || (d->p && d->p->nregs > 0))
+        return 0;
+    const DsraState *st = &d->states[d->cur];
+    int best = -1;
+    for (int i = 0; i < d->nedges; i++) {
+        const Edge *e = &d->edges[i];
+        if (!nfa->final[nfa->trans[e->t].to] || mt_eval3(e->guard, d->val) != 1)
+            continue;
+        int q = e->slot < 0 ? nfa->start : st->members[e->slot];
+        if (best < 0 || nfa->depth[q] < best)
+            best = nfa->depth[q];
+    }
+    return best + 1;
+}
+
 static int new_node(Det *d, int atom, int hi, int lo, int trans)
 {
     DsraNode *nd = arena_push(&d->scratch, &d->nodes, &d->nnodes, &d->nodes_cap, sizeof *nd);
@@ -381,6 +407,7 @@ static int leaf(Det *d)
         tr->tags = leaf_tags(d, members, n);
     if (d->unrolled)
         leaf_writes(d, tr);
+    tr->back1 = leaf_back(d);
     return new_node(d, -1, -1, -1, d->ntrans - 1);
 }
 

@@ -52,6 +52,10 @@ typedef struct DsraTrans {
                           write; for dumps, since atoms read by age */
     int       nwrites;
     DsraTag  *tags;    /* tagged tdfa: one per slot of `to`; else NULL */
+    int       back1;   /* register-free dsra: 1 + how many events before the
+                          current one the greatest start of the matches it
+                          completes is (docs/language.md 3.4); 0: it
+                          completes none, or not known (tdfa, registers) */
 } DsraTrans;
 
 /* A state's transition function as a decision tree over its atoms (the

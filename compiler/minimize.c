@@ -104,13 +104,15 @@ static void key_push(Key *k, int x)
 
 static int key_intern(Min *m, Key *k) { return intern_put(&m->sigs, k->v, (size_t)k->n * sizeof *k->v, NULL); }
 
-/* A leaf's part of the signature: -1, the target's class, then per
- * target slot -1 (fresh) or the number of sources and the sources. */
+/* A leaf's part of the signature: -1, the target's class, the start of
+ * what it completes (back1), then per target slot -1 (fresh) or the
+ * number of sources and the sources. */
 static int leaf_sig(Min *m, const DsraTrans *tr, Key *k)
 {
     k->n = 0;
     key_push(k, -1);
     key_push(k, m->cls[tr->to]);
+    key_push(k, tr->back1);   /* a Mealy output: states differing in it stay apart */
     for (int s = 0; tr->tags && s < m->d->states[tr->to].nmembers; s++) {
         const DsraTag *tg = &tr->tags[s];
         key_push(k, tg->fresh ? -1 : tg->nfrom);
@@ -242,6 +244,7 @@ static int out_leaf(Out *o, int first, const DsraTrans *src, int sig)
         tr->writes = src->writes;
         tr->nwrites = src->nwrites;
         tr->tags = src->tags;
+        tr->back1 = src->back1;
     }
     DsraTrans *tr = &o->trans[t];
     DsraCube *cubes = arena_alloc(m->arena, (size_t)(tr->ncubes + 1) * sizeof *cubes);

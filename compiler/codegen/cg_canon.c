@@ -193,10 +193,15 @@ bool cg_canon_on(const Cg *g) { return g->canon_any; }
  * event, no replay. */
 int cg_canon_scan_mode(const Plan *plan)
 {
-    int64_t span = chain_span(plan->chain);
-    if (plan->strategy != STRATEGY_TDFA || plan->pattern->partition_attr || plan->pattern->nregs > 0)
+    const Chain *c = plan->chain;
+    if (plan->strategy == STRATEGY_RUNS || plan->pattern->partition_attr || plan->pattern->nregs > 0 || !c)
         return 0;
-    return span < 1 || span > CHAIN_SCAN_MAX ? 0 : plan->chain->n == 1 ? 2 : 3;
+    if (c->kind != CHAIN_GAPS)   /* stam, stnm: every event of the window is kept */
+        return c->window_kind != WIN_EVENTS || c->window > CG_CANON_KEEP_MAX ? 0 : c->n == 1 ? 2 : 3;
+    int64_t span = chain_span(c);
+    if (plan->strategy != STRATEGY_TDFA)
+        return 0;
+    return span < 1 || span > CHAIN_SCAN_MAX ? 0 : c->n == 1 ? 2 : 3;
 }
 
 /* How put_scan_body reads the events: ev, the event at distance d (a
@@ -209,7 +214,7 @@ typedef struct ScanAccess {
 
 /* The rest of one step of the scan's full pass, on event e at distance
  * d; nR is near[R]'s distance. */
-static void put_scan_step(Cg *g, int i, const Chain *c, bool reads, const ScanAccess *x)
+static void put_scan_gaps_step(Cg *g, int i, const Chain *c, bool reads, const ScanAccess *x)
 {
     FILE *out = g->canon.f;
     if (!reads)
@@ -223,6 +228,56 @@ static void put_scan_step(Cg *g, int i, const Chain *c, bool reads, const ScanAc
         else
             fprintf(out, ")\n            n%d = d;\n", r);
     }
+    fputs("    }\n", out);
+}
+
+/* Atom r's test on e in a stam/stnm scan step, after "if (" and the
+ * conditions before it: " && " and the test, or nothing for `_`. */
+static void put_scan_atom(Cg *g, int i, const Chain *c, int r, bool first)
+{
+    if (c->links[r].cond)
+        fprintf(g->canon.f, "%s%s_p%d_sc%d(e, NULL)", first ? "" : " && ", g->P, i, r);
+    else if (first)
+        fputs("1", g->canon.f);
+}
+
+static void put_scan_stam(Cg *g, int i, const Chain *c)
+{
+    FILE *out = g->canon.f;
+    bool stnm = c->kind == CHAIN_STNM;
+    int m = c->n;
+    for (int r = 0; r < m; r++) {
+        bool last = r + 1 == m;   /* stam's ok(m-1) stays 1: i is after every p */
+        if (last && !stnm)
+            break;
+        fputs("        if (", out);
+        bool first = true;
+        if (!stnm && r + 2 < m) {   /* stam: ok(m-1) is 1 */
+            fprintf(out, "ok%d", r + 1);
+            first = false;
+        } else if (stnm && r == 0) {
+            fputs("ok1", out);
+            first = false;
+        }
+        put_scan_atom(g, i, c, r, first);
+        if (r == 0)
+            fputs(")\n            return p;\n", out);
+        else if (!stnm)
+            fprintf(out, ")\n            ok%d = 1;\n", r);
+        else if (!last)
+            fprintf(out, ")\n            ok%d = ok%d;\n", r, r + 1);
+        else
+            fprintf(out, ")\n            ok%d = 0;\n", r);
+    }
+}
+
+/* The rest of one step of put_scan_chain's loops, on event e at p. */
+static void put_scan_stam_step(Cg *g, int i, const Chain *c, bool reads)
+{
+    FILE *out = g->canon.f;
+    if (!reads)
+        fputs("        (void)e;\n", out);
+    put_scan_stam(g, i, c);
     fputs("    }\n", out);
 }
 
@@ -274,7 +329,7 @@ static void put_scan_body(Cg *g, int i, const Chain *c, bool reads, const ScanAc
             x->far ? " && d <= " : "", x->far ? x->far : "", g->P);
     fprintf(out, x->ev, "d");
     fputs(";\n", out);
-    put_scan_step(g, i, c, reads, x);
+    put_scan_gaps_step(g, i, c, reads, x);
     fprintf(out, "    return %s;   /* not reached: a detection has a start in reach */\n}\n\n", x->none);
 }
 
@@ -290,7 +345,7 @@ static void put_scan_body(Cg *g, int i, const Chain *c, bool reads, const ScanAc
  * P_pI_scan_in does it on an array that holds the span (push_many's,
  * mostly: the batched records call it, B2 at w = 10), P_pI_scan on the
  * call's events and the ring. */
-static void put_scan(Cg *g, int i, const char *name_of, const Chain *c)
+static void put_scan_gaps(Cg *g, int i, const char *name_of, const Chain *c)
 {
     FILE *out = g->canon.f;
     const char *P = g->P;
@@ -322,6 +377,91 @@ static void put_scan(Cg *g, int i, const char *name_of, const Chain *c)
     snprintf(ev, sizeof ev, "%s_hist_at(m, i - %%s)", P);
     ScanAccess ring = {ev, "i - 1", "i - d", "0"};
     put_scan_body(g, i, c, reads, &ring);
+}
+
+/* Pattern i's start at a detection at m->index, for a stam or stnm chain
+ * A_1 .. A_m within w events (language.md 3.3, mode 3): the greatest j_1
+ * of a chain j_1 < .. < j_m = i, by one backward pass over the last w
+ * events, at detections only (the ring keeps them: canon_keep). Call p
+ * valid for atom r when some chain from p through A_r .. A_m ends at i
+ * with A_r at p (valid for A_m: i alone). Then p is valid for A_r, r < m,
+ * iff A_r holds at p and
+ *   stam: some q > p is valid for A_(r+1) (any later place will do);
+ *   stnm: the first q > p where A_(r+1) holds is valid for A_(r+1) (the
+ *         chain from p takes that q and no other).
+ * Backwards from i - 1, okR (R = r, 0-based) says that of the places
+ * after p: stam, one is valid for atom R; stnm, the nearest one where
+ * atom R holds is valid (i is, for the last atom; an earlier place where
+ * it holds is not). At p, the atoms are taken in ascending order, so each
+ * reads ok(R+1) of the places after p before p updates it. The first p
+ * valid for A_1 is the greatest start: inside the window, since the
+ * detection's own chain starts there or earlier. */
+static void put_scan_chain(Cg *g, int i, const char *name_of, const Chain *c)
+{
+    FILE *out = g->canon.f;
+    const char *P = g->P;
+    char name[CG_NAME_MAX], cap[32];
+    int m = c->n;
+    bool stnm = c->kind == CHAIN_STNM;
+    int64_t L = c->window;
+    snprintf(cap, sizeof cap, g->canon_grow >= 0 ? "(uint64_t)m->hist_cap" : "%" PRId64 "u", g->canon_hist);
+    bool reads = false;
+    for (int r = 0; r + (stnm ? 0 : 1) < m; r++)   /* stnm tests the last atom too */
+        if (c->links[r].cond) {
+            snprintf(name, sizeof name, "%s_p%d_sc%d", P, i, r);
+            cg_emit_cond_fn(out, P, name, "const void *s", c->links[r].cond, REG_NONE, NULL, 1);
+            reads = true;
+        }
+    fprintf(out, "/* Pattern %s's start at a detection at m->index: a scan of its\n"
+                 " * last %" PRId64 " events (cg_canon.c, put_scan); %s. Not\n"
+                 " * inlined: in push_many's loop its registers cost the step two\n"
+                 " * instructions an event (B2). */\n"
+                 "static %s_SCAN_NOINLINE int64_t %s_p%d_scan(const %s_matcher *m)\n{\n"
+                 "    const int64_t i = m->index, lo = i - %" PRId64 " > 1 ? i - %" PRId64 " : 1, base = m->cur_base;\n"
+                 "    const %s_event *cur = m->cur;   /* the call's events from index base (INT64_MAX: none) */\n",
+            name_of, L, stnm ? "okR: the next place of atom R is valid" : "okR: a later place is valid for atom R",
+            P, P, i, P, L - 1, L - 1, P);
+    for (int r = 1; r < m; r++)
+        if (stnm || r + 1 < m)
+            fprintf(out, "    int ok%d = %d;\n", r, r + 1 == m);
+    /* the call's events, then the ring's: no select per event */
+    fprintf(out, "    int64_t p = i - 1;\n"
+                 "    for (; p >= lo && p >= base; p--) {\n"
+                 "        const %s_event *e = &cur[p - base];\n", P);
+    put_scan_stam_step(g, i, c, reads);
+    fprintf(out, "    for (; p >= lo; p--) {\n"
+                 "        const %s_event *e = &m->hist[(uint64_t)p %% %s];\n", P, cap);
+    put_scan_stam_step(g, i, c, reads);
+    fputs("    return 0;   /* not reached: a detection has a start in reach (counted if it were) */\n}\n\n", out);
+}
+
+/* Pattern i's scan (mode 3): a gap chain's or a stam/stnm chain's. */
+static void put_scan(Cg *g, int i, const char *name_of, const Chain *c)
+{
+    if (c->kind == CHAIN_GAPS)
+        put_scan_gaps(g, i, name_of, c);
+    else
+        put_scan_chain(g, i, name_of, c);
+}
+
+/* Mode 4: a register-free dsra in the threaded run (one declaration):
+ * each transition that completes a match knows how many events before
+ * the event its greatest start is (DsraTrans.back1, determinize.c), so it
+ * sets m->cn_tag to that number and the record's start is m->index -
+ * m->cn_tag: a store per record, no replay, no scan (B1's dsra). A step
+ * of the other layouts returns the state only, not the transition, so
+ * they keep the scan or the replay. */
+int cg_canon_back_mode(const Plan *plan)
+{
+    const AstPattern *p = plan->pattern;
+    const Dsra *d = plan->min;
+    if (plan->strategy != STRATEGY_DSRA || !d || p->partition_attr || p->nregs > 0 ||
+        p->hdr.window.kind != WIN_EVENTS || p->hdr.window.value > CG_CANON_KEEP_MAX)
+        return 0;
+    for (int t = 0; t < d->ntrans; t++)
+        if (d->states[d->trans[t].to].final && d->trans[t].back1 < 1)
+            return 0;
+    return 4;
 }
 
 int cg_canon_tag_mode(const Plan *plan)
@@ -394,8 +534,10 @@ static void put_conditions(Cg *g, int i, const AstPattern *p)
 
 /* The description of pattern i (its records' start and bindings) when the
  * replay applies; notes the history and registers it needs. */
-void cg_emit_canon(Cg *g, int i, const AstPattern *p, const Chain *gaps)
+void cg_emit_canon(Cg *g, int i, const Plan *plan)
 {
+    const AstPattern *p = plan->pattern;
+    const Chain *gaps = plan->chain;
     if (!g->canon_pat) {
         size_t nd = (size_t)(g->ndecls > 0 ? g->ndecls : 1);
         g->canon_pat = arena_alloc(g->arena, nd * sizeof *g->canon_pat);
@@ -449,8 +591,9 @@ void cg_emit_canon(Cg *g, int i, const AstPattern *p, const Chain *gaps)
     g->canon_nregs[g->decl] = p->nregs;
     g->canon_tag[g->decl] = g->canon_tag_now;
     g->canon_s[g->decl] = g->canon_tag_now == 1 && g->tag_field[0] == 's';
-    g->canon_gaps[g->decl] = g->canon_tag_now == 3 ? gaps : NULL;   /* its scan: after the ring's code */
+    g->canon_gaps[g->decl] = g->canon_tag_now == 3 ? gaps : NULL;   /* scanned after the ring's code */
     g->canon_scan |= g->canon_tag_now == 3;
+    g->canon_back |= g->canon_tag_now == 4;
     g->canon_any = true;
     int64_t keep = canon_keep(g, p), ring = tag_ring(g, p, gaps, keep);
     if (!p->partition_attr && ring > g->canon_hist)
@@ -701,7 +844,8 @@ static void put_gather_grow(Cg *g, FILE *out, int d)
 static bool tags_only(const Cg *g)
 {
     for (int d = 0; d < g->ndecls; d++)
-        if (g->canon_pat[d] >= 0 && !g->canon_p[d]->partition_attr && (g->canon_tag[d] == 0 || g->canon_tag[d] == 3))
+        if (g->canon_pat[d] >= 0 && !g->canon_p[d]->partition_attr &&
+            (g->canon_tag[d] == 0 || g->canon_tag[d] >= 3))
             return false;
     return true;
 }
@@ -878,7 +1022,7 @@ void cg_emit_canon_end(Cg *g)
         if (g->canon_pat[d] >= 0 && g->canon_gaps[d])
             put_scan(g, g->canon_pat[d], g->canon_p[d]->name, g->canon_gaps[d]);
     cg_line(f, 0, "const void *cn_ring;   /* the key ring of the partitioned pattern being stepped */");
-    cg_line(f, 0, "int64_t cn_tag;   /* the start tag of the chain just stepped (canon_tag 1) */");
+    cg_line(f, 0, "int64_t cn_tag;   /* the start tag of the chain just stepped (canon_tag 1), or its back (4) */");
     const char *z = g->canon_grow >= 0 ? "0" : "";   /* growing: behind the pointers cn_ev, cn_idx */
     cg_line(f, 0, "const void *cn_ev%s[%" PRId64 "];   /* a replay's events */", z, g->canon_max);
     cg_line(f, 0, "int64_t cn_idx%s[%" PRId64 "];   /* their global indices */", z, g->canon_max);
@@ -902,16 +1046,21 @@ void cg_emit_canon_end(Cg *g)
             P, P, P, P);
     if (g->canon_hist > 0) {   /* tag starts are unpartitioned chains': in the shared ring */
         fprintf(out,
-                "    if (%s_canon_tag[decl]) {   /* a chain's tag (m->cn_tag), the event itself, or a scan */\n"
+                "    if (%s_canon_tag[decl]) {   /* a chain's tag (m->cn_tag), the event itself, a scan, or a back */\n"
                 "        r->start = %s_canon_tag[decl] == 2 ? m->index\n", P, P);
         if (g->canon_scan)
             fprintf(out, "                 : %s_canon_tag[decl] == 3 ? %s_canon_scan[decl](m)\n", P, P);
+        if (g->canon_back)
+            fprintf(out, "                 : %s_canon_tag[decl] == 4 ? m->index - m->cn_tag\n", P);
         fprintf(out,
                 "                 : m->cn_tag - (INT64_C(1) << 62);\n"
                 "        r->start_event = %s_hist_ev(m, r->start);\n"
-                "        r->events_missing = !r->start_event;\n"
-                "        return;\n    }\n",
+                "        r->events_missing = !r->start_event;\n",
                 P);
+        if (g->canon_scan)   /* never seen: a detection's start is in the window */
+            fputs("        if (!r->start)\n"
+                  "            m->ovf[decl][SREMRT_OVF_START]++;\n", out);
+        fputs("        return;\n    }\n", out);
     }
     fprintf(out, "    int32_t n = %s_canon_gather[decl](m);\n", P);
     put_first(g, out);

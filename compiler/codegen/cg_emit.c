@@ -143,7 +143,9 @@ static void emit_driver(Cg *g, int i, const Plan *plan)
             g->batch[g->nbatch] = i;
             g->batch_tag[g->nbatch] = g->canon_tag_now == 1;
             g->batch_la[g->nbatch] = g->canon_tag_now == 1 && g->tag_la;
-            g->batch_scan[g->nbatch] = g->canon_tag_now == 3;
+            /* a gap chain's scan has scan_in for the call's array (put_scan_start);
+               a stam/stnm chain's goes through canon_fill */
+            g->batch_scan[g->nbatch] = g->canon_tag_now == 3 && plan->chain && plan->chain->kind == CHAIN_GAPS;
             g->batch_back[g->nbatch] = plan->chain && chain_span(plan->chain) > 0 ? chain_span(plan->chain) - 1 : -1;
             snprintf(g->batch_tagf[g->nbatch], sizeof g->batch_tagf[0], "%s", g->batch_la[g->nbatch] ? "l[1]" : g->tag_field);
             g->batch_name[g->nbatch++] = p->name;
@@ -206,7 +208,9 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
         Table table;
         int *atom_bit = arena_alloc(arena, ((size_t)plan->min->mt->natoms + 1) * sizeof *atom_bit);
         g->local_state = false;
-        g->canon_tag_now = cg_canon_scan_mode(plan);   /* a short gap chain: its start by a scan */
+        /* the start: a scan (a short gap chain, a stam/stnm chain) or the
+           replay; in a threaded dsra run the transition's back (cg_canon.c) */
+        g->canon_tag_now = cg_canon_scan_mode(plan);
         /* plan->layout is cost_choose's (compiler/cost.c), under the
          * code budget; tables where cg_table_plan takes them, else
          * (and for AUTO, which no plan of strategy_plan_all has) trees */
@@ -223,6 +227,8 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
              * compile at -O2 threaded) */
             g->threaded = ndecls == 1 && !p->partition_attr && step_only(p, plan) &&
                          plan->min->nstates <= CG_THREADED_MAX_STATES;
+            if (g->threaded && cg_canon_back_mode(plan))
+                g->canon_tag_now = 4;
             if (plan->fc_tables)   /* the step reads them */
                 cg_emit_forecast_tables(g, i, plan);
             cg_emit_dsra(g, i, plan);
@@ -234,7 +240,7 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
     }
     if (plan->fc_symbols)
         cg_emit_forecast(g, i, plan);
-    cg_emit_canon(g, i, p, plan->chain);
+    cg_emit_canon(g, i, plan);
     cg_emit_absent(g, i, p);   /* its step goes first in the pattern's push code */
     emit_driver(g, i, plan);
     cg_state_pattern(g, i, plan);
@@ -674,7 +680,7 @@ static bool find_schema(Cg *g)
 /* The matcher struct: what every matcher has, then each declaration's
  * fields; in the header of --freestanding code (with the state types),
  * else in the .c. */
-static void put_matcher_struct(Cg *g, Buf *b)
+static void put_matcher_struct(Cg *g, Buf *b, bool match)
 {
     cg_line(b, 0, "struct %s_matcher {", g->P);
     cg_line(b, 1, "%s_config cfg;   /* as given to init, defaults filled in */", g->P);
@@ -691,6 +697,8 @@ static void put_matcher_struct(Cg *g, Buf *b)
     }
     if (g->sharded)
         cg_line(b, 1, "int32_t shard, nshards;   /* this matcher runs shard `shard` of `nshards` (set_shard) */");
+    if (match)
+        cg_line(b, 1, "sremrt_record mrec;   /* PREFIX_match's record: what it sets, the rest zero */");
     cg_block(b, 1, g->fields.text);
     cg_line(b, 0, "};");
 }
@@ -799,7 +807,9 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
     Buf *types = &t[DT_TYPES];
     if (g->types.len)
         fprintf(types->f, "%s\n\n", g->types.text);
-    put_matcher_struct(g, types);
+    Flags fl;
+    find_flags(g, &fl);
+    put_matcher_struct(g, types, fl.match);
     if (o->freestanding)
         put_arena_macros(g, types);
     cg_bufs_close(t, DT_COUNT);
@@ -828,8 +838,6 @@ static bool fill_templates(Cg *g, bool batched, FILE *c, FILE *h)
     snprintf(xcap, sizeof xcap, "%d", o->caps.explore_cap);
     snprintf(ndecls, sizeof ndecls, "%d", g->ndecls);
     snprintf(nfc, sizeof nfc, "%d", g->fc_count);
-    Flags fl;
-    find_flags(g, &fl);
     /* the checkpoint's hash: everything a saved state's meaning depends on */
     const char *hashed[] = {t[DT_FIELDS].text, t[DT_TYPES].text, g->code.text, g->push.text, g->init.text,
                             g->canon.text, g->run.text, g->many_fast.text, g->sec[CG_STATE].text,

@@ -118,6 +118,7 @@ typedef struct Cg {
     int             *canon_nregs;  /* per declaration: its registers */
     bool             canon_any;    /* some pattern's records get them */
     bool             canon_scan;   /* some declaration's start is a scan (canon_tag 3) */
+    bool             canon_back;   /* some declaration's start is its state's back (canon_tag 4) */
     int64_t          canon_hist;   /* events of the shared ring (unpartitioned patterns; 0: none) */
     int64_t          canon_max;    /* most events a replay reads */
     int64_t          canon_grow;   /* hosted: the longest time window of an unpartitioned
@@ -126,10 +127,11 @@ typedef struct Cg {
     int              canon_grow_decl; /* its declaration (charged a refused block) */
     int              canon_regs;   /* most registers of a pattern */
     int             *canon_tag;    /* per declaration: its start from the chain's tag
-                                      (1: the chain's tag before the step; 2: the event itself; 3: a scan), 0 replay */
+                                      (1: the chain's tag before the step; 2: the event itself; 3: a scan;
+                                      4: the transition's back), 0 replay */
     int              canon_tag_now;/* the pattern being emitted: its canon_tag */
     bool            *canon_s;      /* per declaration: its chain keeps start tags s[] beside l[] */
-    const Chain    **canon_gaps;   /* per declaration: the gap chain its scan walks (canon_tag 3), or NULL */
+    const Chain    **canon_gaps;   /* per declaration: the chain its scan walks (canon_tag 3), or NULL */
     char             tag_field[16];/* canon_tag_now 1: the state's field of that tag (cg_emit_chain) */
     bool             tag_la;       /* and its step leaves s[0] to the caller (cg_emit_chain) */
     int              nnodes_walks;
@@ -211,8 +213,9 @@ void cg_put_chain_skip(Cg *g, int i, const Chain *c, FILE *out, const char *st);
  * count windows theirs up to CG_CANON_KEEP_MAX (a start further back is
  * reported unknown). */
 enum { CG_CANON_KEEP = 256, CG_CANON_KEEP_FW = 32, CG_CANON_KEEP_MAX = 4096 };
-void cg_emit_canon(Cg *g, int i, const AstPattern *p, const Chain *gaps);   /* gaps: plan->chain */
+void cg_emit_canon(Cg *g, int i, const Plan *plan);
 int  cg_canon_scan_mode(const Plan *plan);
+int  cg_canon_back_mode(const Plan *plan);
 bool cg_canon_keyed(const Cg *g, const AstPattern *p);
 int cg_canon_tag_mode(const Plan *plan);
 void cg_canon_put_push(Cg *g, int i, const AstPattern *p, int level);

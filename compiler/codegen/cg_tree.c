@@ -306,9 +306,13 @@ static void emit_dsra_step(Cg *g, int i, const Plan *plan, bool run)
         if (run) {
             if (H > 0)
                 fprintf(out, "    s->ring[s->pos %% %d] = *e;\n", H);
-            fprintf(out, "    if (hit)\n        %s_match(m, ", P);
+            bool back = g->canon_tag_now == 4 && to->final;   /* cg_canon.c, mode 4 */
+            fprintf(out, "    if (hit)%s\n", back ? " {" : "");
+            if (back)
+                fprintf(out, "        m->cn_tag = %d;\n", tr->back1 - 1);
+            fprintf(out, "        %s_match(m, ", P);
             cg_put_decl(out, g, p->name);
-            fprintf(out, ", e, NULL, 0);\n    goto p%d_q%d;\n}\n", i, tr->to);
+            fprintf(out, ", e, NULL, 0);\n%s    goto p%d_q%d;\n}\n", back ? "    }\n" : "", i, tr->to);
         } else {
             fputs("    goto done;\n}\n", out);
         }

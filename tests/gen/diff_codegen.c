@@ -25,7 +25,7 @@
 #include "interp.h"
 #include "strategy.h"
 
-enum { STREAMS = 6, LEN = 40, MAX_STATES = 3000, SHRINK_CALLS = 400, NSINGLE = 30, NCHAIN = 32 };
+enum { STREAMS = 6, LEN = 40, MAX_STATES = 3000, SHRINK_CALLS = 400, NSINGLE = 30, NCHAIN = 32, NBACK = 24 };
 
 static const char *const strategies[] = {"auto", "tdfa", "dsra", "runs"};
 
@@ -304,9 +304,8 @@ static void build_all(Job *jobs, int n)
     free(pids);
 }
 
-/* Whether the one-pattern file src is a chain (chain.h), without a `_`
- * first: a batched push_many then skips its idle stretches. */
-static bool is_chain(const char *src)
+/* Whether the one-pattern file src is a chain (chain.h) that pred accepts. */
+static bool chain_that(const char *src, bool (*pred)(const Chain *c))
 {
     Arena arena;
     arena_init(&arena);
@@ -317,12 +316,23 @@ static bool is_chain(const char *src)
     for (int d = 0; diag.nerrors == 0 && d < ast->ndecls; d++)
         if (ast->decls[d].kind == DECL_PATTERN) {
             Chain *c = chain_of(ast->decls[d].u.pattern, &arena);
-            yes = c && c->links[0].cond;
+            yes = c && pred(c);
         }
     diag_free(&diag);
     arena_free(&arena);
     return yes;
 }
+
+/* Without a `_` first: a batched push_many then skips its idle stretches. */
+static bool skips_idle(const Chain *c) { return c->links[0].cond != NULL; }
+
+static bool is_chain(const char *src) { return chain_that(src, skips_idle); }
+
+/* A stam or stnm chain: its start is a scan of the window's events in
+ * every layout but the chain's tags (cg_canon.c, mode 3). */
+static bool policy_kind(const Chain *c) { return c->kind != CHAIN_GAPS; }
+
+static bool is_policy_chain(const char *src) { return chain_that(src, policy_kind); }
 
 /* The minimizer's predicate: the one-pattern file src, built under the
  * strategy (rebuilt only when src changes), disagrees with the
@@ -725,6 +735,36 @@ int main(int argc, char **argv)
                              values, &compared);
         singles++;
     }
+    /* Starts without a replay (cg_canon.c): register-free patterns with a
+       count window up to 12, often stam and stnm chains, one a file,
+       forced dsra (the threaded run: each transition that completes a
+       match knows how far back its greatest start is, mode 4) and, for a
+       chain, forced tdfa --layout table (a backward scan at the
+       detection, mode 3); seeds of their own, after the others'. */
+    int backs = 0;
+    Rng rb = {seed ^ 0x6261636bu};
+    for (int i = 0; backs < NBACK * diff_scale() && i < 100 * NBACK * diff_scale() && !failures; i++) {
+        GenOpts go = {0};
+        go.intersection = i % 2 == 0;
+        go.complement = i % 4 == 1;
+        go.policies = true;
+        go.chains = true;
+        go.max_depth = 3;
+        go.max_window = 12;
+        char src[sizeof pats[0].src];
+        gen_pattern(&rb, &go, src, sizeof src);
+        if (!strstr(src, " events") || !gen_applies(src, 2, MAX_STATES, NULL))
+            continue;
+        Oracle o = {sremc, dir, 2, "tree", NULL, false, NULL, false};
+        failures += one_file(&o, src, "one-pattern dsra program (start by back)", (unsigned long long)seed, i, &rb,
+                             values, &compared);
+        if (!failures && is_policy_chain(src) && gen_applies(src, 1, MAX_STATES, NULL)) {
+            Oracle t = {sremc, dir, 1, "table", NULL, false, NULL, false};
+            failures += one_file(&t, src, "one-chain tdfa table program (start by scan)", (unsigned long long)seed,
+                                 i, &rb, values, &compared);
+        }
+        backs++;
+    }
     /* Files of one chain: push_many is batched and skips the events of
        an idle chain (cg_accel.c); with and without (--no-accel) in turn,
        fed as --input bin records, which the program hands to push_many in
@@ -794,9 +834,10 @@ int main(int argc, char **argv)
            "built: auto %d, forced tdfa %d (all, --layout table, tree, chain and nodes), dsra %d (all, "
            "--layout nodes and tree), runs %d (where auto picks another), %d on a schema without a timestamp "
            "(built only); warning-free under $CC and clang; %d programs of up to %d patterns and %d of one "
-           "pattern (half --no-accel) and %d of one chain (half --no-accel), %d pattern-stream comparisons (%ld records' start and bind), %d failures\n",
+           "pattern (half --no-accel), %d of one chain (half --no-accel) and %d of one register-free dsra pattern, %d pattern-stream comparisons (%ld records' start and bind), %d failures\n",
            (unsigned long long)seed, npat, diff_scale(), napply[0], napply[1], napply[2], napply[3], nbuilt[0],
-           nbuilt[1], nbuilt[2], nbuilt[3], nots, programs, batch, singles, chains, compared, canon_compared, failures);
+           nbuilt[1], nbuilt[2], nbuilt[3], nots, programs, batch, singles, chains, backs, compared, canon_compared,
+           failures);
     free(pats);
     free(jobs);
     free(got);
