@@ -102,22 +102,31 @@ static uint32_t max_u32(uint32_t x, uint32_t y)
     return x > y ? x : y;
 }
 
+/* The largest of the 4 values at f, f + size, ... */
+static uint32_t max4(const unsigned char *f, size_t size)
+{
+    uint32_t v[4];
+    memcpy(&v[0], f, 4);
+    memcpy(&v[1], f + size, 4);
+    memcpy(&v[2], f + 2 * size, 4);
+    memcpy(&v[3], f + 3 * size, 4);
+    return max_u32(max_u32(v[0], v[1]), max_u32(v[2], v[3]));
+}
+
 /* The largest enum index, as unsigned (negative: huge), of n records of
- * `size` bytes from f: four a turn without a branch. */
+ * `size` bytes from f: eight a turn in two chains, without a branch (at
+ * -O2 the loop's own instructions were a quarter of four a turn). */
 static uint32_t max_enum(const unsigned char *f, size_t size, size_t n)
 {
-    uint32_t mx = 0, v[4];
+    uint32_t mx = 0, my = 0, v;
     size_t i = 0;
-    for (; i + 4 <= n; i += 4, f += 4 * size) {
-        memcpy(&v[0], f, 4);
-        memcpy(&v[1], f + size, 4);
-        memcpy(&v[2], f + 2 * size, 4);
-        memcpy(&v[3], f + 3 * size, 4);
-        mx = max_u32(mx, max_u32(max_u32(v[0], v[1]), max_u32(v[2], v[3])));
+    for (; i + 8 <= n; i += 8, f += 8 * size) {
+        mx = max_u32(mx, max4(f, size));
+        my = max_u32(my, max4(f + 4 * size, size));
     }
-    for (; i < n; i++, f += size) {
-        memcpy(&v[0], f, 4);
-        mx = max_u32(mx, v[0]);
+    for (mx = max_u32(mx, my); i < n; i++, f += size) {
+        memcpy(&v, f, 4);
+        mx = max_u32(mx, v);
     }
     return mx;
 }

@@ -11,7 +11,9 @@
  * A third argument N: explore windows of N entries (explore_cap), so that
  * full rings make room. Without it, a third matcher counts with the
  * runtime's rc (--explore-algo rc) through push_many: the same records
- * (a file without explore clauses ignores the setting). */
+ * (a file without explore clauses ignores the setting). A fourth
+ * argument "backs": 24 events go backwards instead of 1, 131 apart, so
+ * that a skip's timestamp test meets one at many places of its blocks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 #include "pm.h"
 
 #define N 20000
+#define MAX_BACKS 24
 
 typedef struct Log {
     char *text;
@@ -26,18 +29,18 @@ typedef struct Log {
 } Log;
 
 /* The stream, and the match records whose start_event is not the event
- * of global index start in it (the rejected event 7777 has no index, so
- * index x is ev[x - 1] before it and ev[x] after): the ring of the last
- * events checked against the array itself. */
+ * of global index start in it (the rejected events have no index:
+ * index x is ev[accepted[x - 1]]): the ring of the last events checked
+ * against the array itself. */
 static const pm_event *stream;
+static int accepted[N];
 static long bad_start_events;
 
 static void check_start_event(const sremrt_record *r)
 {
     if (r->kind != SREMRT_MATCH || r->start < 1 || !r->start_event)
         return;
-    int64_t at = r->start <= 7777 ? r->start - 1 : r->start;
-    const pm_event *e = r->start_event, *want = &stream[at];   /* field by field: not the padding */
+    const pm_event *e = r->start_event, *want = &stream[accepted[r->start - 1]];   /* field by field: not the padding */
     if ((e->ts != want->ts || e->type != want->type || e->k != want->k || e->v != want->v) && bad_start_events++ == 0)
         fprintf(stderr, "push_many: the start event of the record at %lld is not event %lld\n",
                 (long long)r->index, (long long)r->start);
@@ -143,7 +146,17 @@ int main(int argc, char **argv)
         ev[i].k = (int64_t)(x >> 8 & 3);
         ev[i].v = (int64_t)(x >> 16 & 15);
     }
-    ev[7777].ts = ev[7776].ts - 777;   /* goes backwards: rejected */
+    int backs = argc > 4 && strcmp(argv[4], "backs") == 0 ? MAX_BACKS : 1, back[MAX_BACKS + 1], nacc = 0;
+    static char is_back[N];
+    for (int q = 0; q < backs; q++) {   /* go backwards: rejected */
+        back[q] = 7777 + 131 * q;
+        ev[back[q]].ts = ev[back[q] - 1].ts - 777;
+        is_back[back[q]] = 1;
+    }
+    back[backs] = N;
+    for (int i = 0; i < N; i++)
+        if (!is_back[i])
+            accepted[nacc++] = i;
     stream = ev;
     Log one = {0}, many = {0}, ref = {0};
     pm_matcher *a = open_matcher(&one, 0), *b = open_matcher(&many, 0);
@@ -160,8 +173,8 @@ int main(int argc, char **argv)
         fed += k;
         if (k < n) {
             stops++;
-            if (at + k != 7777) {
-                fprintf(stderr, "push_many: stopped at %zu, the rejected event is 7777\n", at + k);
+            if (!is_back[at + k]) {
+                fprintf(stderr, "push_many: stopped at %zu, not at a rejected event\n", at + k);
                 return 1;
             }
             k++;   /* skip it */
@@ -172,14 +185,16 @@ int main(int argc, char **argv)
     pm_finish(b);
     log_trie(&one, a);
     log_trie(&many, b);
-    int ok = rejected == 1 && stops == 1 && fed == N - 1 && one.len == many.len && one.len > 0 && !bad_start_events &&
+    int ok = rejected == backs && stops == (size_t)backs && fed == (size_t)(N - backs) && one.len == many.len &&
+             one.len > 0 && !bad_start_events &&
              memcmp(one.text, many.text, one.len) == 0 &&
              pm_stats(a)->events == pm_stats(b)->events;
-    printf("push_many: %s (%zu bytes of records, %llu events, 1 rejected)\n", ok ? "same records as push" : "DIFFERS",
-           one.len, (unsigned long long)pm_stats(b)->events);
-    if (c) {   /* the rejected event skipped */
-        pm_push_many(c, ev, 7777);
-        pm_push_many(c, ev + 7778, N - 7778);
+    printf("push_many: %s (%zu bytes of records, %llu events, %d rejected)\n", ok ? "same records as push" : "DIFFERS",
+           one.len, (unsigned long long)pm_stats(b)->events, backs);
+    if (c) {   /* the rejected events skipped */
+        pm_push_many(c, ev, (size_t)back[0]);
+        for (int q = 0; q < backs; q++)
+            pm_push_many(c, ev + back[q] + 1, (size_t)(back[q + 1] - back[q] - 1));
         pm_finish(c);
         log_trie(&ref, c);
         int same = same_but_algo(&one, &ref);

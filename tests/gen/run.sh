@@ -256,12 +256,13 @@ fi
 #     (a strict sequence: blocks without a candidate, push_many_accel_seq
 #     for a dsra, push_many_accel_strict for a tdfa),
 #     or the batched push_many those of an idle chain (acceleration), on
-#     streams where the start event is common and rare
+#     streams where the start event is common and rare, with one event
+#     going backwards and with 24 (at many places of the skips' blocks)
 for FL in push_many_accel:tree push_many_accel_time:tree push_many_accel_time:chain \
           push_many_accel_chain:chain push_many_accel_gaps:chain push_many_accel_seq:tree \
           push_many_accel_strict:tree; do
     F=${FL%%:*} L=${FL#*:}
-    for A in common rare "rare small"; do
+    for A in common rare "rare small" "rare x 0 backs" "common x 0 backs"; do
         if "$SREMC" tests/gen/$F.srem --layout $L --prefix pm -o "$W/pm.c" &&
            grep -q 'pm_p0_skip0' "$W/pm.c" &&
            ${CC:-cc} -std=c99 -O1 -Wall -Wextra -Werror -Iruntime/include -I"$W" tests/gen/push_many.c \

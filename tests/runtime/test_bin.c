@@ -175,6 +175,40 @@ static void test_blocks(void)
     }
 }
 
+/* One bad value at each place of the runs' check (eight records a turn,
+ * then one at a time): enum and bool, too high and negative, in streams
+ * of 1 to 41 records, runs against the record-at-a-time reader. */
+static void test_bad_each_place(void)
+{
+    enum { MAXN = 41 };
+    static rt_event in[MAXN];
+    int n, at, kind, i;
+    for (n = 1; n <= MAXN; n += 4)
+        for (at = 0; at < n; at++)
+            for (kind = 0; kind < 3; kind++) {
+                FILE *ref, *f;
+                char *want, *got;
+                for (i = 0; i < n; i++)
+                    in[i] = ev(i % 5, i + 1, (uint8_t)(i % 2), 100 + i);
+                if (kind == 0)
+                    in[at].type = 5;
+                else if (kind == 1)
+                    in[at].type = -1;
+                else
+                    in[at].ok = 2;
+                ref = rt_mem((const char *)in, (size_t)n * sizeof *in);
+                f = rt_mem((const char *)in, (size_t)n * sizeof *in);
+                want = bin_transcript(ref, 0);
+                got = bin_transcript(f, 1);
+                CU_ASSERT_PTR_NOT_NULL(strstr(want, " ! attribute "));
+                ASSERT_STR(got, want);
+                free(want);
+                free(got);
+                fclose(ref);
+                fclose(f);
+            }
+}
+
 void add_bin_tests(void)
 {
     CU_pSuite s = CU_add_suite("bin", NULL, NULL);
@@ -183,4 +217,5 @@ void add_bin_tests(void)
     CU_add_test(s, "truncated last record", test_truncated);
     CU_add_test(s, "bad values", test_bad_values);
     CU_add_test(s, "runs in place, file and stream", test_blocks);
+    CU_add_test(s, "runs: a bad value at each place of the check", test_bad_each_place);
 }

@@ -251,6 +251,56 @@ static void test_sink(void)
     free(mem);
 }
 
+/* putn against putc a byte at a time: random pieces into buffers of 0 to
+ * 9 bytes, flushing (each flush marked) and not: the same bytes, flushes
+ * and totals. */
+static void test_sink_pieces(void)
+{
+    static const char text[] = "match abc index=941 ts=940 start=939\n{\"kind\":\"match\"}";
+    unsigned long long x = 2463534242ull;
+    int round, cap, flushing;
+    for (round = 0; round < 200; round++)
+        for (cap = 0; cap < 10; cap++)
+            for (flushing = 0; flushing < 2; flushing++) {
+                char b1[10], b2[10], *m1 = NULL, *m2 = NULL;
+                size_t z1, z2, t1, t2;
+                FILE *f1 = open_memstream(&m1, &z1), *f2 = open_memstream(&m2, &z2);
+                sremrt_sink s1, s2;
+                int piece;
+                if (flushing) {
+                    sremrt_sink_init_flush(&s1, b1, (size_t)cap, collect, f1);
+                    sremrt_sink_init_flush(&s2, b2, (size_t)cap, collect, f2);
+                } else {
+                    sremrt_sink_init_buf(&s1, cap ? b1 : NULL, (size_t)cap);
+                    sremrt_sink_init_buf(&s2, cap ? b2 : NULL, (size_t)cap);
+                }
+                for (piece = 0; piece < 6; piece++) {
+                    size_t at, n, i;
+                    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                    at = (size_t)(x % (sizeof text - 1));
+                    n = (size_t)(x >> 20) % (sizeof text - at);
+                    sremrt_sink_putn(&s1, text + at, n);
+                    for (i = 0; i < n; i++)
+                        sremrt_sink_putc(&s2, text[at + i]);
+                    if (piece == 3) {
+                        sremrt_sink_i64(&s1, (int64_t)(x >> 1) * (x & 1 ? -1 : 1));
+                        sremrt_sink_i64(&s2, (int64_t)(x >> 1) * (x & 1 ? -1 : 1));
+                    }
+                }
+                t1 = sremrt_sink_end(&s1);
+                t2 = sremrt_sink_end(&s2);
+                CU_ASSERT_EQUAL(t1, t2);
+                CU_ASSERT_EQUAL(s1.len, s2.len);
+                if (!flushing && cap)
+                    ASSERT_STR(b1, b2);
+                fclose(f1);
+                fclose(f2);
+                ASSERT_STR(m1, m2);
+                free(m1);
+                free(m2);
+            }
+}
+
 void add_misc_tests(void)
 {
     CU_pSuite s = CU_add_suite("misc", NULL, NULL);
@@ -264,4 +314,5 @@ void add_misc_tests(void)
     CU_add_test(s, "overflow message", test_overflow_message);
     CU_add_test(s, "stats print", test_stats_print);
     CU_add_test(s, "sink", test_sink);
+    CU_add_test(s, "sink: putn's pieces as putc's bytes", test_sink_pieces);
 }
