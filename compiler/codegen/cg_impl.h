@@ -115,6 +115,7 @@ typedef struct Cg {
     int             *canon_nregs;  /* per declaration: its registers */
     bool             canon_any;    /* some pattern's records get them */
     bool             canon_scan;   /* some declaration's start is a scan (canon_tag 3) */
+    bool             canon_runs;   /* some declaration's start is the runs' (canon_tag 4, 5) */
     int64_t          canon_hist;   /* events of the shared ring (unpartitioned patterns; 0: none) */
     int64_t          canon_max;    /* most events a replay reads */
     int64_t          canon_grow;   /* hosted: the longest time window of an unpartitioned
@@ -212,6 +213,7 @@ void cg_emit_canon(Cg *g, int i, const AstPattern *p, const Chain *gaps);   /* g
 int  cg_canon_scan_mode(const Plan *plan);
 bool cg_canon_keyed(const Cg *g, const AstPattern *p);
 int cg_canon_tag_mode(const Plan *plan);
+int cg_canon_runs_mode(const Plan *plan);
 void cg_canon_put_push(Cg *g, int i, const AstPattern *p, int level);
 void cg_emit_canon_end(Cg *g);
 bool cg_canon_on(const Cg *g);
