@@ -49,6 +49,9 @@ typedef struct @@PREFIX@@_rs_desc {
     /* a pattern with few register-free literal functions: all of them on
      * e at once, bit f for function f (NULL: each when first needed) */
     uint64_t (*eval)(const @@PREFIX@@_event *e);
+    /* with eval: eval those of the start state's transitions, eval1 the
+     * others (NULL: none), when there is a run to step */
+    uint64_t (*eval1)(const @@PREFIX@@_event *e);
     /* or, in a file of many runs patterns, those literals are bits of the
      * file's vector, which push_each computes once per event
      * (PREFIX_rs_file_lits): function f's is bit lmap[f] (NULL: not so) */
@@ -636,7 +639,7 @@ static inline void @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX
     s->nnext = nnext;
 }
 
-static int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
+static inline int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
                                     int64_t ts, uint8_t *memo, uint64_t *overflow)
 {
     int32_t ns = d->nstates, h = s->flip;
@@ -741,13 +744,19 @@ static inline int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_d
     }
     s->lits = d->lmap ? @@PREFIX@@_rs_gather(d, lw) : d->eval(e);
     const @@PREFIX@@_rs_state *st = &d->states[d->start];
-    for (int32_t k = st->trans; s->n == 0 && k < st->trans + st->ntrans; k++)
-        if (@@PREFIX@@_rs_free(s, d, &d->trans[k], e, memo))
-            return @@PREFIX@@_rs_step_set(s, d, e, ts, on, memo, overflow);
-    if (s->n > 0)
-        return @@PREFIX@@_rs_step_set(s, d, e, ts, on, memo, overflow);
-    s->pos++;
-    return 0;
+    int go = s->n > 0;
+    for (int32_t k = st->trans; !go && k < st->trans + st->ntrans; k++)
+        go = @@PREFIX@@_rs_free(s, d, &d->trans[k], e, memo);
+    if (!go) {
+        s->pos++;
+        return 0;
+    }
+    if (d->eval1)
+        s->lits |= d->eval1(e);
+    /* the dense step straight from here (B1: 5 fewer instructions an
+       event than through rs_step_set) */
+    return d->dense ? @@PREFIX@@_rs_dense_step(s, d, e, ts, memo, overflow)
+                    : @@PREFIX@@_rs_step_set(s, d, e, ts, on, memo, overflow);
 }
 
 /* At a detection: the start of the canonical match (docs/language.md 3.4)
