@@ -25,6 +25,7 @@ typedef struct @@PREFIX@@_rs_trans {
     uint64_t writes;               /* registers that store the event */
     uint8_t loop;                  /* guard-free, write-free self-loop: runs stay */
     uint8_t final;
+    uint8_t dead;                  /* into a dead state: no run is kept (one table load less) */
 } @@PREFIX@@_rs_trans;
 
 typedef struct @@PREFIX@@_rs_state {
@@ -549,7 +550,7 @@ static inline int @@PREFIX@@_rs_step_run(@@PREFIX@@_runset *s, const @@PREFIX@@_
         hit |= t->final;
         if (t->final && sp > s->best)
             s->best = sp;
-        if (d->states[t->to].dead)
+        if (t->dead)
             continue;
         memcpy(next, regs, (size_t)d->rb);
         if (t->writes)
@@ -621,7 +622,7 @@ static inline void @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX
         int32_t to = t->to;
         if (t->final && sp > s->best)   /* a detection, and its greatest start so far (rs_back) */
             s->best = sp;
-        if (sts[to].dead)
+        if (t->dead)
             continue;
         if (np[to] < 0) {
             if (nnext == s->cap) {
@@ -634,12 +635,22 @@ static inline void @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX
             continue;
         }
         np[to] = sp;
-        nt[to] = st;
+        if (d->window_kind == 2)   /* the timestamps only time windows read */
+            nt[to] = st;
     }
     s->nnext = nnext;
 }
 
-static inline int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
+/* Inlined into each pattern's step, where its desc is a constant (cc
+ * made a copy per desc anyway, with a call's prologue: B1 15
+ * instructions an event). */
+#if defined(__GNUC__)
+#define @@PREFIX@@_RS_INLINE inline __attribute__((always_inline))
+#else
+#define @@PREFIX@@_RS_INLINE inline
+#endif
+
+static @@PREFIX@@_RS_INLINE int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
                                     int64_t ts, uint8_t *memo, uint64_t *overflow)
 {
     int32_t ns = d->nstates, h = s->flip;

@@ -517,13 +517,13 @@ static void emit_tables(Cg *g, int i, const Runs *ru, const Order *o, const Conj
         for (int j = c->first[k]; c->eval && j < c->first[k + 1]; j++)
             if (!reads_reg(c->v[j].cond))
                 *(c->v[j].neg ? &fneg : &fpos) |= UINT64_C(1) << c->v[j].fn;
-        fprintf(out, "    {%d, %d, %d, UINT64_C(0x%" PRIx64 "), UINT64_C(0x%" PRIx64 "), UINT64_C(0x%" PRIx64 "), %d, %d},"
+        fprintf(out, "    {%d, %d, %d, UINT64_C(0x%" PRIx64 "), UINT64_C(0x%" PRIx64 "), UINT64_C(0x%" PRIx64 "), %d, %d, %d},"
                      "   /* %d -> %d, atom %d */\n",
                 t->to, c->first[k], c->first[k + 1] - c->first[k], fpos, fneg, w, is_loop(t), nfa->final[t->to],
-                t->from, t->to, t->position);
+                ru->dead[t->to], t->from, t->to, t->position);
     }
     if (o->n == 0)
-        fputs("    {0, 0, 0, 0, 0, 0, 0, 0},   /* no transitions */\n", out);
+        fputs("    {0, 0, 0, 0, 0, 0, 0, 0, 0},   /* no transitions */\n", out);
     fprintf(out, "};\n\nstatic const %s_rs_state %s_p%d_states[] = {\n", P, P, i);
     for (int q = 0; q < nfa->nstates; q++) {
         bool loop = false;
