@@ -312,7 +312,8 @@ static void emit_eval(Cg *g, int i, const Conjs *c, const Order *o, int start, b
                     g->P, i, g->P);
         else if (*rest)
             fprintf(out, "/* The other register-free literals on e. */\n"
-                         "static uint64_t %s_p%d_eval1(const %s_event *e)\n{\n    uint64_t b = 0;\n", g->P, i, g->P);
+                         "static uint64_t %s_p%d_eval1(const %s_event *e)\n{\n    uint64_t b = 0;\n    (void)e;\n",
+                    g->P, i, g->P);
         else
             break;
         for (int k = 0, done = -1; k < c->n; k++) {
