@@ -36,15 +36,15 @@ if [ ! -d "$BASE" ]; then   # a commit: its tree, built once
     fi
     BASE=$dir
 fi
+rm -rf "$OUT"   # both trees' programs built afresh: either may have changed
+mkdir -p "$OUT"
 # a base older than float32 (B7's record layout): both trees read B7's
 # val as a double, through the adapter's copy, so they compare alike
-printf 'schema S { v : float32; }\n' > build/bench/ab-f32.srem
-if ! "$BASE/bin/sremc" check build/bench/ab-f32.srem > /dev/null 2>&1; then
+printf 'schema S { v : float32; }\n' > "$OUT/f32.srem"
+if ! "$BASE/bin/sremc" check "$OUT/f32.srem" > /dev/null 2>&1; then
     export PROFILE_F64=1
     echo "ab: $BASE has no float32: B7's val is a double in both trees" >&2
 fi
-rm -rf "$OUT"   # both trees' programs built afresh: either may have changed
-mkdir -p "$OUT"
 # WORKLOAD:K:W:STRATEGY:D:PM (D: B7's offset; PM: B8's A per mille)
 rows="B1:10:10:tdfa:: B1:10:100:tdfa:: B1:10:1000:tdfa:: B1:26:10:tdfa:: B1:26:100:tdfa::
 B1:10:10:dsra:: B1:26:10:dsra:: B1:10:10:runs:: B1:26:100:runs::
