@@ -16,6 +16,7 @@
 # sremc options (e.g. --layout table); D: d of B7 (default 0: selectivity
 # 50%). B7 and B1r are fed 16-byte records, the others one-byte types;
 # PM (K = 26): B8's stream of rare As, p(A) = PM / 1000.
+# PROFILE_F64=1: the pattern's float32 attributes as float (double).
 # PROFILE_OUT: the directory (default build/bench/profile); PROFILE_RUN=0:
 # build the program only (bench/ab.sh times it).
 set -eu
@@ -32,7 +33,9 @@ case $WL in   # B8: B1's and B2's patterns on the stream of rare As
     B8s) tpl=b1 ;; B8g) tpl=b2 ;; *) tpl=$(echo "$WL" | tr 'B' 'b') ;; esac
 name=${tpl}_k${K}_w${W}_${STRAT}
 types=$(echo ABCDEFGHIJKLMNOPQRSTUVWXYZ | cut -c1-"$K" | sed 's/./&, /g; s/, $//')
-sed "s/@TYPES@/$types/; s/@W@/$W/; s/@G@/$((W - 2))/g; s/@D@/${D:-0}/g" \
+f64=   # PROFILE_F64=1: float32 attributes as float (a tree older than float32, and its A/B partner)
+[ "${PROFILE_F64:-0}" = 1 ] && f64='s/: *float32;/: float;/;'
+sed "$f64 s/@TYPES@/$types/; s/@W@/$W/; s/@G@/$((W - 2))/g; s/@D@/${D:-0}/g" \
     "bench/patterns/$tpl.srem.in" > "$OUT/$name.srem"
 # shellcheck disable=SC2086
 "$SREMC" "$OUT/$name.srem" -o "$OUT/$name.c" --prefix "$name" --strategy "$STRAT" ${SREMC_FLAGS:-}

@@ -270,12 +270,13 @@ static int from_start(Canon *c, int32_t j)
     return 0;
 }
 
-int32_t sremrt_canon_find(const sremrt_canon_pat *p, sremrt_canon_io *io)
+/* Starts hi down to lo, the first that parses (sremrt_canon_find). */
+static int32_t find_in(const sremrt_canon_pat *p, sremrt_canon_io *io, int32_t hi, int32_t lo)
 {
     Canon c = {p, io, 0, 0, 0};
     if (io->budget <= 0)
         io->budget = SREMRT_CANON_BUDGET;
-    for (int32_t j = io->n - 1; j >= io->first && j >= 0; j--) {
+    for (int32_t j = hi; j >= lo && j >= io->first && j >= 0; j--) {
         int ok = from_start(&c, j);
         if (c.aborted)
             break;
@@ -289,4 +290,14 @@ int32_t sremrt_canon_find(const sremrt_canon_pat *p, sremrt_canon_io *io)
     for (int32_t r = 0; r < p->nregs; r++)
         io->bind[r] = -1;
     return c.aborted ? -2 : -1;
+}
+
+int32_t sremrt_canon_find(const sremrt_canon_pat *p, sremrt_canon_io *io)
+{
+    return find_in(p, io, io->n - 1, 0);
+}
+
+int32_t sremrt_canon_at(const sremrt_canon_pat *p, sremrt_canon_io *io, int32_t j)
+{
+    return j < io->n ? find_in(p, io, j, j) : -1;
 }

@@ -25,6 +25,7 @@ typedef struct @@PREFIX@@_rs_trans {
     uint64_t writes;               /* registers that store the event */
     uint8_t loop;                  /* guard-free, write-free self-loop: runs stay */
     uint8_t final;
+    uint8_t dead;                  /* into a dead state: no run is kept (one table load less) */
 } @@PREFIX@@_rs_trans;
 
 typedef struct @@PREFIX@@_rs_state {
@@ -49,6 +50,9 @@ typedef struct @@PREFIX@@_rs_desc {
     /* a pattern with few register-free literal functions: all of them on
      * e at once, bit f for function f (NULL: each when first needed) */
     uint64_t (*eval)(const @@PREFIX@@_event *e);
+    /* with eval: eval those of the start state's transitions, eval1 the
+     * others (NULL: none), when there is a run to step */
+    uint64_t (*eval1)(const @@PREFIX@@_event *e);
     /* or, in a file of many runs patterns, those literals are bits of the
      * file's vector, which push_each computes once per event
      * (PREFIX_rs_file_lits): function f's is bit lmap[f] (NULL: not so) */
@@ -155,6 +159,7 @@ static int @@PREFIX@@_rs_alloc_cap(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_des
     for (int32_t i = 0; i < 4 * d->nstates; i++)
         s->dense[i] = -1;
     s->free_ = -1;
+    s->fmax = s->lost = -1;
     @@PREFIX@@_rs_free_records(s, 0, 2 * cap);
     return 0;
 }
@@ -253,6 +258,8 @@ static void @@PREFIX@@_rs_remove(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc 
     }
     s->nloop -= d->states[x->state].loop;
     s->nfinal -= d->states[x->state].loop & d->states[x->state].final;
+    if (s->nfinal == 0)
+        s->fmax = -1;
     x->state = -1;
     x->snext = s->free_;
     s->free_ = r;
@@ -403,8 +410,11 @@ static void @@PREFIX@@_rs_add(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
     const unsigned char *regs = @@PREFIX@@_rs_regs(s, d, 2 * s->cap);
     uint32_t h = s->hashed ? @@PREFIX@@_rs_hash(state, regs, d->rb) : 0;
     int32_t m = @@PREFIX@@_rs_find(s, d, state, regs, h);
+    const @@PREFIX@@_rs_state *st = &d->states[state];
     if (m >= 0) {
         @@PREFIX@@_run *x = &s->runs[m];
+        if (st->loop && st->final && start_pos > s->fmax)   /* the merge happens, now or after the event */
+            s->fmax = start_pos;
         if (x->stamp == s->pos) {   /* stored at this event: no run steps from it */
             if (start_pos > x->start_pos) {
                 x->start_pos = start_pos;
@@ -430,6 +440,8 @@ static void @@PREFIX@@_rs_add(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
     }
     if (s->nnext >= s->cap && @@PREFIX@@_rs_grow(s, d) != 0) {
         (*overflow)++;
+        if (start_pos > s->lost)
+            s->lost = start_pos;
         return;
     }
     regs = @@PREFIX@@_rs_regs(s, d, 2 * s->cap);   /* the block may have moved */
@@ -445,7 +457,8 @@ static void @@PREFIX@@_rs_add(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
     x->pend = -1;
     s->n++;
     x->heap = -1;
-    const @@PREFIX@@_rs_state *st = &d->states[state];
+    if (st->loop && st->final && start_pos > s->fmax)
+        s->fmax = start_pos;
     if (d->window_kind && st->loop) {
         @@PREFIX@@_rs_heap_set(s, s->nheap++, r);
         @@PREFIX@@_rs_sift(s, x->heap);
@@ -535,7 +548,9 @@ static inline int @@PREFIX@@_rs_step_run(@@PREFIX@@_runset *s, const @@PREFIX@@_
         if (!@@PREFIX@@_rs_lits(d, t, e, regs, 0))
             continue;
         hit |= t->final;
-        if (d->states[t->to].dead)
+        if (t->final && sp > s->best)
+            s->best = sp;
+        if (t->dead)
             continue;
         memcpy(next, regs, (size_t)d->rb);
         if (t->writes)
@@ -592,7 +607,7 @@ static inline int32_t @@PREFIX@@_rs_enabled(const @@PREFIX@@_runset *s, const @@
  * dense[2 h nstates + q] (-1: none) and its timestamp dense[(2 h + 1)
  * nstates + q], the states that have one in occ[h nstates ..][0 .. n).
  * The run of state q moves over e into the next half np, its list nocc. */
-static inline int @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int64_t *np, int32_t *nocc,
+static inline void @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int64_t *np, int32_t *nocc,
                                            int32_t q, int64_t sp, int64_t st, const @@PREFIX@@_event *e, uint8_t *memo,
                                            uint64_t *overflow)
 {
@@ -601,17 +616,18 @@ static inline int @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@
     int64_t *nt = np + ns;
     const @@PREFIX@@_rs_state *sts = d->states;
     const @@PREFIX@@_rs_trans *t = d->trans + sts[q].trans, *end = t + sts[q].ntrans;
-    int hit = 0;
     for (; t < end; t++) {
         if (t->nlits && !@@PREFIX@@_rs_free(s, d, t, e, memo))   /* every literal is register-free */
             continue;
         int32_t to = t->to;
-        hit |= t->final;
-        if (sts[to].dead)
+        if (t->final && sp > s->best)   /* a detection, and its greatest start so far (rs_back) */
+            s->best = sp;
+        if (t->dead)
             continue;
         if (np[to] < 0) {
             if (nnext == s->cap) {
                 (*overflow)++;
+                s->lost = sp > s->lost ? sp : s->lost;
                 continue;
             }
             nocc[nnext++] = to;
@@ -619,32 +635,41 @@ static inline int @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@
             continue;
         }
         np[to] = sp;
-        nt[to] = st;
+        if (d->window_kind == 2)   /* the timestamps only time windows read */
+            nt[to] = st;
     }
     s->nnext = nnext;
-    return hit;
 }
 
-static int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
+/* Inlined into each pattern's step, where its desc is a constant (cc
+ * made a copy per desc anyway, with a call's prologue: B1 15
+ * instructions an event). */
+#if defined(__GNUC__)
+#define @@PREFIX@@_RS_INLINE inline __attribute__((always_inline))
+#else
+#define @@PREFIX@@_RS_INLINE inline
+#endif
+
+static @@PREFIX@@_RS_INLINE int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
                                     int64_t ts, uint8_t *memo, uint64_t *overflow)
 {
     int32_t ns = d->nstates, h = s->flip;
     int64_t *cp = s->dense + 2 * ns * h, *ct = cp + ns, *np = s->dense + 2 * ns * (1 - h);
     int32_t *occ = s->occ + ns * h, *nocc = s->occ + ns * (1 - h);
-    int hit = 0;
     s->nnext = 0;
+    s->best = -1;   /* positions are >= 0: a detection sets it */
     for (int32_t i = 0; i < s->n; i++) {
         int32_t q = occ[i];
-        if (@@PREFIX@@_rs_live(s, d, cp[q], ct[q], ts))
-            hit |= @@PREFIX@@_rs_dense_from(s, d, np, nocc, q, cp[q], ct[q], e, memo, overflow);
+        int64_t sp = cp[q];
+        cp[q] = -1;   /* the current half is the next event's next */
+        if (@@PREFIX@@_rs_live(s, d, sp, ct[q], ts))
+            @@PREFIX@@_rs_dense_from(s, d, np, nocc, q, sp, ct[q], e, memo, overflow);
     }
-    hit |= @@PREFIX@@_rs_dense_from(s, d, np, nocc, d->start, s->pos, ts, e, memo, overflow);
-    for (int32_t i = 0; i < s->n; i++)   /* the current half is the next event's next */
-        cp[occ[i]] = -1;
+    @@PREFIX@@_rs_dense_from(s, d, np, nocc, d->start, s->pos, ts, e, memo, overflow);
     s->flip = 1 - h;
     s->n = s->nnext;
     s->pos++;
-    return hit;
+    return s->best >= 0;
 }
 
 /* rs_step with runs, or with a run starting at e. */
@@ -664,6 +689,7 @@ static int @@PREFIX@@_rs_step_set(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc
     s->nnext = s->nloop;   /* those stay */
     s->npend = 0;
     hit |= s->nfinal > 0;   /* staying in a final state */
+    s->best = s->nfinal > 0 ? s->fmax : -1;
     /* the states occupied before the event; stepping only appends */
     for (int32_t i = 0, nocc = s->nocc; i < nocc; i++) {
         int32_t q = s->occ[i];
@@ -729,13 +755,42 @@ static inline int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_d
     }
     s->lits = d->lmap ? @@PREFIX@@_rs_gather(d, lw) : d->eval(e);
     const @@PREFIX@@_rs_state *st = &d->states[d->start];
-    for (int32_t k = st->trans; s->n == 0 && k < st->trans + st->ntrans; k++)
-        if (@@PREFIX@@_rs_free(s, d, &d->trans[k], e, memo))
-            return @@PREFIX@@_rs_step_set(s, d, e, ts, on, memo, overflow);
-    if (s->n > 0)
-        return @@PREFIX@@_rs_step_set(s, d, e, ts, on, memo, overflow);
-    s->pos++;
-    return 0;
+    int go = s->n > 0;
+    for (int32_t k = st->trans; !go && k < st->trans + st->ntrans; k++)
+        go = @@PREFIX@@_rs_free(s, d, &d->trans[k], e, memo);
+    if (!go) {
+        s->pos++;
+        return 0;
+    }
+    if (d->eval1)
+        s->lits |= d->eval1(e);
+    /* the dense step straight from here (B1: 5 fewer instructions an
+       event than through rs_step_set) */
+    return d->dense ? @@PREFIX@@_rs_dense_step(s, d, e, ts, memo, overflow)
+                    : @@PREFIX@@_rs_step_set(s, d, e, ts, on, memo, overflow);
+}
+
+/* At a detection: the start of the canonical match (docs/language.md 3.4)
+ * as a number of events of the substream before the detection's, or -1
+ * when only the replay can tell. A run stands for a start j (the run
+ * begun at e_j) and a path of the automaton over e_j ..; one begins at
+ * every event, so each j whose events e_j .. e_i match within the window
+ * has a run that reaches a final state at e_i, unless that run was merged
+ * or dropped. A merge keeps the later start of two runs with the same
+ * state and read registers: they have the same future (guards read no
+ * more), and the later start stays in the window at least as long, so
+ * the survivor reaches a final state wherever the other would have, with
+ * a start no earlier. So best, the greatest start of the runs that reached
+ * a final state at e_i (those staying in a final self-loop state included:
+ * fmax, which only grows while they stay, and they leave the window oldest
+ * first, so the greatest leaves last), is the greatest such j. Under stam
+ * and stnm a match is a chain from its first atom, so j is j_1. A run that
+ * did not fit (lost: the greatest start of those) may have had a later
+ * start than best: then -1. The same for & and ~: the automaton's runs
+ * accept exactly the matches. */
+static inline int64_t @@PREFIX@@_rs_back(const @@PREFIX@@_runset *s)
+{
+    return s->best < 0 || s->lost > s->best ? -1 : s->pos - 1 - s->best;
 }
 
 /* A run record in a checkpoint: a free one (state -1) by its free-list
@@ -796,6 +851,8 @@ static void @@PREFIX@@_rs_checkpoint(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_d
     if (!has || io->err != SREMRT_STATE_OK)
         return;
     sremrt_state_i64(io, &s->pos);
+    sremrt_state_i64(io, &s->fmax);
+    sremrt_state_i64(io, &s->lost);
     sremrt_state_u64(io, &s->lits);
     int32_t *counts[] = {&s->nb, &s->n, &s->nheap, &s->nloop, &s->nnext, &s->npend,
                          &s->nfinal, &s->nocc, &s->hashed, &s->flip, &s->free_};

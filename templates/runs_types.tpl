@@ -37,6 +37,9 @@ typedef struct @@PREFIX@@_runset {
     int64_t *dense;                /* [4 nstates]: register-free patterns, below */
     int32_t *occ;                  /* [2 nstates]: occupied states (dense: now and next) */
     int64_t pos;                   /* substream position of the next event */
+    int64_t best;                  /* the greatest start of a run that reached a final state at the last event */
+    int64_t fmax;                  /* the greatest start of the runs in final self-loop states (-1: none) */
+    int64_t lost;                  /* the greatest start of a run dropped when the set was full (-1: none) */
     uint64_t lits;                 /* the event's register-free literals (desc eval) */
     int32_t cap, nb, n, nheap;     /* capacity, buckets, runs stored, runs in the heap */
     int32_t limit;                 /* most runs after an event (0: none, hosted) */

@@ -164,13 +164,18 @@ static int64_t tag_ring(const Cg *g, const AstPattern *p, const Chain *c, int64_
     return pow2;
 }
 
+/* Whether a pattern of start mode tag (canon_tag) reads the events the
+ * ring keeps: the replay, a scan, a dsra's back, the runs' start (its start event and
+ * bindings); a chain's tag and a one-atom pattern only their own. */
+static bool reads_ring(int tag) { return tag == 0 || tag >= 3; }
+
 /* Whether the shared ring grows to keep p's window (hosted, time window,
- * unpartitioned, start found by a replay): then a start is never too far
- * back. A chain whose tag gives the start (tag != 0) needs no events. */
+ * unpartitioned, start found by a replay or the runs): then a start is
+ * never too far back. A chain whose tag gives the start needs no events. */
 static bool grows(const Cg *g, const AstPattern *p, int tag)
 {
     return !g->o->freestanding && !p->partition_attr && p->hdr.window.kind == WIN_TIME &&
-           g->schema->ts_attr >= 0 && tag == 0;
+           g->schema->ts_attr >= 0 && (tag == 0 || tag >= 5);
 }
 
 bool cg_canon_on(const Cg *g) { return g->canon_any; }
@@ -464,6 +469,20 @@ int cg_canon_back_mode(const Plan *plan)
     return 4;
 }
 
+/* A runs pattern knows the start of its detections (runs.c.tpl,
+ * rs_back: the greatest start of the runs that reach a final state, the
+ * proof there), so no search over starts: 5, unpartitioned and without
+ * labels, the start alone (m->index - back, as a chain's tag: however far
+ * back); 6, else the parse from that start of its key's or the ring's
+ * events, for its bindings. Where the runs cannot tell (a run dropped for
+ * room, back -1), the replay. */
+int cg_canon_runs_mode(const Plan *plan)
+{
+    if (plan->strategy != STRATEGY_RUNS)
+        return 0;
+    return plan->pattern->partition_attr || plan->pattern->nregs > 0 ? 6 : 5;
+}
+
 int cg_canon_tag_mode(const Plan *plan)
 {
     const Chain *c = plan->chain;
@@ -594,6 +613,7 @@ void cg_emit_canon(Cg *g, int i, const Plan *plan)
     g->canon_gaps[g->decl] = g->canon_tag_now == 3 ? gaps : NULL;   /* scanned after the ring's code */
     g->canon_scan |= g->canon_tag_now == 3;
     g->canon_back |= g->canon_tag_now == 4;
+    g->canon_runs |= g->canon_tag_now >= 5;
     g->canon_any = true;
     int64_t keep = canon_keep(g, p), ring = tag_ring(g, p, gaps, keep);
     if (!p->partition_attr && ring > g->canon_hist)
@@ -697,7 +717,7 @@ static void put_decl_tables(Cg *g, FILE *out)
             put_gather_name(g, out, d);
     }
     fputs("};\n", out);
-    if (g->canon_hist > 0) {   /* tag starts are unpartitioned chains' */
+    if (g->canon_hist > 0 || g->canon_runs) {   /* tag starts are unpartitioned chains', runs any */
         fprintf(out, "static const uint8_t %s_canon_tag[%d] = {", P, g->ndecls);
         for (int d = 0; d < g->ndecls; d++)
             fprintf(out, "%s%d", d ? ", " : "", g->canon_pat[d] >= 0 ? g->canon_tag[d] : 0);
@@ -844,8 +864,7 @@ static void put_gather_grow(Cg *g, FILE *out, int d)
 static bool tags_only(const Cg *g)
 {
     for (int d = 0; d < g->ndecls; d++)
-        if (g->canon_pat[d] >= 0 && !g->canon_p[d]->partition_attr &&
-            (g->canon_tag[d] == 0 || g->canon_tag[d] >= 3))
+        if (g->canon_pat[d] >= 0 && !g->canon_p[d]->partition_attr && reads_ring(g->canon_tag[d]))
             return false;
     return true;
 }
@@ -1022,7 +1041,7 @@ void cg_emit_canon_end(Cg *g)
         if (g->canon_pat[d] >= 0 && g->canon_gaps[d])
             put_scan(g, g->canon_pat[d], g->canon_p[d]->name, g->canon_gaps[d]);
     cg_line(f, 0, "const void *cn_ring;   /* the key ring of the partitioned pattern being stepped */");
-    cg_line(f, 0, "int64_t cn_tag;   /* the start tag of the chain just stepped (canon_tag 1), or its back (4) */");
+    cg_line(f, 0, "int64_t cn_tag;   /* the start tag of the chain just stepped (canon_tag 1), its back (4), or the runs' (5, 6) */");
     const char *z = g->canon_grow >= 0 ? "0" : "";   /* growing: behind the pointers cn_ev, cn_idx */
     cg_line(f, 0, "const void *cn_ev%s[%" PRId64 "];   /* a replay's events */", z, g->canon_max);
     cg_line(f, 0, "int64_t cn_idx%s[%" PRId64 "];   /* their global indices */", z, g->canon_max);
@@ -1044,10 +1063,20 @@ void cg_emit_canon_end(Cg *g)
             "    if (!p)\n        return;\n"
             "    r->schema = &%s_schema;\n",
             P, P, P, P);
+    if (g->canon_runs)   /* modes 5 and 6: the runs' start, m->cn_tag events back (-1: the replay) */
+        fprintf(out, "    int64_t back = %s_canon_tag[decl] >= 5 ? m->cn_tag : -1;\n", P);
+    if (g->canon_hist > 0 && g->canon_runs)
+        fprintf(out,
+                "    if (%s_canon_tag[decl] == 5 && back >= 0) {   /* runs, unpartitioned, no label */\n"
+                "        r->start = m->index - back;\n"
+                "        r->start_event = %s_hist_ev(m, r->start);\n"
+                "        r->events_missing = !r->start_event;\n"
+                "        return;\n    }\n",
+                P, P);
     if (g->canon_hist > 0) {   /* tag starts are unpartitioned chains': in the shared ring */
         fprintf(out,
-                "    if (%s_canon_tag[decl]) {   /* a chain's tag (m->cn_tag), the event itself, a scan, or a back */\n"
-                "        r->start = %s_canon_tag[decl] == 2 ? m->index\n", P, P);
+                "    if (%s_canon_tag[decl]%s) {   /* a chain's tag (m->cn_tag), the event itself, a scan, or a back */\n"
+                "        r->start = %s_canon_tag[decl] == 2 ? m->index\n", P, g->canon_runs ? " - 1u < 4u" : "", P);
         if (g->canon_scan)
             fprintf(out, "                 : %s_canon_tag[decl] == 3 ? %s_canon_scan[decl](m)\n", P, P);
         if (g->canon_back)
@@ -1064,9 +1093,16 @@ void cg_emit_canon_end(Cg *g)
     }
     fprintf(out, "    int32_t n = %s_canon_gather[decl](m);\n", P);
     put_first(g, out);
+    fputs("    sremrt_canon_io io = {m->cn_ev, n, first, 0, m->cn_at, m->cn_pos, m->cn_regs};\n", out);
+    if (g->canon_runs)   /* the one start (a start not kept: unknown, as the replay finds none) */
+        fputs("    int32_t j = back >= n ? -1\n"
+              "              : back >= 0 && p->nregs == 0 ? n - 1 - (int32_t)back\n"
+              "              : back >= 0 ? sremrt_canon_at(p, &io, n - 1 - (int32_t)back) : -1;\n"
+              "    if (j < first && j != -2 && back < n)   /* not the runs' (or a start out of the window): search */\n"
+              "        j = sremrt_canon_find(p, &io);\n", out);
+    else
+        fputs("    int32_t j = sremrt_canon_find(p, &io);\n", out);
     fprintf(out,
-            "    sremrt_canon_io io = {m->cn_ev, n, first, 0, m->cn_at, m->cn_pos, m->cn_regs};\n"
-            "    int32_t j = sremrt_canon_find(p, &io);\n"
             "    if (j >= 0) {\n        r->start = m->cn_idx[j];\n        r->start_event = m->cn_ev[j];\n    } else {\n"
             "        m->ovf[decl][SREMRT_OVF_START]++;   /* events not kept, or the replay's bounds */\n    }\n"
             "    if (p->nregs == 0)\n        return;\n"

@@ -18,6 +18,7 @@ static void put_step(Cg *g, int i, const AstPattern *p, const char *st, const ch
 {
     Buf *pu = &g->sec[CG_PUSH];
     bool tag = g->canon_tag_now == 1;   /* the chain's start tag goes to the record (cg_canon.c) */
+    bool back = g->canon_tag_now >= 5;   /* so does the runs' start (runs.c.tpl, rs_back) */
     if (tag) {   /* as it was before the event */
         cg_line(pu, level, "{");
         cg_line(pu, ++level, "int64_t tag = (%s)->%s;", st, g->tag_field);
@@ -25,15 +26,17 @@ static void put_step(Cg *g, int i, const AstPattern *p, const char *st, const ch
             cg_line(pu, level, "int64_t l0 = (%s)->l[0], l1 = (%s)->l[1];", st, st);
     }
     cg_line(pu, level, "%sif (%s_p%d_step(%s, e%s))%s /* pattern %s */", else_if ? "else " : "", g->P, i, st,
-            step_args, tag ? " {" : "", p->name);
+            step_args, tag || back ? " {" : "", p->name);
     if (tag)
         cg_line(pu, level + 1, "m->cn_tag = tag;");
+    if (back)
+        cg_line(pu, level + 1, "m->cn_tag = %s_rs_back(%s);", g->P, st);
     cg_begin(pu, level + 1);
     fprintf(pu->f, "%s_match(m, ", g->P);
     cg_put_decl(pu->f, g, p->name);
     fprintf(pu->f, ", e, %s);", key);
     cg_end(pu);
-    if (tag)
+    if (tag || back)
         cg_line(pu, level, "}");
     if (tag && g->tag_la) {   /* l[1] moved: the start of its match is l[0] before the event */
         cg_line(pu, level, "tag ^= (tag ^ l0) & -(int64_t)((%s)->l[1] != l1);", st);
@@ -190,6 +193,7 @@ static void emit_pattern(Cg *g, int i, const Plan *plan, int ndecls)
     fputs(" ---- */\n\n", out);
     if (plan->strategy == STRATEGY_RUNS) {
         cg_emit_runs(g, i, plan);
+        g->canon_tag_now = cg_canon_runs_mode(plan);
         g->has_runs = true;
     } else if (plan->chain && plan->strategy == STRATEGY_TDFA &&
                (!plan->min || plan->layout == LAYOUT_CHAIN)) {

@@ -119,6 +119,7 @@ typedef struct Cg {
     bool             canon_any;    /* some pattern's records get them */
     bool             canon_scan;   /* some declaration's start is a scan (canon_tag 3) */
     bool             canon_back;   /* some declaration's start is its state's back (canon_tag 4) */
+    bool             canon_runs;   /* some declaration's start is the runs' (canon_tag 5, 6) */
     int64_t          canon_hist;   /* events of the shared ring (unpartitioned patterns; 0: none) */
     int64_t          canon_max;    /* most events a replay reads */
     int64_t          canon_grow;   /* hosted: the longest time window of an unpartitioned
@@ -128,7 +129,8 @@ typedef struct Cg {
     int              canon_regs;   /* most registers of a pattern */
     int             *canon_tag;    /* per declaration: its start from the chain's tag
                                       (1: the chain's tag before the step; 2: the event itself; 3: a scan;
-                                      4: the transition's back), 0 replay */
+                                      4: the transition's back; 5, 6: the runs' start, alone or parsed
+                                      from for its bindings), 0 replay */
     int              canon_tag_now;/* the pattern being emitted: its canon_tag */
     bool            *canon_s;      /* per declaration: its chain keeps start tags s[] beside l[] */
     const Chain    **canon_gaps;   /* per declaration: the chain its scan walks (canon_tag 3), or NULL */
@@ -218,6 +220,7 @@ int  cg_canon_scan_mode(const Plan *plan);
 int  cg_canon_back_mode(const Plan *plan);
 bool cg_canon_keyed(const Cg *g, const AstPattern *p);
 int cg_canon_tag_mode(const Plan *plan);
+int cg_canon_runs_mode(const Plan *plan);
 void cg_canon_put_push(Cg *g, int i, const AstPattern *p, int level);
 void cg_emit_canon_end(Cg *g);
 bool cg_canon_on(const Cg *g);

@@ -233,6 +233,7 @@ typedef struct Conjs {
     int  *first;   /* [transitions + 1]: each transition's entries, in Order */
     int   nfns;    /* distinct functions */
     bool  eval;    /* the register-free ones are evaluated at once (emit_eval) */
+    bool  eval1;   /* in two parts: the start state's, the others (pN_eval1) */
     bool  shared;  /* by the file's vector instead (emit_lmap) */
 } Conjs;
 
@@ -285,24 +286,47 @@ static bool eval_fits(const Conjs *c)
     return fits && nfree > 0 && nfree <= CG_RUNS_EAGER_LITS;
 }
 
-/* The pattern's eval function: every register-free literal on the event
+/* The pattern's eval functions: every register-free literal on the event
  * at once, bit f for function f, so a transition's register-free
  * literals are two mask tests (rs_trans fpos, fneg). The literals are
- * blocks of it, not functions of their own: cc's time goes by the
- * function. */
-static void emit_eval(Cg *g, int i, const Conjs *c)
+ * blocks of them, not functions of their own: cc's time goes by the
+ * function. Two of them: pN_eval, those of the start state's transitions,
+ * all an empty set needs to know that the event starts nothing (B7: 7
+ * events in 10), then pN_eval1 the others, when there is a run to step
+ * (*rest: whether there are others). */
+static void emit_eval(Cg *g, int i, const Conjs *c, const Order *o, int start, bool *rest)
 {
     FILE *out = g->code.f;
-    fprintf(out, "/* The register-free literals on e: bit f for literal function f. */\n"
-                 "static uint64_t %s_p%d_eval(const %s_event *e)\n{\n    uint64_t b = 0;\n    (void)e;\n",
-            g->P, i, g->P);
-    for (int k = 0, done = -1; k < c->n; k++) {
-        if (reads_reg(c->v[k].cond) || c->v[k].fn <= done)
-            continue;
-        done = c->v[k].fn;
-        cg_emit_cond_bit(out, g->P, c->v[k].cond, c->v[k].fn);
+    bool *at_start = calloc((size_t)c->nfns + 1, 1);
+    if (!at_start)
+        abort();
+    for (int k = o->first[start]; k < o->first[start + 1]; k++)
+        for (int j = c->first[k]; j < c->first[k + 1]; j++)
+            at_start[c->v[j].fn] = true;
+    *rest = false;
+    for (int part = 0; part < 2; part++) {
+        if (part == 0)
+            fprintf(out, "/* The register-free literals of the start state's transitions on e:\n"
+                         " * bit f for literal function f. */\n"
+                         "static uint64_t %s_p%d_eval(const %s_event *e)\n{\n    uint64_t b = 0;\n    (void)e;\n",
+                    g->P, i, g->P);
+        else if (*rest)
+            fprintf(out, "/* The other register-free literals on e. */\n"
+                         "static uint64_t %s_p%d_eval1(const %s_event *e)\n{\n    uint64_t b = 0;\n    (void)e;\n",
+                    g->P, i, g->P);
+        else
+            break;
+        for (int k = 0, done = -1; k < c->n; k++) {
+            if (reads_reg(c->v[k].cond) || c->v[k].fn <= done)
+                continue;
+            done = c->v[k].fn;
+            *rest |= !at_start[done];
+            if (at_start[done] == (part == 0))
+                cg_emit_cond_bit(out, g->P, c->v[k].cond, done);
+        }
+        fputs("    return b;\n}\n\n", out);
     }
-    fputs("    return b;\n}\n\n", out);
+    free(at_start);
 }
 
 /* Most literals in the file's shared vector: its words are a stack array
@@ -388,7 +412,7 @@ static Conjs emit_lits(Cg *g, int i, int layout, const Sra *nfa, const Order *o,
 {
     FILE *out = g->code.f;
     const char *P = g->P;
-    Conjs c = {NULL, 0, 0, calloc((size_t)o->n + 1, sizeof(int)), 0, false, false};
+    Conjs c = {NULL, 0, 0, calloc((size_t)o->n + 1, sizeof(int)), 0, false, false, false};
     if (!c.first)
         abort();
     for (int k = 0; k < o->n; k++) {
@@ -427,7 +451,7 @@ static Conjs emit_lits(Cg *g, int i, int layout, const Sra *nfa, const Order *o,
     if (c.shared)
         emit_lmap(g, i, &c);
     else if (c.eval)
-        emit_eval(g, i, &c);
+        emit_eval(g, i, &c, o, nfa->start, &c.eval1);
     /* NULL: a register-free literal of a pattern with eval (never called) */
     fprintf(out, "static const %s_rs_lit %s_p%d_lits[] = {\n", P, P, i);
     for (int k = 0; k < c.n; k++)
@@ -494,13 +518,13 @@ static void emit_tables(Cg *g, int i, const Runs *ru, const Order *o, const Conj
         for (int j = c->first[k]; c->eval && j < c->first[k + 1]; j++)
             if (!reads_reg(c->v[j].cond))
                 *(c->v[j].neg ? &fneg : &fpos) |= UINT64_C(1) << c->v[j].fn;
-        fprintf(out, "    {%d, %d, %d, UINT64_C(0x%" PRIx64 "), UINT64_C(0x%" PRIx64 "), UINT64_C(0x%" PRIx64 "), %d, %d},"
+        fprintf(out, "    {%d, %d, %d, UINT64_C(0x%" PRIx64 "), UINT64_C(0x%" PRIx64 "), UINT64_C(0x%" PRIx64 "), %d, %d, %d},"
                      "   /* %d -> %d, atom %d */\n",
                 t->to, c->first[k], c->first[k + 1] - c->first[k], fpos, fneg, w, is_loop(t), nfa->final[t->to],
-                t->from, t->to, t->position);
+                ru->dead[t->to], t->from, t->to, t->position);
     }
     if (o->n == 0)
-        fputs("    {0, 0, 0, 0, 0, 0, 0, 0},   /* no transitions */\n", out);
+        fputs("    {0, 0, 0, 0, 0, 0, 0, 0, 0},   /* no transitions */\n", out);
     fprintf(out, "};\n\nstatic const %s_rs_state %s_p%d_states[] = {\n", P, P, i);
     for (int q = 0; q < nfa->nstates; q++) {
         bool loop = false;
@@ -526,11 +550,13 @@ static void emit_tables(Cg *g, int i, const Runs *ru, const Order *o, const Conj
                  "    %d, INT64_C(%" PRId64 "), %s_p%d_write, ",
             P, P, i, P, i, P, i, P, i, nfa->nstates, nfa->start, P, i, c->nfns, dense, wk, ru->window, P, i);
     if (c->shared)
-        fprintf(out, "NULL, %s_p%d_lmap,\n};\n\n", P, i);
+        fprintf(out, "NULL, NULL, %s_p%d_lmap,\n};\n\n", P, i);
+    else if (c->eval && c->eval1)
+        fprintf(out, "%s_p%d_eval, %s_p%d_eval1, NULL,\n};\n\n", P, i, P, i);
     else if (c->eval)
-        fprintf(out, "%s_p%d_eval, NULL,\n};\n\n", P, i);
+        fprintf(out, "%s_p%d_eval, NULL, NULL,\n};\n\n", P, i);
     else
-        fputs("NULL, NULL,\n};\n\n", out);
+        fputs("NULL, NULL, NULL,\n};\n\n", out);
     free(key);
 }
 

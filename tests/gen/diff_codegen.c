@@ -471,7 +471,7 @@ static int run_many(const char *prog, const char *opts, const char *dir, int n, 
         if (k)
             *dropped = atoll(k + 6);
         long long all = atoll(line + 9);
-        *nostart = s && atoll(s + 6) == all ? all : -1;
+        *nostart = s ? (atoll(s + 6) == all ? all : -1) : all == 0 ? 0 : -1;
     }
     if (st)
         fclose(st);

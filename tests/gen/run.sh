@@ -7,7 +7,8 @@
 #     are built the same way;
 #  2. behavioural cases (tests/gen/cases/*.case: pattern, ### OPTIONS ###,
 #     ### EVENTS ### CSV, ### EXPECT ### records with errors merged in
-#     order, ### STATUS ###) built with `sremc build` under every strategy
+#     order, ### STATUS ###; ### EXPECT runs ### and ### STATUS runs ###
+#     where one strategy's differ) built with `sremc build` under every strategy
 #     that applies;
 #  2b. samples/NAME.srem with NAME.csv and NAME.expected (and extern code
 #     in NAME_*.c, a forecast model in NAME.model, the program's options in
@@ -67,8 +68,15 @@ for c in tests/gen/cases/*.case; do
         # shellcheck disable=SC2086
         "$W/$n.$s" --format jsonl $opts "$W/$n.csv" > "$W/$n.$s.out" 2>&1
         st=$?
-        if ! diff -u "$W/$n.expect" "$W/$n.$s.out" >"$W/$n.$s.diff" || [ "$st" != "${want:-0}" ]; then
-            echo "gen: FAIL case $n, strategy $s (exit $st, want ${want:-0})"; sed 's/^/    /' "$W/$n.$s.diff"
+        exp=$W/$n.expect ws=${want:-0}   # ### EXPECT s ### and ### STATUS s ###: strategy s's own
+        if grep -q "^### EXPECT $s ###\$" "$c"; then
+            exp=$W/$n.$s.expect
+            awk -v h="### EXPECT $s ###" '$0 == h {f=1;next} /^### /{f=0} f' "$c" > "$exp"
+            ws=$(awk -v h="### STATUS $s ###" '$0 == h {f=1;next} /^### /{f=0} f' "$c")
+            ws=${ws:-0}
+        fi
+        if ! diff -u "$exp" "$W/$n.$s.out" >"$W/$n.$s.diff" || [ "$st" != "$ws" ]; then
+            echo "gen: FAIL case $n, strategy $s (exit $st, want $ws)"; sed 's/^/    /' "$W/$n.$s.diff"
             fail=$((fail+1))
         else
             pass=$((pass+1)); ran="$ran $s"

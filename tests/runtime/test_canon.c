@@ -1,6 +1,7 @@
 /* test_canon.c: the replay of runtime/canon.c on hand-built descriptions:
  * the examples of docs/language.md 3.4, stam and stnm chains, ~R, a
- * condition that reads a register, and the work budget. */
+ * condition that reads a register, the work budget, and the parse from
+ * a known start (sremrt_canon_at). */
 #include "rt.h"
 
 #include "sremrt/canon.h"
@@ -20,9 +21,10 @@ enum { ATOM = SREMRT_CN_ATOM, SEQ = SREMRT_CN_SEQ, ALT = SREMRT_CN_ALT, AND = SR
 #define ANY -1
 
 /* The canonical match of pat over the events s (the detection its last),
- * as "start x:pos y:pos" (0-based), "none" or "budget". */
-static const char *replay(const sremrt_canon_node *nodes, int32_t root, int32_t policy, const int32_t *chain,
-                          int32_t nchain, int32_t nregs, const char *s, int64_t budget)
+ * as "start x:pos y:pos" (0-based), "none" or "budget"; from start at
+ * alone when at >= 0 (sremrt_canon_at). */
+static const char *replay_from(const sremrt_canon_node *nodes, int32_t root, int32_t policy, const int32_t *chain,
+                               int32_t nchain, int32_t nregs, const char *s, int64_t budget, int32_t at)
 {
     static char out[64];
     const void *ev[16], *regs[4];
@@ -31,7 +33,7 @@ static const char *replay(const sremrt_canon_node *nodes, int32_t root, int32_t 
         ev[k] = s + k;
     sremrt_canon_pat p = {nodes, root, policy, chain, nchain, nregs, cond};
     sremrt_canon_io io = {ev, n, 0, budget, bind, pos, regs};
-    int32_t j = sremrt_canon_find(&p, &io);
+    int32_t j = at >= 0 ? sremrt_canon_at(&p, &io, at) : sremrt_canon_find(&p, &io);
     if (j < 0)
         return j == -1 ? "none" : "budget";
     int len = snprintf(out, sizeof out, "%d", (int)j);
@@ -39,6 +41,12 @@ static const char *replay(const sremrt_canon_node *nodes, int32_t root, int32_t 
         if (bind[r] >= 0)
             len += snprintf(out + len, sizeof out - (size_t)len, " %c:%d", "xyz"[r], (int)bind[r]);
     return out;
+}
+
+static const char *replay(const sremrt_canon_node *nodes, int32_t root, int32_t policy, const int32_t *chain,
+                          int32_t nchain, int32_t nregs, const char *s, int64_t budget)
+{
+    return replay_from(nodes, root, policy, chain, nchain, nregs, s, budget, -1);
 }
 
 #define STRICT(nodes, root, nregs, s) \
@@ -119,6 +127,30 @@ static void test_budget(void)
     ASSERT_STR(replay(n, 4, SREMRT_CANON_STRICT, NULL, 0, 0, "AAAAAAAAAAAAAAAB", 0), "15");
 }
 
+/* sremrt_canon_at: the canonical parse from the one start given (the
+ * runs strategy knows it), its bindings those of that start's parse; a
+ * start that does not parse, or past the events, is none. */
+static const char *replay_at(const sremrt_canon_node *nodes, int32_t root, int32_t nregs, const char *s, int32_t j)
+{
+    return replay_from(nodes, root, SREMRT_CANON_STRICT, NULL, 0, nregs, s, 0, j);
+}
+
+static void test_at(void)
+{
+    /* (x:_)* (y:B)* on A B B: from 0 the greedy star takes all three */
+    static const sremrt_canon_node e2[] = {
+        {ATOM, ANY, 0, 0, 0}, {REP, 0, -1, 0, -1}, {ATOM, 1, 1, 0, 0}, {REP, 2, -1, 0, -1}, {SEQ, 1, 3, 0, 0}};
+    ASSERT_STR(replay_at(e2, 4, 2, "ABB", 0), "0 x:2");
+    ASSERT_STR(replay_at(e2, 4, 2, "ABB", 2), "2 x:2");
+    ASSERT_STR(replay_at(e2, 4, 2, "ABB", 3), "none");
+    /* x:_ _* [same as x] on A B C A B: only 1 parses */
+    static const sremrt_canon_node n[] = {{ATOM, ANY, 0, 0, 0}, {ATOM, ANY, -1, 0, 0}, {REP, 1, -1, 0, -1},
+                                          {ATOM, 3, -1, 0, 0}, {SEQ, 2, 3, 0, 0}, {SEQ, 0, 4, 0, 0}};
+    ASSERT_STR(replay_at(n, 5, 1, "ABCAB", 1), "1 x:1");
+    ASSERT_STR(replay_at(n, 5, 1, "ABCAB", 0), "none");
+    ASSERT_STR(replay_at(n, 5, 1, "ABCAB", 2), "none");
+}
+
 void add_canon_tests(void)
 {
     CU_pSuite s = CU_add_suite("canon", NULL, NULL);
@@ -127,4 +159,5 @@ void add_canon_tests(void)
     CU_add_test(s, "complement", test_not);
     CU_add_test(s, "a condition reads a register", test_register);
     CU_add_test(s, "work budget", test_budget);
+    CU_add_test(s, "the parse from a known start", test_at);
 }

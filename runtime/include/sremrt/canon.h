@@ -67,6 +67,11 @@ typedef struct sremrt_canon_io {
  * the start unknown rather than guess). */
 int32_t sremrt_canon_find(const sremrt_canon_pat *p, sremrt_canon_io *io);
 
+/* The parse from start j alone, where the matcher knows the start (the
+ * runs strategy): j (bind filled) if ev[j..n) match, else as
+ * sremrt_canon_find. */
+int32_t sremrt_canon_at(const sremrt_canon_pat *p, sremrt_canon_io *io, int32_t j);
+
 #ifdef __cplusplus
 }
 #endif
