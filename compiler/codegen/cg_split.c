@@ -22,24 +22,27 @@
 
 /* A top-level item of the generated text. */
 typedef enum ItemKind {
-    IT_SHARED,    /* preprocessor line, comment, type, static inline, extern prototype */
+    IT_SHARED,    /* preprocessor line, comment, type, extern declaration */
     IT_DEF,       /* function or object definition: compiled in one part */
-    IT_PROTO      /* prototype of a function this file defines */
+    IT_INLINE,    /* static inline function: in every part that refers to it */
+    IT_PROTO      /* prototype of a static function this file defines */
 } ItemKind;
 
 typedef struct Item {
     ItemKind kind;
     size_t   start, end;   /* [start, end) of the text, without the line's end */
-    size_t   name, nlen;   /* the declared name, for IT_DEF and IT_PROTO */
+    size_t   name, nlen;   /* the declared name, but for IT_SHARED */
     size_t   decl_end;     /* IT_DEF: where its declaration ends (a body's '{', an initializer's '=') */
     bool     is_static, is_function, is_banner;
     int      part, sym;    /* the owning part (IT_DEF); the symbol, or -1 */
+    unsigned in;           /* bit k: the item is in part k */
+    int      ref0, nrefs;  /* the symbols it names: Split.refs[ref0 .. ref0+nrefs) */
 } Item;
 
 typedef struct Sym {
     size_t   name, nlen;
-    int      def;          /* its IT_DEF item, or -1 */
-    unsigned refs;         /* bit k: part k refers to it (or to it only by name: conservative) */
+    int      def;          /* its IT_DEF or IT_INLINE item, or -1 */
+    unsigned refs;         /* bit k: part k names it (in code, not comments or strings) */
 } Sym;
 
 typedef struct Split {
@@ -51,6 +54,10 @@ typedef struct Split {
     int         nsyms, scap;
     int        *hash;      /* open addressing over syms, size hcap (a power of 2) */
     size_t      hcap;
+    int        *refs;      /* the items' named symbols */
+    int         nrefs, rcap;
+    size_t      inl[8], inl_len[8];   /* macros defined as "static inline ...", as explore's XINLINE */
+    int         ninl;
 } Split;
 
 static void *grow(void *p, int *cap, size_t elem)
@@ -136,6 +143,39 @@ static bool pointer_declarator(const char *t, size_t k, size_t end)
     return k < end && t[k] == '*';
 }
 
+static bool is_inline_macro(const Split *s, size_t at, size_t n)
+{
+    for (int i = 0; i < s->ninl; i++)
+        if (s->inl_len[i] == n && memcmp(s->t + s->inl[i], s->t + at, n) == 0)
+            return true;
+    return false;
+}
+
+/* Notes the macro the preprocessor line [i, end) defines if its text
+ * starts "static inline". */
+static void note_inline_macro(Split *s, size_t i, size_t end)
+{
+    const char *t = s->t;
+    i++;
+    while (i < end && (t[i] == ' ' || t[i] == '\t'))
+        i++;
+    if (end - i < 7 || strncmp(t + i, "define", 6) != 0 || !isspace((unsigned char)t[i + 6]))
+        return;
+    i += 7;
+    while (i < end && isspace((unsigned char)t[i]))
+        i++;
+    size_t w = i;
+    while (i < end && ident_char(t[i]))
+        i++;
+    size_t n = i - w;
+    while (i < end && isspace((unsigned char)t[i]))
+        i++;
+    if (n && s->ninl < 8 && end - i >= 13 && strncmp(t + i, "static inline", 13) == 0) {
+        s->inl[s->ninl] = w;
+        s->inl_len[s->ninl++] = n;
+    }
+}
+
 static bool word_is(const Split *s, size_t at, size_t n, const char *w)
 {
     return strlen(w) == n && memcmp(s->t + at, w, n) == 0;
@@ -192,6 +232,8 @@ static void classify_decl(const Split *s, Item *it)
             if (braces == 0 && !it->nlen) {
                 if (word_is(s, w, n, "static"))
                     it->is_static = true;
+                else if (is_inline_macro(s, w, n))
+                    it->is_static = inline_ = true;
                 else if (word_is(s, w, n, "inline"))
                     inline_ = true;
                 else if (first && word_is(s, w, n, "typedef"))
@@ -225,12 +267,16 @@ static void classify_decl(const Split *s, Item *it)
             last = c;
         i++;
     }
-    if (inline_ || type_only || !it->nlen)
+    if (type_only || !it->nlen)
+        it->kind = IT_SHARED;
+    else if (it->is_function && it->is_static && !body)
+        it->kind = IT_PROTO;
+    else if (inline_ && body && it->is_static)
+        it->kind = IT_INLINE;
+    else if (inline_)
         it->kind = IT_SHARED;
     else if (body || init || (it->is_static && !it->is_function))
         it->kind = IT_DEF;
-    else if (it->is_function && it->is_static)
-        it->kind = IT_PROTO;
     else
         it->kind = IT_SHARED;   /* extern declarations: right in every part */
     if (it->kind == IT_DEF && !body && !init)
@@ -294,7 +340,7 @@ static void read_items(Split *s)
         size_t end;
         bool decl = false;
         if (t[i] == '#')
-            end = skip_pp_line(t, s->len, i);
+            note_inline_macro(s, i, end = skip_pp_line(t, s->len, i));
         else if ((end = skip_comment(t, s->len, i)) == i)
             end = decl_end(t, s->len, i), decl = true;
         Item *it = add_item(s, i, end);
@@ -353,7 +399,7 @@ static void make_symbols(Split *s)
         if (it->kind == IT_SHARED)
             continue;
         it->sym = sym_find(s, s->t + it->name, it->nlen, true);
-        if (it->kind == IT_DEF)
+        if (it->kind != IT_PROTO)
             s->syms[it->sym].def = k;
     }
     for (int k = 0; k < s->nitems; k++)   /* a prototype of nothing defined here is shared */
@@ -413,19 +459,16 @@ static void assign_parts(Split *s, int nparts)
     free(weight);
 }
 
-/* Every name an item mentions that is a definition's: the parts that
- * item is in refer to it (a shared item is in all of them). */
-static void find_references(Split *s, int nparts)
+/* The symbols each item names (outside comments and strings; its own
+ * name not counted): Split.refs. */
+static void find_names(Split *s)
 {
-    unsigned all = (1u << nparts) - 1;
+    const char *t = s->t;
     for (int k = 0; k < s->nitems; k++) {
-        const Item *it = &s->items[k];
-        if (it->kind == IT_PROTO)
-            continue;
-        unsigned in = it->kind == IT_DEF ? 1u << it->part : all;
-        const char *t = s->t;
+        Item *it = &s->items[k];
+        it->ref0 = s->nrefs;
         size_t i = it->start;
-        while (i < it->end) {
+        while (i < it->end && it->kind != IT_PROTO) {
             size_t j = skip_comment(t, it->end, i);
             if (j != i) {
                 i = j;
@@ -442,13 +485,52 @@ static void find_references(Split *s, int nparts)
             size_t w = i;
             while (i < it->end && ident_char(t[i]))
                 i++;
-            if (w == it->name && it->kind == IT_DEF)
+            int y = w == it->name ? -1 : sym_find(s, t + w, i - w, false);
+            if (y < 0)
                 continue;
-            int y = sym_find(s, t + w, i - w, false);
-            if (y >= 0)
-                s->syms[y].refs |= in;
+            if (s->nrefs == s->rcap)
+                s->refs = grow(s->refs, &s->rcap, sizeof *s->refs);
+            s->refs[s->nrefs++] = y;
+        }
+        it->nrefs = s->nrefs - it->ref0;
+    }
+}
+
+/* The parts each item is in: a definition in its own, a shared item in
+ * all, a static inline function in those whose items name it (to a
+ * fixed point: an unused static function is a warning); then, per
+ * symbol, the parts that name it. */
+static void find_parts(Split *s, int nparts)
+{
+    unsigned all = (1u << nparts) - 1;
+    int *work = malloc(((size_t)s->nitems + 1) * sizeof *work), nwork = 0;
+    if (!work)
+        abort();
+    for (int k = 0; k < s->nitems; k++) {
+        Item *it = &s->items[k];
+        it->in = it->kind == IT_DEF ? 1u << it->part : it->kind == IT_SHARED ? all : 0;
+        if (it->in)
+            work[nwork++] = k;
+    }
+    while (nwork > 0) {
+        const Item *it = &s->items[work[--nwork]];
+        for (int r = 0; r < it->nrefs; r++) {
+            int d = s->syms[s->refs[it->ref0 + r]].def;
+            if (d < 0 || s->items[d].kind != IT_INLINE || (s->items[d].in | it->in) == s->items[d].in)
+                continue;
+            s->items[d].in |= it->in;
+            work[nwork++] = d;   /* at most nparts times each: its set only grows */
+            if (nwork > s->nitems) {
+                work = realloc(work, ((size_t)nwork + (size_t)s->nitems) * sizeof *work);
+                if (!work)
+                    abort();
+            }
         }
     }
+    free(work);
+    for (int k = 0; k < s->nitems; k++)
+        for (int r = 0; r < s->items[k].nrefs; r++)
+            s->syms[s->refs[s->items[k].ref0 + r]].refs |= s->items[k].in;
 }
 
 /* ---- writing -------------------------------------------------------------- */
@@ -528,28 +610,34 @@ static void put_declaration(const Split *s, const Item *it, FILE *out)
     fputs(";\n", out);
 }
 
-static void put_guard(FILE *out, int part)
+/* "#if" the item is compiled: without SREMC_PART, or in a part of in. */
+static void put_guard(FILE *out, unsigned in)
 {
-    fprintf(out, "#if !defined SREMC_PART || SREMC_PART == %d\n", part);
+    fputs("#if !defined SREMC_PART", out);
+    for (int k = 0; in >> k; k++)
+        if (in >> k & 1)
+            fprintf(out, " || SREMC_PART == %d", k);
+    fputc('\n', out);
 }
 
 static void put_item(const Split *s, const Item *it, FILE *out)
 {
     const Sym *y = it->sym >= 0 ? &s->syms[it->sym] : NULL;
     const Item *def = y ? &s->items[y->def] : NULL;
-    bool shared_name = def && (y->refs & ~(1u << def->part)) != 0;   /* another part refers to it */
+    /* another part refers to a definition: it is external */
+    bool shared_name = def && def->kind == IT_DEF && (y->refs & ~(1u << def->part)) != 0;
     if (it->kind != IT_SHARED && it->start > 0 && s->t[it->start - 1] != '\n')
         fputc('\n', out);   /* a guard's '#' starts a line */
     if (it->kind == IT_SHARED) {
         fwrite(s->t + it->start, 1, it->end - it->start, out);
     } else if (it->kind == IT_PROTO && shared_name) {
         put_unstatic(s, out, it->start, it->end);
-    } else if (it->kind == IT_PROTO) {
-        put_guard(out, def->part);
+    } else if (it->kind == IT_PROTO || it->kind == IT_INLINE) {
+        put_guard(out, def->in);
         fwrite(s->t + it->start, 1, it->end - it->start, out);
         fputs("\n#endif", out);
     } else {
-        put_guard(out, it->part);
+        put_guard(out, it->in);
         if (shared_name)
             put_unstatic(s, out, it->start, it->end);
         else
@@ -568,11 +656,15 @@ char *cg_split(const char *text, size_t len, int nparts, size_t *outlen)
 {
     if (nparts < 1 || nparts > 8)
         abort();
-    Split s = {text, len, NULL, 0, 0, NULL, 0, 0, NULL, 0};
+    Split s;
+    memset(&s, 0, sizeof s);
+    s.t = text;
+    s.len = len;
     read_items(&s);
     make_symbols(&s);
     assign_parts(&s, nparts);
-    find_references(&s, nparts);
+    find_names(&s);
+    find_parts(&s, nparts);
     char *out = NULL;
     FILE *f = open_memstream(&out, outlen);
     if (!f)
@@ -590,5 +682,6 @@ char *cg_split(const char *text, size_t len, int nparts, size_t *outlen)
     free(s.items);
     free(s.syms);
     free(s.hash);
+    free(s.refs);
     return out;
 }
