@@ -457,6 +457,11 @@ static void assign_parts(Split *s, int nparts)
     free(done);
     free(first);
     free(weight);
+    for (int k = 0; k < s->nitems; k++) {   /* one name defined twice (#if ... #else): one part */
+        Item *it = &s->items[k];
+        if (it->sym >= 0 && s->syms[it->sym].def != k && s->syms[it->sym].def >= 0)
+            it->part = s->items[s->syms[it->sym].def].part;
+    }
 }
 
 /* The symbols each item names (outside comments and strings; its own
