@@ -918,21 +918,34 @@ static int write_file(const char *path, const char *text, size_t len)
     return 0;
 }
 
-/* A matcher of this many bytes of C or more compiles as two parts by
+/* A matcher of this many bytes of C or more compiles in parts by
  * default: below it the main's compile (~0.4 s at -O2) already balances
- * the matcher's on two cores. */
-enum { CC_SPLIT_BYTES = 256 * 1024 };
+ * the matcher's on two cores. Above it, a part for each CC_PART_BYTES. */
+enum { CC_SPLIT_BYTES = 256 * 1024, CC_PART_BYTES = 128 * 1024 };
 
 /* How many translation units `sremc build` compiles the matcher of clen
- * bytes as: --cc-parts (checked by run_emit), else by its size. */
+ * bytes as: --cc-parts (checked by run_emit), else 1 under
+ * CC_SPLIT_BYTES, else two per core less one (3 on two cores: with the
+ * main, two compiles a core, which the scheduler balances better than
+ * one uneven pair; measured on the random 100-pattern files,
+ * docs/PERFORMANCE.md), at most one per CC_PART_BYTES and MAX_CC_PARTS;
+ * 1 on one core. */
 static int cc_parts(const Options *opts, size_t clen)
 {
     int n = 1;
-    if (opts->cc_parts)
+    if (opts->cc_parts) {
         parse_count("--cc-parts", opts->cc_parts, &n);
-    else if (clen >= CC_SPLIT_BYTES)
-        n = 2;
-    return n;
+        return n;
+    }
+    if (clen < CC_SPLIT_BYTES)
+        return 1;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 2)
+        return 1;
+    n = (int)(cores > MAX_CC_PARTS ? MAX_CC_PARTS : cores) * 2 - 1;
+    int by_size = (int)(clen / CC_PART_BYTES);
+    n = n < by_size ? n : by_size;
+    return n < 2 ? 2 : n > MAX_CC_PARTS ? MAX_CC_PARTS : n;
 }
 
 /* A capacity above what the runtime accepts: a usage error. */
