@@ -5,11 +5,12 @@
  *
  * It reads the generated C as a sequence of top-level items (preprocessor
  * lines, comments, declarations) and cuts it at its section banners into
- * regions, each given to one part (largest first, to the lighter part).
- * A function or table definition is compiled only in its region's part;
- * the other parts see a declaration of it if they refer to it (then it
- * loses `static`), or nothing. Everything else (types, macros, static
- * inline functions, prototypes of external functions) is in every part.
+ * regions, each given to one part (the heaviest first, to the lightest
+ * part). A function or table definition is compiled only in its region's
+ * part; the other parts see a declaration of it if they refer to it (then
+ * it loses `static`), or nothing. A static inline function is in the
+ * parts that refer to it, a static prototype where its function is;
+ * everything else (types, macros, external declarations) in every part.
  * Compiled without SREMC_PART the file is the whole matcher, as before.
  * The generated code has no global state, so nothing that was one object
  * becomes two. */
