@@ -74,6 +74,13 @@ bool cg_table_classes(const Dsra *d, const AstSchema *schema, Arena *arena, int 
 bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *arena, Diag *diag, FILE *c,
              FILE *h);
 
+/* The generated matcher text [text, text+len) as one file that compiles
+ * as nparts (1..8) translation units, cc -DSREMC_PART=k for k < nparts,
+ * whose objects link into the matcher (and without SREMC_PART, as the
+ * whole matcher): what `sremc build` compiles side by side for a large
+ * file (cg_split.c). A malloc'd text of *outlen bytes. */
+char *cg_split(const char *text, size_t len, int nparts, size_t *outlen);
+
 /* The main of a `sremc build` program (templates/main.c.tpl). */
 bool cg_emit_main(const Ast *ast, const CgOptions *o, Diag *diag, FILE *out);
 

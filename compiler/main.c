@@ -697,15 +697,19 @@ static pid_t start_command(char **argv)
     _exit(127);
 }
 
+/* Most C compilers `sremc build` runs at once: the matcher's parts and
+ * the main. */
+enum { MAX_CC_PARTS = 8, MAX_COMPILES = MAX_CC_PARTS + 1 };
+
 /* Runs the n commands argvs[0..n) at once (the generated sources compile
  * side by side on two cores); the first nonzero exit status among them,
  * 0, or -1 (one did not start or exit, or interrupted: then every one
  * still running is stopped). */
 static int run_commands(char **const *argvs, int n)
 {
-    pid_t pid[2];
+    pid_t pid[MAX_COMPILES];
     int rc = 0, started = 0;
-    if (n > 2)
+    if (n > MAX_COMPILES)
         abort();
     while (started < n && !interrupted && (pid[started] = start_command(argvs[started])) > 0)
         started++;
@@ -811,14 +815,26 @@ static void add_words(char **argv, int *argc, int max, char *text)
         argv[(*argc)++] = tok;
 }
 
-/* $CC -std=c99 $CFLAGS (default -O2) -I... -c on the generated source and
- * on its main at once (two cores: the main alone takes ~0.4 s at -O2),
- * then $CC $CFLAGS -o prog objects extra lib; both variables split on
- * spaces. extra: the user's SRC operands (the code of extern predicates).
- * ext: an extern of the file, named in a note when the link fails and no
- * SRC was given. The objects are dir/PREFIX.o and dir/PREFIX_main.o. */
-static int compile_program(const char *dir, const char *prefix, const char *prog, const Options *opts,
-                           const char *ext)
+/* The object file names of compile_program: the matcher's parts PREFIX.o,
+ * PREFIX_1.o, ... and the main's PREFIX_main.o; n + 1 of them in
+ * names[0..n]. */
+static void object_names(const char *prefix, int nparts, char names[][210])
+{
+    snprintf(names[0], 210, "%s.o", prefix);
+    for (int k = 1; k < nparts; k++)
+        snprintf(names[k], 210, "%s_%d.o", prefix, k);
+    snprintf(names[nparts], 210, "%s_main.o", prefix);
+}
+
+/* $CC -std=c99 $CFLAGS (default -O2) -I... -c on the generated source
+ * (once per part, -DSREMC_PART=k, when it is in nparts > 1 parts:
+ * cg_split) and on its main at once (two cores: the main alone takes
+ * ~0.4 s at -O2), then $CC $CFLAGS -o prog objects extra lib; both
+ * variables split on spaces. extra: the user's SRC operands (the code of
+ * extern predicates). ext: an extern of the file, named in a note when
+ * the link fails and no SRC was given. The objects: object_names. */
+static int compile_program(const char *dir, const char *prefix, int nparts, const char *prog,
+                           const Options *opts, const char *ext)
 {
     char lib[4096], inc[4096];
     if (!find_runtime(lib, inc, sizeof lib)) {
@@ -828,44 +844,53 @@ static int compile_program(const char *dir, const char *prefix, const char *prog
     }
     const char *cc_env = getenv("CC"), *cflags_env = getenv("CFLAGS");
     char *cc = strdup(cc_env && *cc_env ? cc_env : "cc"), *cflags = strdup(cflags_env ? cflags_env : "-O2");
-    enum { MAX_ARGS = 64 + MAX_EXTRA + 16 };
-    char *argv[MAX_ARGS], *cargv[MAX_ARGS], *margv[MAX_ARGS];
+    enum { MAX_ARGS = 64 + MAX_EXTRA + 16 + MAX_CC_PARTS };
+    char *argv[MAX_ARGS], *cargv[MAX_COMPILES][MAX_ARGS];
     int argc = 0;
     add_words(argv, &argc, 40, cc);
     argv[argc++] = "-std=c99";
     add_words(argv, &argc, 50, cflags);
-    char incdir[8192], gendir[8192], csrc[8192], msrc[8192], cobj[8192], mobj[8192];
+    char incdir[8192], gendir[8192], csrc[8192], msrc[8192];
+    char objs[MAX_COMPILES][210], opaths[MAX_COMPILES][8400], parts[MAX_CC_PARTS][32];
     snprintf(incdir, sizeof incdir, "-I%s", inc);
     snprintf(gendir, sizeof gendir, "-I%s", dir);
     snprintf(csrc, sizeof csrc, "%s/%s.c", dir, prefix);
     snprintf(msrc, sizeof msrc, "%s/%s_main.c", dir, prefix);
-    snprintf(cobj, sizeof cobj, "%s/%s.o", dir, prefix);
-    snprintf(mobj, sizeof mobj, "%s/%s_main.o", dir, prefix);
+    object_names(prefix, nparts, objs);
     char nlib[4200], nflags[1024];
     bool nats = find_nats(lib, nlib, sizeof nlib, nflags, sizeof nflags);   /* PROG --nats */
     char *common[] = {gendir, incdir, "-pthread", nats ? "-DSREMRT_NATS=1" : NULL};
     for (int i = 0; i < 4 && common[i]; i++)
         argv[argc++] = common[i];
     int ncommon = argc;
-    memcpy(cargv, argv, (size_t)ncommon * sizeof *argv);
-    memcpy(margv, argv, (size_t)ncommon * sizeof *argv);
-    char *csteps[] = {"-c", csrc, "-o", cobj, NULL}, *msteps[] = {"-c", msrc, "-o", mobj, NULL};
-    memcpy(cargv + ncommon, csteps, sizeof csteps);
-    memcpy(margv + ncommon, msteps, sizeof msteps);
-    char *link[] = {"-o", (char *)prog, cobj, mobj, NULL};
-    for (int i = 0; link[i]; i++)
-        argv[argc++] = link[i];
+    char **compiles[MAX_COMPILES];
+    for (int k = 0; k <= nparts; k++) {   /* the parts, then the main */
+        char **a = cargv[k];
+        int n = ncommon;
+        memcpy(a, argv, (size_t)ncommon * sizeof *argv);
+        snprintf(opaths[k], sizeof opaths[k], "%s/%s", dir, objs[k]);
+        if (k < nparts && nparts > 1) {
+            snprintf(parts[k], sizeof parts[k], "-DSREMC_PART=%d", k);
+            a[n++] = parts[k];
+        }
+        char *steps[] = {"-c", k < nparts ? csrc : msrc, "-o", opaths[k], NULL};
+        memcpy(a + n, steps, sizeof steps);
+        compiles[k] = a;
+    }
+    argv[argc++] = "-o";
+    argv[argc++] = (char *)prog;
+    for (int k = 0; k <= nparts; k++)
+        argv[argc++] = opaths[k];
     for (int i = 0; i < opts->nextra; i++)
         argv[argc++] = (char *)opts->extra[i];
     if (nats) {
         argv[argc++] = nlib;
-        add_words(argv, &argc, 60 + MAX_EXTRA, nflags);
+        add_words(argv, &argc, 60 + MAX_EXTRA + MAX_CC_PARTS, nflags);
     }
     argv[argc++] = lib;
     argv[argc++] = "-lm";
     argv[argc] = NULL;
-    char **const compiles[] = {cargv, margv};
-    int rc = run_commands(compiles, 2);
+    int rc = run_commands(compiles, nparts + 1);
     if (rc == 0)
         rc = run_command(argv);
     if (rc != 0 && interrupted)
@@ -891,6 +916,36 @@ static int write_file(const char *path, const char *text, size_t len)
         return EXIT_INPUT;
     }
     return 0;
+}
+
+/* A matcher of this many bytes of C or more compiles in parts by
+ * default: below it the main's compile (~0.4 s at -O2) already balances
+ * the matcher's on two cores. Above it, a part for each CC_PART_BYTES. */
+enum { CC_SPLIT_BYTES = 256 * 1024, CC_PART_BYTES = 128 * 1024 };
+
+/* How many translation units `sremc build` compiles the matcher of clen
+ * bytes as: --cc-parts (checked by run_emit), else 1 under
+ * CC_SPLIT_BYTES, else two per core less one (3 on two cores: with the
+ * main, two compiles a core, which the scheduler balances better than
+ * one uneven pair; measured on the random 100-pattern files,
+ * docs/PERFORMANCE.md), at most one per CC_PART_BYTES and MAX_CC_PARTS;
+ * 1 on one core. */
+static int cc_parts(const Options *opts, size_t clen)
+{
+    int n = 1;
+    if (opts->cc_parts) {
+        parse_count("--cc-parts", opts->cc_parts, &n);
+        return n;
+    }
+    if (clen < CC_SPLIT_BYTES)
+        return 1;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 2)
+        return 1;
+    n = (int)(cores > MAX_CC_PARTS ? MAX_CC_PARTS : cores) * 2 - 1;
+    int by_size = (int)(clen / CC_PART_BYTES);
+    n = n < by_size ? n : by_size;
+    return n < 2 ? 2 : n > MAX_CC_PARTS ? MAX_CC_PARTS : n;
 }
 
 /* A capacity above what the runtime accepts: a usage error. */
@@ -935,6 +990,10 @@ static int run_emit(const Options *opts, bool build)
         (opts->distinct_budget && parse_count("--distinct-budget", opts->distinct_budget, &caps.distinct_budget)) ||
         (opts->occmap_cap && parse_count("--occmap-cap", opts->occmap_cap, &caps.occmap_cap)) ||
         (opts->explore_cap && parse_count("--explore-cap", opts->explore_cap, &caps.explore_cap)))
+        return EXIT_USAGE;
+    int nparts = 1;
+    if (opts->cc_parts && (parse_count("--cc-parts", opts->cc_parts, &nparts) ||
+                           over_max("--cc-parts", nparts, MAX_CC_PARTS)))
         return EXIT_USAGE;
     if (over_max("--max-keys", caps.max_keys, SREMRT_KEYMAP_MAX) ||
         over_max("--distinct-budget", caps.distinct_budget, SREMRT_EPISODE_MAX_BUDGET) ||
@@ -1009,6 +1068,12 @@ static int run_emit(const Options *opts, bool build)
             rc = EXIT_INPUT;
         } else {
             char names[3][200], path[2048];
+            int nparts = cc_parts(opts, clen);
+            if (nparts > 1) {   /* the same file, compiled once per part */
+                char *split = cg_split(ctext, clen, nparts, &clen);
+                free(ctext);
+                ctext = split;
+            }
             snprintf(names[0], sizeof names[0], "%s.c", prefix);
             snprintf(names[1], sizeof names[1], "%s.h", prefix);
             snprintf(names[2], sizeof names[2], "%s_main.c", prefix);
@@ -1023,15 +1088,16 @@ static int run_emit(const Options *opts, bool build)
                 if (ast->decls[i].kind == DECL_EXTERN)
                     ext = ast->decls[i].u.ext->name;
             if (!rc)
-                rc = compile_program(dir, prefix, opts->output, opts, ext);
-            char objs[2][210];   /* compile_program's */
-            snprintf(objs[0], sizeof objs[0], "%s.o", prefix);
-            snprintf(objs[1], sizeof objs[1], "%s_main.o", prefix);
-            char *files[5] = {names[0], names[1], names[2], objs[0], objs[1]};
+                rc = compile_program(dir, prefix, nparts, opts->output, opts, ext);
+            char objs[MAX_COMPILES][210];   /* compile_program's */
+            object_names(prefix, nparts, objs);
+            char *files[3 + MAX_COMPILES] = {names[0], names[1], names[2]};
+            for (int k = 0; k <= nparts; k++)
+                files[3 + k] = objs[k];
             if (getenv("SREMC_KEEP_TEMP"))
                 fprintf(stderr, "sremc: generated sources kept in %s\n", dir);
             else
-                remove_tree(dir, files, 5);
+                remove_tree(dir, files, 4 + nparts);
         }
         die_if_interrupted();
     }

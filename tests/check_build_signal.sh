@@ -4,7 +4,8 @@
 # its temporary directory (issue 13, item 7). The C compiler is a stand-in
 # script that starts a long child (as gcc starts cc1) and waits, so the
 # test is quick and needs no large input. sremc runs two at once (the
-# matcher and the main), so each stand-in adds its pids to the lists.
+# matcher and the main), or with --cc-parts 3 four (the matcher's three
+# parts and the main), so each stand-in adds its pids to the lists.
 set -u
 SREMC=$1
 work=$(mktemp -d)
@@ -20,17 +21,20 @@ wait
 CC
 chmod +x "$work/cc"
 
-for sig in TERM INT; do
-    pids="$work/pids.$sig"; tmp="$work/tmp.$sig"
+runs=0
+for run in TERM:1 INT:1 TERM:3 INT:3; do
+    sig=${run%:*} parts=${run#*:}
+    runs=$((runs + 1))
+    pids="$work/pids.$run"; tmp="$work/tmp.$run"
     mkdir -p "$pids" "$tmp"
-    STANDIN_PIDS=$pids TMPDIR=$tmp CC="$work/cc" "$SREMC" build samples/fire.srem -o "$work/prog" \
-        2> "$work/err.$sig" &
+    STANDIN_PIDS=$pids TMPDIR=$tmp CC="$work/cc" "$SREMC" build --cc-parts "$parts" samples/fire.srem \
+        -o "$work/prog" 2> "$work/err.$sig" &
     sremc=$!
-    # wait (at most 10 s) until both stand-in compilers run
-    n=0
-    while [ "$(cat "$pids/driver" 2>/dev/null | wc -l)" -lt 2 ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
-    if [ "$(cat "$pids/driver" 2>/dev/null | wc -l)" -lt 2 ]; then
-        echo "build-signal: SIG$sig: the C compiler never started"; fail=1
+    # wait (at most 10 s) until every stand-in compiler runs
+    n=0 want=$((parts + 1))
+    while [ "$(cat "$pids/driver" 2>/dev/null | wc -l)" -lt $want ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+    if [ "$(cat "$pids/driver" 2>/dev/null | wc -l)" -lt $want ]; then
+        echo "build-signal: SIG$sig, $parts parts: the C compiler never started"; fail=1
         kill -KILL "$sremc" 2>/dev/null; wait "$sremc" 2>/dev/null
         continue
     fi
@@ -47,15 +51,15 @@ for sig in TERM INT; do
     done
     for p in $procs; do
         if kill -0 "$p" 2>/dev/null; then
-            echo "build-signal: SIG$sig: process $p of the C compiler still runs"; fail=1
+            echo "build-signal: SIG$sig, $parts parts: process $p of the C compiler still runs"; fail=1
             kill -KILL "$p" 2>/dev/null
         fi
     done
     left=$(ls -A "$tmp")
-    [ -z "$left" ] || { echo "build-signal: SIG$sig: left in TMPDIR: $left"; fail=1; }
-    [ "$rc" -gt 128 ] || { echo "build-signal: SIG$sig: exit status $rc, expected death by the signal (> 128)"; fail=1; }
+    [ -z "$left" ] || { echo "build-signal: SIG$sig, $parts parts: left in TMPDIR: $left"; fail=1; }
+    [ "$rc" -gt 128 ] || { echo "build-signal: SIG$sig, $parts parts: exit status $rc, expected death by the signal (> 128)"; fail=1; }
     grep -q "interrupted by SIG$sig" "$work/err.$sig" ||
-        { echo "build-signal: SIG$sig: no 'interrupted' message:"; cat "$work/err.$sig"; fail=1; }
+        { echo "build-signal: SIG$sig, $parts parts: no 'interrupted' message:"; cat "$work/err.$sig"; fail=1; }
 done
-[ $fail = 0 ] && echo "build-signal: 2 passed, 0 failed" || echo "build-signal: FAILED"
+[ $fail = 0 ] && echo "build-signal: $runs passed, 0 failed" || echo "build-signal: FAILED"
 exit $fail

@@ -37,6 +37,31 @@ while [ $w -lt 64 ]; do
         check_file "$f" "$w"
     done
 done
+# The random 100-pattern files of docs/PERFORMANCE.md's build times
+# (bench/many100.awk, seeds 1-3, every pattern with a register or half of
+# them, count windows 4 to 64) emit under the budget too; one of them,
+# built as the two translation units `sremc build` makes of a matcher
+# this large (cg_split) and as one, gives the same records.
+for seed in 1 2 3; do
+    for mode in reg mixed; do
+        awk -v seed=$seed -v mode=$mode -f bench/many100.awk > "$dir/rand_${mode}_$seed.srem"
+        check_file "$dir/rand_${mode}_$seed.srem" "4-64"
+    done
+done
+awk 'BEGIN { srand(13); split("A B C D H T", t, " "); print "type,id,v,value"
+             for (i = 0; i < 400; i++)
+                 printf "%s,%d,%d,%.1f\n", t[int(rand() * 6) + 1], int(rand() * 8), int(rand() * 60), rand() * 100 }' \
+    > "$dir/rand.csv"
+for parts in 1 2; do
+    if ! CFLAGS=-O0 "$SREMC" build --cc-parts $parts "$dir/rand_reg_2.srem" -o "$dir/rand$parts" 2>"$dir/rand$parts.log"; then
+        echo "cost: FAIL building rand_reg_2 as $parts parts"; cat "$dir/rand$parts.log"; fail=$((fail + 1))
+    fi
+    "$dir/rand$parts" "$dir/rand.csv" > "$dir/rand$parts.out" 2>&1
+done
+if ! cmp -s "$dir/rand1.out" "$dir/rand2.out" || [ ! -s "$dir/rand1.out" ]; then
+    echo "cost: FAIL rand_reg_2 as two parts and as one differ"; diff "$dir/rand1.out" "$dir/rand2.out" | head
+    fail=$((fail + 1))
+fi
 # Firmware: the fire file (fire, fire_fast, rising) within 10 and 16 events,
 # --freestanding (64 KB budget), -Os for a Cortex-M4: the matcher's text
 # and rodata stay within issue 13's 24 KB (sizes, not times); so does a

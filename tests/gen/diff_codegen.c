@@ -641,10 +641,11 @@ int main(int argc, char **argv)
                     j->npatterns++;
                 }
             fclose(f);
+            /* the matcher as 1, 2 and 3 translation units in turn (cg_split) */
             snprintf(j->cmd, sizeof j->cmd,
-                     "CC=%s CFLAGS='" WARN_CFLAGS "' %s build --strategy %s --layout %s --max-states %d --max-code-kb 1000000 %s -o %s "
-                     "2>%s.log", cc_of(s * nbatches + b), sremc, strategies[s], layout_of(s, b), MAX_STATES,
-                     j->path, j->prog, j->prog);
+                     "CC=%s CFLAGS='" WARN_CFLAGS "' %s build --strategy %s --layout %s --max-states %d --max-code-kb 1000000 "
+                     "--cc-parts %d %s -o %s 2>%s.log", cc_of(s * nbatches + b), sremc, strategies[s], layout_of(s, b),
+                     MAX_STATES, 1 + b % 3, j->path, j->prog, j->prog);
         }
     for (int b = 0; b < nbatches; b++) {
         Job *j = &jobs[4 * nbatches + b];
@@ -660,8 +661,8 @@ int main(int argc, char **argv)
                 j->npatterns++;
             }
         fclose(f);
-        snprintf(j->cmd, sizeof j->cmd, "CC=%s CFLAGS='" WARN_CFLAGS "' %s build --max-states %d %s -o %s 2>%s.log",
-                 cc_of(b + 1), sremc, MAX_STATES, j->path, j->prog, j->prog);
+        snprintf(j->cmd, sizeof j->cmd, "CC=%s CFLAGS='" WARN_CFLAGS "' %s build --max-states %d --cc-parts %d %s -o %s 2>%s.log",
+                 cc_of(b + 1), sremc, MAX_STATES, 1 + (b + 1) % 2, j->path, j->prog, j->prog);
     }
     build_all(jobs, njobs);
     for (int s = 0; s < 4 && !failures; s++) {

@@ -13,7 +13,8 @@
 #  2b. samples/NAME.srem with NAME.csv and NAME.expected (and extern code
 #     in NAME_*.c, a forecast model in NAME.model, the program's options in
 #     NAME.args) under every strategy that applies, the program (its main
-#     and the extern code included) built warning-free;
+#     and the extern code included) built warning-free, the forced
+#     strategies' matchers as 2 or 3 translation units (--cc-parts);
 #  3. the differential test (build/diff_codegen) against the interpreter:
 #     GEN_DIFF_PATTERNS (default 1000) random patterns, times
 #     SREMC_DIFF_SCALE, batched into programs built with -O0;
@@ -171,9 +172,12 @@ for e in samples/*.expected; do
     for s in auto tdfa dsra runs; do
         p=$W/sample_$n.$s
         budget=""; [ $s = auto ] || budget="--max-code-kb 1000000"
+        # the matcher as one translation unit (auto: a sample is under the
+        # size that splits), two or three (cg_split)
+        parts=1; [ $s = tdfa ] || [ $s = runs ] && parts=2; [ $s = dsra ] && parts=3
         # shellcheck disable=SC2086
         if ! CFLAGS="-O0 -Wall -Wextra -pedantic -Werror" \
-                "$SREMC" build --strategy $s $budget $model "samples/$n.srem" $ext -o "$p" 2>"$p.log"; then
+                "$SREMC" build --strategy $s $budget --cc-parts $parts $model "samples/$n.srem" $ext -o "$p" 2>"$p.log"; then
             # a strategy that does not apply is skipped; $CC failing never is
             if [ $s = auto ] || grep -q 'compiling the generated program' "$p.log"; then
                 echo "gen: FAIL build --strategy $s samples/$n.srem $ext"; cat "$p.log"; fail=$((fail+1))
