@@ -891,6 +891,14 @@ static int compile_program(const char *dir, const char *prefix, int nparts, cons
     argv[argc++] = "-lm";
     argv[argc] = NULL;
     int rc = run_commands(compiles, nparts + 1);
+    if (rc > 0 && nparts > 1 && !interrupted) {   /* the whole file has no part macro to go wrong */
+        fprintf(stderr, "sremc: note: the matcher did not compile in %d parts; compiling it whole (if "
+                        "that builds, sremc's split is at fault: please report it with the .srem file)\n",
+                nparts);
+        free(cc);
+        free(cflags);
+        return compile_program(dir, prefix, 1, prog, opts, ext);
+    }
     if (rc == 0)
         rc = run_command(argv);
     if (rc != 0 && interrupted)
