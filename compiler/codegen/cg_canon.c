@@ -337,10 +337,12 @@ static void put_scan_not(Cg *g, int i, const Chain *c, int r, const char *dn, co
 /* The scan of a three-atom chain A G_1 B G_2 C (B2): the places of B in
  * reach of the detection, latest first, each with the first A in reach
  * of it. The start is the nearest A in reach of any of them; the reach
- * of a later B ends sooner, and the events up to hi, in reach of an
- * earlier one, hold no A, so each B's search goes on at hi + 1: every
- * event is tested at most once for each atom (the general scan's full
- * pass tests again, from the failed B on, what the greedy try saw). */
+ * of a later B (farther back) ends farther back, and the events up to
+ * hi, in reach of a nearer one, hold no A, so each B's search starts
+ * after both hi and the B: every event is tested at most once for each
+ * atom (the general scan's full pass tests again, from the failed B on,
+ * what the greedy try saw). The first A found is the nearest: one nearer
+ * in a later B's reach would be in this B's reach too. */
 static void put_scan_three(Cg *g, int i, const Chain *c, const ScanAccess *x)
 {
     FILE *out = g->canon.f;
@@ -357,16 +359,17 @@ static void put_scan_three(Cg *g, int i, const Chain *c, const ScanAccess *x)
     put_scan_not(g, i, c, 0, "(nb + j)", x);
     fprintf(out, "; j++) {\n    }\n"
                  "    d = nb + j;\n"
-                 "    if (j <= %" PRId64 ")\n        return %s;\n"
+                 "    if (j <= %" PRId64 "%s%s)\n        return %s;\n"
                  "    hi = d - 1;\n"
-                 "    for (nb++; nb <= %" PRId64 "%s && ", g1, x->ret, g2, far);
+                 "    for (nb++; nb <= %" PRId64 "%s && ", g1, x->far ? " && d <= " : "", x->far ? x->far : "",
+            x->ret, g2, far);
     put_scan_not(g, i, c, 1, "nb", x);
     fprintf(out, "; nb++) {\n    }\n"
                  "    while (nb <= %" PRId64 "%s) {   /* the earlier Bs, rarely */\n"
                  "        t = nb + %" PRId64 ";\n", g2, far, g1);
     if (x->far)   /* no event before the stream's first */
         fprintf(out, "        t = t < %s ? t : %s;\n", x->far, x->far);
-    fputs("        for (d = hi + 1; d <= t && ", out);
+    fputs("        for (d = (hi > nb ? hi : nb) + 1; d <= t && ", out);   /* A after this B */
     put_scan_not(g, i, c, 0, "d", x);
     fprintf(out, "; d++) {\n        }\n"
                  "        if (d <= t)\n            return %s;\n"
