@@ -320,11 +320,75 @@ static void put_scan_greedy(Cg *g, int i, const Chain *c, const ScanAccess *x)
         fprintf(out, "%*s}\n", 4 * depth, "");
 }
 
+/* Atom r's test on the event at distance d (name dn) of a three-atom
+ * scan, negated: "!" and the test, or "!1" for `_`. */
+static void put_scan_not(Cg *g, int i, const Chain *c, int r, const char *dn, const ScanAccess *x)
+{
+    FILE *out = g->canon.f;
+    if (!c->links[r].cond) {
+        fputs("!1", out);
+        return;
+    }
+    fprintf(out, "!%s_p%d_sc%d(", g->P, i, r);
+    fprintf(out, x->ev, dn);
+    fputs(", NULL)", out);
+}
+
+/* The scan of a three-atom chain A G_1 B G_2 C (B2): the places of B in
+ * reach of the detection, latest first, each with the first A in reach
+ * of it. The start is the nearest A in reach of any of them; the reach
+ * of a later B (farther back) ends farther back, and the events up to
+ * hi, in reach of a nearer one, hold no A, so each B's search starts
+ * after both hi and the B: every event is tested at most once for each
+ * atom (the general scan's full pass tests again, from the failed B on,
+ * what the greedy try saw). The first A found is the nearest: one nearer
+ * in a later B's reach would be in this B's reach too. */
+static void put_scan_three(Cg *g, int i, const Chain *c, const ScanAccess *x)
+{
+    FILE *out = g->canon.f;
+    int64_t g1 = c->links[1].gap + 1, g2 = c->links[2].gap + 1;
+    char far[CG_NAME_MAX + 32];
+    snprintf(far, sizeof far, "%s%s", x->far ? " && nb <= " : "", x->far ? x->far : "");
+    fputs("    int64_t d, t, nb, hi, j;\n", out);
+    fprintf(out, "    for (nb = 1; nb <= %" PRId64 "%s && ", g2, far);
+    put_scan_not(g, i, c, 1, "nb", x);
+    /* the latest B's reach by j from 1: a loop of known length, unrolled
+       without a bound test per event */
+    fprintf(out, "; nb++) {\n    }\n"
+                 "    for (j = 1; j <= %" PRId64 "%s%s && ", g1, x->far ? " && nb + j <= " : "", x->far ? x->far : "");
+    put_scan_not(g, i, c, 0, "(nb + j)", x);
+    fprintf(out, "; j++) {\n    }\n"
+                 "    d = nb + j;\n"
+                 "    if (j <= %" PRId64 "%s%s)\n        return %s;\n"
+                 "    hi = d - 1;\n"
+                 "    for (nb++; nb <= %" PRId64 "%s && ", g1, x->far ? " && d <= " : "", x->far ? x->far : "",
+            x->ret, g2, far);
+    put_scan_not(g, i, c, 1, "nb", x);
+    fprintf(out, "; nb++) {\n    }\n"
+                 "    while (nb <= %" PRId64 "%s) {   /* the earlier Bs, rarely */\n"
+                 "        t = nb + %" PRId64 ";\n", g2, far, g1);
+    if (x->far)   /* no event before the stream's first */
+        fprintf(out, "        t = t < %s ? t : %s;\n", x->far, x->far);
+    fputs("        for (d = (hi > nb ? hi : nb) + 1; d <= t && ", out);   /* A after this B */
+    put_scan_not(g, i, c, 0, "d", x);
+    fprintf(out, "; d++) {\n        }\n"
+                 "        if (d <= t)\n            return %s;\n"
+                 "        hi = t;\n"
+                 "        for (nb++; nb <= %" PRId64 "%s && ", x->ret, g2, far);
+    put_scan_not(g, i, c, 1, "nb", x);
+    fprintf(out, "; nb++) {\n        }\n    }\n"
+                 "    return %s;   /* not reached: a detection has a start in reach */\n}\n\n", x->none);
+}
+
 /* The scan, in distances d back from the detection at i: the greedy try,
- * then the full pass from where it left off. */
+ * then the full pass from where it left off (three atoms: put_scan_three). */
 static void put_scan_body(Cg *g, int i, const Chain *c, bool reads, const ScanAccess *x)
 {
     FILE *out = g->canon.f;
+    if (c->n == 3) {
+        put_scan_three(g, i, c, x);
+        return;
+    }
     fputs("    int64_t d = 0, t, f = 1", out);
     for (int r = 1; r < c->n; r++)   /* -64: none in reach */
         fprintf(out, r + 1 < c->n ? ", n%d = -%d" : ", n%d = 0", r, 2 * CHAIN_SCAN_MAX);
@@ -933,7 +997,7 @@ static void put_shared(Cg *g, FILE *out)
             "/* The event of global index x, one of the last %s: in the current\n"
             " * push_many's array, or in the ring once that call returned. */\n"
             "static const %s_event *%s_hist_at(const %s_matcher *m, int64_t x)\n{\n"
-            "    return x >= m->cur_base ? &m->cur[x - m->cur_base] : &m->hist[x %% %s];\n}\n\n",
+            "    return x >= m->cur_base ? &m->cur[x - m->cur_base] : &m->hist[(uint64_t)x %% %s];\n}\n\n",
             cap, P, P, P, cap);
     if (grow)   /* the ring keeps the longest window: push_many's array holds no more */
         fprintf(out,
@@ -967,7 +1031,7 @@ static void put_shared(Cg *g, FILE *out)
         fprintf(out,
                 "    size_t t = k > %s ? k - %s : 0;\n"
                 "    while (t < k) {\n"
-                "        size_t at = (size_t)((m->cur_base + (int64_t)t) %% %s), c = %s - at;\n"
+                "        size_t at = (size_t)(((uint64_t)m->cur_base + t) %% %s), c = %s - at;\n"
                 "        if (c > k - t)\n            c = k - t;\n"
                 "        memcpy(&m->hist[at], &events[t], c * sizeof *events);\n"
                 "        t += c;\n    }\n"
