@@ -93,6 +93,16 @@ static unsigned char *@@PREFIX@@_rs_regs(const @@PREFIX@@_runset *s, const @@PRE
     return s->regs + (size_t)i * (size_t)d->rb;
 }
 
+/* The dense step's halves, from s->flip (see rs_dense_from). */
+static void @@PREFIX@@_rs_halves(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d)
+{
+    int32_t ns = d->nstates, h = s->flip;
+    s->dcur = s->dense + 2 * ns * h;
+    s->dnext = s->dense + 2 * ns * (1 - h);
+    s->ocur = s->occ + ns * h;
+    s->onext = s->occ + ns * (1 - h);
+}
+
 /* Points the arrays at block b of capacity cap. The bucket arrays have
  * room for 4 cap buckets; s->nb, the ones in use, is set by the caller. */
 static void @@PREFIX@@_rs_carve(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, unsigned char *b, int32_t cap)
@@ -112,6 +122,7 @@ static void @@PREFIX@@_rs_carve(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *
     s->khead = s->hhead + 4 * cap;
     s->heap = s->khead + 4 * cap;
     s->occ = s->heap + 2 * cap;
+    @@PREFIX@@_rs_halves(s, d);
 }
 
 /* Run records [from, to) go on the free list, before the ones there
@@ -671,10 +682,10 @@ static inline void @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX
 static @@PREFIX@@_RS_INLINE int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
                                     int64_t ts, uint8_t *memo, uint64_t *overflow)
 {
-    int32_t ns = d->nstates, h = s->flip, n = s->n;
+    int32_t n = s->n;
     int64_t pos = s->pos;
-    int64_t *cp = s->dense + 2 * ns * h, *ct = cp + ns, *np = s->dense + 2 * ns * (1 - h);
-    int32_t *occ = s->occ + ns * h, *nocc = s->occ + ns * (1 - h);
+    int64_t *cp = s->dcur, *ct = cp + d->nstates, *np = s->dnext;
+    int32_t *occ = s->ocur, *nocc = s->onext;
     @@PREFIX@@_rs_dacc a = {0, s->cap, -1, s->lits};   /* best: positions are >= 0, a detection sets it */
     for (int32_t i = 0; i < n; i++) {
         int32_t q = occ[i];
@@ -684,7 +695,8 @@ static @@PREFIX@@_RS_INLINE int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, c
             @@PREFIX@@_rs_dense_from(s, d, &a, np, nocc, q, sp, ct[q], e, memo, overflow);
     }
     @@PREFIX@@_rs_dense_from(s, d, &a, np, nocc, d->start, pos, ts, e, memo, overflow);
-    s->flip = 1 - h;
+    s->flip = 1 - s->flip;
+    s->dcur = np, s->dnext = cp, s->ocur = nocc, s->onext = occ;
     s->n = s->nnext = a.nnext;
     s->best = a.best;
     s->pos = pos + 1;
@@ -879,10 +891,12 @@ static void @@PREFIX@@_rs_checkpoint(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_d
         sremrt_state_i32(io, counts[k]);
     if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK &&
         (s->nb != 4 * cap || s->nheap < 0 || s->nheap > 2 * cap || s->npend < 0 || s->npend > cap || s->nocc < 0 ||
-         s->nocc > ns || s->free_ < -1 || s->free_ >= 2 * cap)) {
+         s->nocc > ns || s->free_ < -1 || s->free_ >= 2 * cap || (s->flip != 0 && s->flip != 1) ||
+         (d->dense && (s->n < 0 || s->n > ns)))) {
         sremrt_state_fail(io, SREMRT_STATE_EFORMAT);
         return;
     }
+    @@PREFIX@@_rs_halves(s, d);
     for (int32_t r = 0; r < 2 * cap && io->err == SREMRT_STATE_OK; r++)
         @@PREFIX@@_rs_record(s, d, io, r);
     sremrt_state_bytes(io, s->pend, (size_t)s->npend * sizeof *s->pend);
