@@ -57,7 +57,8 @@ typedef struct Split {
     size_t      hcap;
     int        *refs;      /* the items' named symbols */
     int         nrefs, rcap;
-    size_t      inl[8], inl_len[8];   /* macros defined as "static inline ...", as explore's XINLINE */
+    size_t      inl[8], inl_len[8];   /* macros defined as "static inline ..." (explore's XINLINE) or */
+    bool        inl_static[8];        /* "inline ..." (the runs' RS_INLINE, after a static) */
     int         ninl;
 } Split;
 
@@ -103,10 +104,21 @@ static size_t skip_comment(const char *t, size_t len, size_t i)
     return e ? (size_t)(e - t) + 2 : len;
 }
 
-/* The end of the preprocessor line at i (continuations included). */
+/* The end of the preprocessor line at i (continuations included, and a
+ * comment on it that runs on over the next lines: the directive goes on
+ * after that comment, as in translation phase 3). */
 static size_t skip_pp_line(const char *t, size_t len, size_t i)
 {
     while (i < len && t[i] != '\n') {
+        size_t j = skip_comment(t, len, i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (t[i] == '"' || t[i] == '\'') {
+            i = skip_quoted(t, len, i);
+            continue;
+        }
         if (t[i] == '\\' && i + 1 < len && t[i + 1] == '\n')
             i++;
         i++;
@@ -144,16 +156,19 @@ static bool pointer_declarator(const char *t, size_t k, size_t end)
     return k < end && t[k] == '*';
 }
 
-static bool is_inline_macro(const Split *s, size_t at, size_t n)
+/* 0: the word at [at, at+n) is no inline macro; 1: "inline ..."; 2:
+ * "static inline ...". */
+static int is_inline_macro(const Split *s, size_t at, size_t n)
 {
     for (int i = 0; i < s->ninl; i++)
         if (s->inl_len[i] == n && memcmp(s->t + s->inl[i], s->t + at, n) == 0)
-            return true;
-    return false;
+            return s->inl_static[i] ? 2 : 1;
+    return 0;
 }
 
 /* Notes the macro the preprocessor line [i, end) defines if its text
- * starts "static inline". */
+ * starts "static inline" or "inline" (a macro defined both ways under
+ * #if and #else: its first definition's). */
 static void note_inline_macro(Split *s, size_t i, size_t end)
 {
     const char *t = s->t;
@@ -171,8 +186,11 @@ static void note_inline_macro(Split *s, size_t i, size_t end)
     size_t n = i - w;
     while (i < end && isspace((unsigned char)t[i]))
         i++;
-    if (n && s->ninl < 8 && end - i >= 13 && strncmp(t + i, "static inline", 13) == 0) {
+    bool st = end - i >= 13 && strncmp(t + i, "static inline", 13) == 0;
+    bool in = end - i >= 6 && strncmp(t + i, "inline", 6) == 0 && (end - i == 6 || !ident_char(t[i + 6]));
+    if (n && s->ninl < 8 && (st || in) && !is_inline_macro(s, w, n)) {
         s->inl[s->ninl] = w;
+        s->inl_static[s->ninl] = st;
         s->inl_len[s->ninl++] = n;
     }
 }
@@ -233,8 +251,10 @@ static void classify_decl(const Split *s, Item *it)
             if (braces == 0 && !it->nlen) {
                 if (word_is(s, w, n, "static"))
                     it->is_static = true;
-                else if (is_inline_macro(s, w, n))
-                    it->is_static = inline_ = true;
+                else if (is_inline_macro(s, w, n)) {
+                    inline_ = true;
+                    it->is_static |= is_inline_macro(s, w, n) == 2;
+                }
                 else if (word_is(s, w, n, "inline"))
                     inline_ = true;
                 else if (first && word_is(s, w, n, "typedef"))
