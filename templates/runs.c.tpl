@@ -695,9 +695,9 @@ static @@PREFIX@@_RS_INLINE int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, c
             @@PREFIX@@_rs_dense_from(s, d, &a, np, nocc, q, sp, ct[q], e, memo, overflow);
     }
     @@PREFIX@@_rs_dense_from(s, d, &a, np, nocc, d->start, pos, ts, e, memo, overflow);
-    s->flip = 1 - s->flip;
+    /* flip follows dcur (rs_checkpoint); nnext is the non-dense step's */
     s->dcur = np, s->dnext = cp, s->ocur = nocc, s->onext = occ;
-    s->n = s->nnext = a.nnext;
+    s->n = a.nnext;
     s->best = a.best;
     s->pos = pos + 1;
     return a.best >= 0;
@@ -885,6 +885,7 @@ static void @@PREFIX@@_rs_checkpoint(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_d
     sremrt_state_i64(io, &s->fmax);
     sremrt_state_i64(io, &s->lost);
     sremrt_state_u64(io, &s->lits);
+    s->flip = s->dcur != s->dense;   /* the dense step swaps the halves alone */
     int32_t *counts[] = {&s->nb, &s->n, &s->nheap, &s->nloop, &s->nnext, &s->npend,
                          &s->nfinal, &s->nocc, &s->hashed, &s->flip, &s->free_};
     for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
