@@ -21,7 +21,10 @@ typedef struct @@PREFIX@@_rs_lit {
 
 typedef struct @@PREFIX@@_rs_trans {
     int32_t to, lit, nlits;        /* lits[lit .. lit + nlits) */
-    uint64_t fpos, fneg;           /* desc eval: its register-free literal functions that hold, fail */
+    /* desc eval: its register-free literals hold when the event's bits
+     * under fmask are fpos (the functions that hold; fmask adds those
+     * that fail; a contradiction is fmask 0, fpos 1) */
+    uint64_t fpos, fmask;
     uint64_t writes;               /* registers that store the event */
     uint8_t loop;                  /* guard-free, write-free self-loop: runs stay */
     uint8_t final;
@@ -57,6 +60,8 @@ typedef struct @@PREFIX@@_rs_desc {
      * file's vector, which push_each computes once per event
      * (PREFIX_rs_file_lits): function f's is bit lmap[f] (NULL: not so) */
     const uint16_t *lmap;
+    /* state q's transitions from tq[q] to tq[q + 1] (trans + states[q].trans ..) */
+    const @@PREFIX@@_rs_trans *const *tq;
 } @@PREFIX@@_rs_desc;
 
 static inline uint32_t @@PREFIX@@_rs_mix(uint64_t h)
@@ -88,6 +93,16 @@ static unsigned char *@@PREFIX@@_rs_regs(const @@PREFIX@@_runset *s, const @@PRE
     return s->regs + (size_t)i * (size_t)d->rb;
 }
 
+/* The dense step's halves, from s->flip (see rs_dense_from). */
+static void @@PREFIX@@_rs_halves(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d)
+{
+    int32_t ns = d->nstates, h = s->flip;
+    s->dcur = s->dense + 2 * ns * h;
+    s->dnext = s->dense + 2 * ns * (1 - h);
+    s->ocur = s->occ + ns * h;
+    s->onext = s->occ + ns * (1 - h);
+}
+
 /* Points the arrays at block b of capacity cap. The bucket arrays have
  * room for 4 cap buckets; s->nb, the ones in use, is set by the caller. */
 static void @@PREFIX@@_rs_carve(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, unsigned char *b, int32_t cap)
@@ -107,6 +122,7 @@ static void @@PREFIX@@_rs_carve(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *
     s->khead = s->hhead + 4 * cap;
     s->heap = s->khead + 4 * cap;
     s->occ = s->heap + 2 * cap;
+    @@PREFIX@@_rs_halves(s, d);
 }
 
 /* Run records [from, to) go on the free list, before the ones there
@@ -495,11 +511,11 @@ static inline int @@PREFIX@@_rs_lits(const @@PREFIX@@_rs_desc *d, const @@PREFIX
 /* Whether the register-free literals of t hold: from this event's
  * s->lits with desc eval, else memo[f] is literal function f's value on
  * this event (2: not computed yet). */
-static inline int @@PREFIX@@_rs_free(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d,
+static inline int @@PREFIX@@_rs_free(uint64_t lits, const @@PREFIX@@_rs_desc *d,
                                      const @@PREFIX@@_rs_trans *t, const @@PREFIX@@_event *e, uint8_t *memo)
 {
     if (d->eval || d->lmap)
-        return (s->lits & t->fpos) == t->fpos && (s->lits & t->fneg) == 0;
+        return (lits & t->fmask) == t->fpos;
     for (int32_t k = t->lit; k < t->lit + t->nlits; k++) {
         const @@PREFIX@@_rs_lit *l = &d->lits[k];
         if (!l->free_)
@@ -513,15 +529,23 @@ static inline int @@PREFIX@@_rs_free(const @@PREFIX@@_runset *s, const @@PREFIX@
     return 1;
 }
 
-/* Whether a run that started at (start_pos, start_ts) may take the event. */
-static inline int @@PREFIX@@_rs_live(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int64_t start_pos,
-                              int64_t start_ts, int64_t ts)
+/* Whether a run that started at (start_pos, start_ts) may take the event
+ * at position pos (the dense step keeps pos in a register). */
+static inline int @@PREFIX@@_rs_live_at(const @@PREFIX@@_rs_desc *d, int64_t pos, int64_t start_pos,
+                                 int64_t start_ts, int64_t ts)
 {
     if (d->window_kind == 1)
-        return (uint64_t)s->pos - (uint64_t)start_pos + 1 <= (uint64_t)d->window;
+        return (uint64_t)pos - (uint64_t)start_pos + 1 <= (uint64_t)d->window;
     if (d->window_kind == 2)
         return (uint64_t)ts - (uint64_t)start_ts <= (uint64_t)d->window;
     return 1;
+}
+
+/* The same at the set's position. */
+static inline int @@PREFIX@@_rs_live(const @@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int64_t start_pos,
+                              int64_t start_ts, int64_t ts)
+{
+    return @@PREFIX@@_rs_live_at(d, s->pos, start_pos, start_ts, ts);
 }
 
 /* Whether run r, there before this event, steps now: a run in a state
@@ -595,7 +619,7 @@ static inline int32_t @@PREFIX@@_rs_enabled(const @@PREFIX@@_runset *s, const @@
     int32_t non = 0;
     for (int32_t k = 0; k < st->ntrans; k++) {
         const @@PREFIX@@_rs_trans *t = &d->trans[st->trans + k];
-        if (!(stay && t->loop) && @@PREFIX@@_rs_free(s, d, t, e, memo))
+        if (!(stay && t->loop) && @@PREFIX@@_rs_free(s->lits, d, t, e, memo))
             on[non++] = k;
     }
     return non;
@@ -606,31 +630,37 @@ static inline int32_t @@PREFIX@@_rs_enabled(const @@PREFIX@@_runset *s, const @@
  * halves, swapped after each event (s->flip: the current one): in half h,
  * dense[2 h nstates + q] (-1: none) and its timestamp dense[(2 h + 1)
  * nstates + q], the states that have one in occ[h nstates ..][0 .. n).
- * The run of state q moves over e into the next half np, its list nocc. */
-static inline void @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, int64_t *np, int32_t *nocc,
-                                           int32_t q, int64_t sp, int64_t st, const @@PREFIX@@_event *e, uint8_t *memo,
-                                           uint64_t *overflow)
+ * The run of state q moves over e into the next half np, its list nocc.
+ * The step's counters are locals (a): the stores into np and nocc might
+ * alias the runset's fields for all the compiler knows, which reloaded
+ * them on every transition (B1 K 26 w 100: 9 instructions an event). */
+typedef struct @@PREFIX@@_rs_dacc {
+    int32_t nnext, cap;            /* states in nocc; the set's capacity */
+    int64_t best;                  /* the greatest start reaching a final state, -1 */
+    uint64_t lits;                 /* the event's register-free literals (desc eval) */
+} @@PREFIX@@_rs_dacc;
+
+static inline void @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, @@PREFIX@@_rs_dacc *a,
+                                           int64_t *np, int32_t *nocc, int32_t q, int64_t sp, int64_t st,
+                                           const @@PREFIX@@_event *e, uint8_t *memo, uint64_t *overflow)
 {
-    /* locals: the stores below might alias the tables for all the compiler knows */
-    int32_t ns = d->nstates, nnext = s->nnext;
-    int64_t *nt = np + ns;
-    const @@PREFIX@@_rs_state *sts = d->states;
-    const @@PREFIX@@_rs_trans *t = d->trans + sts[q].trans, *end = t + sts[q].ntrans;
+    int64_t *nt = np + d->nstates;
+    const @@PREFIX@@_rs_trans *t = d->tq[q], *end = d->tq[q + 1];
     for (; t < end; t++) {
-        if (t->nlits && !@@PREFIX@@_rs_free(s, d, t, e, memo))   /* every literal is register-free */
+        if (t->nlits && !@@PREFIX@@_rs_free(a->lits, d, t, e, memo))   /* every literal is register-free */
             continue;
         int32_t to = t->to;
-        if (t->final && sp > s->best)   /* a detection, and its greatest start so far (rs_back) */
-            s->best = sp;
+        if (t->final && sp > a->best)   /* a detection, and its greatest start so far (rs_back) */
+            a->best = sp;
         if (t->dead)
             continue;
         if (np[to] < 0) {
-            if (nnext == s->cap) {
+            if (a->nnext == a->cap) {
                 (*overflow)++;
                 s->lost = sp > s->lost ? sp : s->lost;
                 continue;
             }
-            nocc[nnext++] = to;
+            nocc[a->nnext++] = to;
         } else if (np[to] >= sp) {
             continue;
         }
@@ -638,7 +668,6 @@ static inline void @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX
         if (d->window_kind == 2)   /* the timestamps only time windows read */
             nt[to] = st;
     }
-    s->nnext = nnext;
 }
 
 /* Inlined into each pattern's step, where its desc is a constant (cc
@@ -653,23 +682,25 @@ static inline void @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX
 static @@PREFIX@@_RS_INLINE int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
                                     int64_t ts, uint8_t *memo, uint64_t *overflow)
 {
-    int32_t ns = d->nstates, h = s->flip;
-    int64_t *cp = s->dense + 2 * ns * h, *ct = cp + ns, *np = s->dense + 2 * ns * (1 - h);
-    int32_t *occ = s->occ + ns * h, *nocc = s->occ + ns * (1 - h);
-    s->nnext = 0;
-    s->best = -1;   /* positions are >= 0: a detection sets it */
-    for (int32_t i = 0; i < s->n; i++) {
+    int32_t n = s->n;
+    int64_t pos = s->pos;
+    int64_t *cp = s->dcur, *ct = cp + d->nstates, *np = s->dnext;
+    int32_t *occ = s->ocur, *nocc = s->onext;
+    @@PREFIX@@_rs_dacc a = {0, s->cap, -1, s->lits};   /* best: positions are >= 0, a detection sets it */
+    for (int32_t i = 0; i < n; i++) {
         int32_t q = occ[i];
         int64_t sp = cp[q];
         cp[q] = -1;   /* the current half is the next event's next */
-        if (@@PREFIX@@_rs_live(s, d, sp, ct[q], ts))
-            @@PREFIX@@_rs_dense_from(s, d, np, nocc, q, sp, ct[q], e, memo, overflow);
+        if (@@PREFIX@@_rs_live_at(d, pos, sp, ct[q], ts))
+            @@PREFIX@@_rs_dense_from(s, d, &a, np, nocc, q, sp, ct[q], e, memo, overflow);
     }
-    @@PREFIX@@_rs_dense_from(s, d, np, nocc, d->start, s->pos, ts, e, memo, overflow);
-    s->flip = 1 - h;
-    s->n = s->nnext;
-    s->pos++;
-    return s->best >= 0;
+    @@PREFIX@@_rs_dense_from(s, d, &a, np, nocc, d->start, pos, ts, e, memo, overflow);
+    /* flip follows dcur (rs_checkpoint); nnext is the non-dense step's */
+    s->dcur = np, s->dnext = cp, s->ocur = nocc, s->onext = occ;
+    s->n = a.nnext;
+    s->best = a.best;
+    s->pos = pos + 1;
+    return a.best >= 0;
 }
 
 /* rs_step with runs, or with a run starting at e. */
@@ -757,7 +788,7 @@ static inline int @@PREFIX@@_rs_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_d
     const @@PREFIX@@_rs_state *st = &d->states[d->start];
     int go = s->n > 0;
     for (int32_t k = st->trans; !go && k < st->trans + st->ntrans; k++)
-        go = @@PREFIX@@_rs_free(s, d, &d->trans[k], e, memo);
+        go = @@PREFIX@@_rs_free(s->lits, d, &d->trans[k], e, memo);
     if (!go) {
         s->pos++;
         return 0;
@@ -854,16 +885,19 @@ static void @@PREFIX@@_rs_checkpoint(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_d
     sremrt_state_i64(io, &s->fmax);
     sremrt_state_i64(io, &s->lost);
     sremrt_state_u64(io, &s->lits);
+    s->flip = s->dcur != s->dense;   /* the dense step swaps the halves alone */
     int32_t *counts[] = {&s->nb, &s->n, &s->nheap, &s->nloop, &s->nnext, &s->npend,
                          &s->nfinal, &s->nocc, &s->hashed, &s->flip, &s->free_};
     for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
         sremrt_state_i32(io, counts[k]);
     if (io->mode == SREMRT_STATE_LOAD && io->err == SREMRT_STATE_OK &&
         (s->nb != 4 * cap || s->nheap < 0 || s->nheap > 2 * cap || s->npend < 0 || s->npend > cap || s->nocc < 0 ||
-         s->nocc > ns || s->free_ < -1 || s->free_ >= 2 * cap)) {
+         s->nocc > ns || s->free_ < -1 || s->free_ >= 2 * cap || (s->flip != 0 && s->flip != 1) ||
+         (d->dense && (s->n < 0 || s->n > ns)))) {
         sremrt_state_fail(io, SREMRT_STATE_EFORMAT);
         return;
     }
+    @@PREFIX@@_rs_halves(s, d);
     for (int32_t r = 0; r < 2 * cap && io->err == SREMRT_STATE_OK; r++)
         @@PREFIX@@_rs_record(s, d, io, r);
     sremrt_state_bytes(io, s->pend, (size_t)s->npend * sizeof *s->pend);

@@ -46,7 +46,11 @@ typedef struct @@PREFIX@@_runset {
     int32_t nloop, nnext, npend;   /* runs in self-loop states, in the set after the event, merges */
     int32_t nfinal, nocc;          /* runs in final self-loop states, occupied states */
     int32_t hashed;                /* runs are in the hash buckets (above RS_FLAT runs) */
-    int32_t flip;                  /* dense: the half of dense and occ that is current */
+    int32_t flip;                  /* dense: the half of dense and occ that is current (set at a checkpoint) */
+    /* dense: the halves of dense and occ, current and next, as flip says
+     * (rs_halves; the step swaps them without computing them) */
+    int64_t *dcur, *dnext;
+    int32_t *ocur, *onext;
     int32_t free_;
 } @@PREFIX@@_runset;
 

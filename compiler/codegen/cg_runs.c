@@ -288,7 +288,7 @@ static bool eval_fits(const Conjs *c)
 
 /* The pattern's eval functions: every register-free literal on the event
  * at once, bit f for function f, so a transition's register-free
- * literals are two mask tests (rs_trans fpos, fneg). The literals are
+ * literals are one mask test (rs_trans fpos, fmask). The literals are
  * blocks of them, not functions of their own: cc's time goes by the
  * function. Two of them: pN_eval, those of the start state's transitions,
  * all an empty set needs to know that the event starts nothing (B7: 7
@@ -518,9 +518,12 @@ static void emit_tables(Cg *g, int i, const Runs *ru, const Order *o, const Conj
         for (int j = c->first[k]; c->eval && j < c->first[k + 1]; j++)
             if (!reads_reg(c->v[j].cond))
                 *(c->v[j].neg ? &fneg : &fpos) |= UINT64_C(1) << c->v[j].fn;
+        uint64_t fmask = fpos | fneg;
+        if (fpos & fneg)   /* a literal and its negation: never holds */
+            fpos = 1, fmask = 0;
         fprintf(out, "    {%d, %d, %d, UINT64_C(0x%" PRIx64 "), UINT64_C(0x%" PRIx64 "), UINT64_C(0x%" PRIx64 "), %d, %d, %d},"
                      "   /* %d -> %d, atom %d */\n",
-                t->to, c->first[k], c->first[k + 1] - c->first[k], fpos, fneg, w, is_loop(t), nfa->final[t->to],
+                t->to, c->first[k], c->first[k + 1] - c->first[k], fpos, fmask, w, is_loop(t), nfa->final[t->to],
                 ru->dead[t->to], t->from, t->to, t->position);
     }
     if (o->n == 0)
@@ -545,18 +548,24 @@ static void emit_tables(Cg *g, int i, const Runs *ru, const Order *o, const Conj
         dense &= !reg_read(ru, r);
     for (int k = 0; k < c->n; k++)   /* the dense step tests register-free literals only */
         dense &= !reads_reg(c->v[k].cond);
-    fprintf(out, "};\n\nstatic const %s_rs_desc %s_p%d_desc = {\n"
+    /* each state's first transition, by address: the dense step's loop
+       bounds without an index multiplied (B1: 5 instructions a state) */
+    fprintf(out, "};\n\nstatic const %s_rs_trans *const %s_p%d_tq[] = {\n   ", P, P, i);
+    for (int q = 0; q <= nfa->nstates; q++)
+        fprintf(out, " %s_p%d_trans + %d,", P, i, o->first[q]);
+    fprintf(out, "\n};\n\nstatic const %s_rs_desc %s_p%d_desc = {\n"
                  "    %s_p%d_states, %s_p%d_trans, %s_p%d_lits, %d, %d, (int32_t)sizeof(%s_p%d_regs), %d, %d,\n"
                  "    %d, INT64_C(%" PRId64 "), %s_p%d_write, ",
             P, P, i, P, i, P, i, P, i, nfa->nstates, nfa->start, P, i, c->nfns, dense, wk, ru->window, P, i);
     if (c->shared)
-        fprintf(out, "NULL, NULL, %s_p%d_lmap,\n};\n\n", P, i);
+        fprintf(out, "NULL, NULL, %s_p%d_lmap,", P, i);
     else if (c->eval && c->eval1)
-        fprintf(out, "%s_p%d_eval, %s_p%d_eval1, NULL,\n};\n\n", P, i, P, i);
+        fprintf(out, "%s_p%d_eval, %s_p%d_eval1, NULL,", P, i, P, i);
     else if (c->eval)
-        fprintf(out, "%s_p%d_eval, NULL, NULL,\n};\n\n", P, i);
+        fprintf(out, "%s_p%d_eval, NULL, NULL,", P, i);
     else
-        fputs("NULL, NULL, NULL,\n};\n\n", out);
+        fputs("NULL, NULL, NULL,", out);
+    fprintf(out, " %s_p%d_tq,\n};\n\n", P, i);
     free(key);
 }
 
