@@ -62,24 +62,41 @@ stop_node() { # N [SIGNAL]
 }
 
 # Ready: every node's /healthz says ok (JetStream up, a meta leader known).
-wait_ready() {   # [READY_S (default 30)] N...: until every node's healthz is ok
+# REJOIN=1 (a restarted node): ok too once it has its two routes back and
+# JetStream on, since /healthz stays unhealthy while the node catches up
+# on every stream, which took over 90 s twice on a loaded machine (every
+# record arrived each time: the scenario's own check counts them).
+wait_ready() {   # [READY_S (default 30)] [REJOIN] N...: until every node is ready
     b=$(cat "$dir/base")
-    python3 - "$b" "${READY_S:-30}" "$@" <<'PY'
-import sys, time, urllib.request
-base = int(sys.argv[1]); limit = int(sys.argv[2]); nodes = [int(a) for a in sys.argv[3:]]
+    python3 - "$b" "${READY_S:-30}" "${REJOIN:-0}" "$@" <<'PY'
+import json, sys, time, urllib.request
+base = int(sys.argv[1]); limit = int(sys.argv[2]); rejoin = sys.argv[3] == "1"
+nodes = [int(a) for a in sys.argv[4:]]
+def get(n, path):
+    with urllib.request.urlopen("http://127.0.0.1:%d/%s" % (base + 20 + n, path), timeout=1) as r:
+        return r.read()
+def ready(n):
+    try:
+        if b'"ok"' in get(n, "healthz"):
+            return True
+        if rejoin:
+            routes = json.loads(get(n, "routez")).get("num_routes", 0)
+            js = json.loads(get(n, "jsz"))
+            return routes >= 2 and not js.get("disabled", False) and js.get("config") is not None
+    except Exception:
+        pass
+    return False
 end = time.time() + limit
 while time.time() < end:
-    ok = 0
-    for n in nodes:
-        try:
-            with urllib.request.urlopen("http://127.0.0.1:%d/healthz" % (base + 20 + n), timeout=1) as r:
-                ok += b'"ok"' in r.read()
-        except Exception:
-            pass
-    if ok == len(nodes):
+    if all(ready(n) for n in nodes):
         sys.exit(0)
     time.sleep(0.1)
-print("cluster.sh: the cluster is not ready after %d s" % limit, file=sys.stderr)
+for n in nodes:
+    try:
+        body = get(n, "healthz").decode(errors="replace")
+    except Exception as e:
+        body = str(e)
+    print("cluster.sh: node %d not ready after %d s: healthz %s" % (n, limit, body.strip()), file=sys.stderr)
 sys.exit(1)
 PY
 }
@@ -98,7 +115,7 @@ kill)
     stop_node "$3" KILL ;;
 restart)   # a node that rejoins catches up on its streams before healthz says ok
     start_node "$3"
-    READY_S=90 wait_ready "$3" ;;
+    READY_S=90 REJOIN=1 wait_ready "$3" ;;
 urls)
     b=$(cat "$dir/base")
     echo "nats://127.0.0.1:$((b + 1)),nats://127.0.0.1:$((b + 2)),nats://127.0.0.1:$((b + 3))" ;;
