@@ -217,13 +217,11 @@ typedef struct ScanAccess {
     const char *ev, *far, *ret, *none;   /* none: what it returns when no start is found */
 } ScanAccess;
 
-/* The rest of one step of the scan's full pass, on event e at distance
- * d; nR is near[R]'s distance. */
-static void put_scan_gaps_step(Cg *g, int i, const Chain *c, bool reads, const ScanAccess *x)
+/* A gap chain's part of one step of the scan's full pass, on event e at
+ * distance d; nR is near[R]'s distance. */
+static void put_scan_gap_atoms(Cg *g, int i, const Chain *c, const ScanAccess *x)
 {
     FILE *out = g->canon.f;
-    if (!reads)
-        fputs("        (void)e;\n", out);
     for (int r = 0; r + 1 < c->n; r++) {
         fprintf(out, "        if (d - n%d <= %" PRId64, r + 1, c->links[r + 1].gap + 1);
         if (c->links[r].cond)
@@ -233,7 +231,6 @@ static void put_scan_gaps_step(Cg *g, int i, const Chain *c, bool reads, const S
         else
             fprintf(out, ")\n            n%d = d;\n", r);
     }
-    fputs("    }\n", out);
 }
 
 /* Atom r's test on e in a stam/stnm scan step, after "if (" and the
@@ -276,13 +273,17 @@ static void put_scan_stam(Cg *g, int i, const Chain *c)
     }
 }
 
-/* The rest of one step of put_scan_chain's loops, on event e at p. */
-static void put_scan_stam_step(Cg *g, int i, const Chain *c, bool reads)
+/* The rest of one step of a scan's loop, on event e: a gap chain's
+ * (x: how its scan reads the events) or a stam/stnm chain's (x NULL). */
+static void put_scan_step(Cg *g, int i, const Chain *c, bool reads, const ScanAccess *x)
 {
     FILE *out = g->canon.f;
     if (!reads)
         fputs("        (void)e;\n", out);
-    put_scan_stam(g, i, c);
+    if (x)
+        put_scan_gap_atoms(g, i, c, x);
+    else
+        put_scan_stam(g, i, c);
     fputs("    }\n", out);
 }
 
@@ -398,7 +399,7 @@ static void put_scan_body(Cg *g, int i, const Chain *c, bool reads, const ScanAc
             x->far ? " && d <= " : "", x->far ? x->far : "", g->P);
     fprintf(out, x->ev, "d");
     fputs(";\n", out);
-    put_scan_gaps_step(g, i, c, reads, x);
+    put_scan_step(g, i, c, reads, x);
     fprintf(out, "    return %s;   /* not reached: a detection has a start in reach */\n}\n\n", x->none);
 }
 
@@ -497,10 +498,10 @@ static void put_scan_chain(Cg *g, int i, const char *name_of, const Chain *c)
     fprintf(out, "    int64_t p = i - 1;\n"
                  "    for (; p >= lo && p >= base; p--) {\n"
                  "        const %s_event *e = &cur[p - base];\n", P);
-    put_scan_stam_step(g, i, c, reads);
+    put_scan_step(g, i, c, reads, NULL);
     fprintf(out, "    for (; p >= lo; p--) {\n"
                  "        const %s_event *e = &m->hist[(uint64_t)p %% %s];\n", P, cap);
-    put_scan_stam_step(g, i, c, reads);
+    put_scan_step(g, i, c, reads, NULL);
     fputs("    return 0;   /* not reached: a detection has a start in reach (counted if it were) */\n}\n\n", out);
 }
 
