@@ -574,8 +574,7 @@ size_t @@PREFIX@@_push_many(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *event
 {
 @@IF HAS_HIST@@
     /* replays read the call's events in place, the ring keeps the last */
-    m->cur = events;
-    m->cur_base = m->index + 1;
+    @@PREFIX@@_hist_open(m, events, n);
     size_t k = @@PREFIX@@_push_in(m, events, n);
     @@PREFIX@@_hist_keep(m, events, k);
     return k;
@@ -588,8 +587,7 @@ size_t @@PREFIX@@_push_many(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *event
 int @@PREFIX@@_push(@@PREFIX@@_matcher *m, const @@PREFIX@@_event *e)
 {
 @@IF HAS_HIST@@
-    m->cur = e;
-    m->cur_base = m->index + 1;
+    @@PREFIX@@_hist_open(m, e, 1);
     size_t k = @@PUSH_ONE@@(m, e, 1);
     @@PREFIX@@_hist_keep(m, e, k);
     return k == 1 ? 0 : 1;

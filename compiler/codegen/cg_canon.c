@@ -350,20 +350,31 @@ static void put_scan_three(Cg *g, int i, const Chain *c, const ScanAccess *x)
     int64_t g1 = c->links[1].gap + 1, g2 = c->links[2].gap + 1;
     char far[CG_NAME_MAX + 32];
     snprintf(far, sizeof far, "%s%s", x->far ? " && nb <= " : "", x->far ? x->far : "");
-    fputs("    int64_t d, t, nb, hi, j;\n", out);
+    fprintf(out, "    int64_t d, t, nb, hi%s;\n", x->far ? ", j" : "");
     fprintf(out, "    for (nb = 1; nb <= %" PRId64 "%s && ", g2, far);
     put_scan_not(g, i, c, 1, "nb", x);
     /* the latest B's reach by j from 1: a loop of known length, unrolled
        without a bound test per event */
-    fprintf(out, "; nb++) {\n    }\n"
-                 "    for (j = 1; j <= %" PRId64 "%s%s && ", g1, x->far ? " && nb + j <= " : "", x->far ? x->far : "");
-    put_scan_not(g, i, c, 0, "(nb + j)", x);
-    fprintf(out, "; j++) {\n    }\n"
-                 "    d = nb + j;\n"
-                 "    if (j <= %" PRId64 "%s%s)\n        return %s;\n"
-                 "    hi = d - 1;\n"
-                 "    for (nb++; nb <= %" PRId64 "%s && ", g1, x->far ? " && d <= " : "", x->far ? x->far : "",
-            x->ret, g2, far);
+    fputs("; nb++) {\n    }\n", out);
+    if (!x->far) {   /* scan_in: each event a constant offset of the B, one test and return each */
+        fprintf(out, "    const %s_event *b = &a[-nb];\n", g->P);
+        for (int64_t j = 1; j <= g1; j++) {
+            if (c->links[0].cond)
+                fprintf(out, "    if (%s_p%d_sc0(&b[-%" PRId64 "], NULL))\n", g->P, i, j);
+            fprintf(out, "%sreturn &b[-%" PRId64 "];\n", c->links[0].cond ? "        " : "    ", j);
+            if (!c->links[0].cond)
+                break;
+        }
+        fprintf(out, "    hi = nb + %" PRId64 ";\n", g1);
+    } else {
+        fprintf(out, "    for (j = 1; j <= %" PRId64 " && nb + j <= %s && ", g1, x->far);
+        put_scan_not(g, i, c, 0, "(nb + j)", x);
+        fprintf(out, "; j++) {\n    }\n"
+                     "    d = nb + j;\n"
+                     "    if (j <= %" PRId64 " && d <= %s)\n        return %s;\n"
+                     "    hi = d - 1;\n", g1, x->far, x->ret);
+    }
+    fprintf(out, "    for (nb++; nb <= %" PRId64 "%s && ", g2, far);
     put_scan_not(g, i, c, 1, "nb", x);
     fprintf(out, "; nb++) {\n    }\n"
                  "    while (nb <= %" PRId64 "%s) {   /* the earlier Bs, rarely */\n"
@@ -444,6 +455,12 @@ static void put_scan_gaps(Cg *g, int i, const char *name_of, const Chain *c)
                  "        return i - (a - %s_p%d_scan_in(a));\n"
                  "    }\n",
             name_of, L, P, P, i, P, L - 1, P, P, i);
+    if (cg_canon_linear(g))   /* the call's first events follow the ring's (hist_open) */
+        fprintf(out, "    if (i - %" PRId64 " >= 1) {   /* else the stream's first events: no event before 1 */\n"
+                     "        const %s_event *a = &m->hist[i - m->hist_o];\n"
+                     "        return i - (a - %s_p%d_scan_in(a));\n"
+                     "    }\n",
+                L - 1, P, P, i);
     snprintf(ev, sizeof ev, "%s_hist_at(m, i - %%s)", P);
     ScanAccess ring = {ev, "i - 1", "i - d", "0"};
     put_scan_body(g, i, c, reads, &ring);
@@ -500,7 +517,11 @@ static void put_scan_chain(Cg *g, int i, const char *name_of, const Chain *c)
                  "        const %s_event *e = &cur[p - base];\n", P);
     put_scan_step(g, i, c, reads, NULL);
     fprintf(out, "    for (; p >= lo; p--) {\n"
-                 "        const %s_event *e = &m->hist[(uint64_t)p %% %s];\n", P, cap);
+                 "        const %s_event *e = &m->hist[", P);
+    if (cg_canon_linear(g))
+        fputs("p - m->hist_o];\n", out);
+    else
+        fprintf(out, "(uint64_t)p %% %s];\n", cap);
     put_scan_step(g, i, c, reads, NULL);
     fputs("    return 0;   /* not reached: a detection has a start in reach (counted if it were) */\n}\n\n", out);
 }
@@ -934,6 +955,102 @@ static bool tags_only(const Cg *g)
     return true;
 }
 
+/* Whether the shared ring keeps its events in the order of the stream,
+ * event x at hist[x - hist_o] (put_linear): a ring of fixed size, read
+ * by a replay or a scan, of at most CG_CANON_LINEAR_MAX events. */
+bool cg_canon_linear(const Cg *g)
+{
+    return g->canon_hist > 0 && g->canon_hist <= CG_CANON_LINEAR_MAX && g->canon_grow < 0 && !tags_only(g);
+}
+
+/* The call's first events a linear ring takes before the call (hist_open),
+ * so that a gap chain's scan at one of them reads a single array: its
+ * span less one, the longest of the file's (0: no such scan). */
+static int64_t scan_prefix(const Cg *g)
+{
+    int64_t s = 0;
+    for (int d = 0; d < g->ndecls; d++) {
+        const Chain *c = g->canon_pat[d] >= 0 ? g->canon_gaps[d] : NULL;
+        if (c && c->kind == CHAIN_GAPS && !g->canon_p[d]->partition_attr && chain_span(c) - 1 > s)
+            s = chain_span(c) - 1;
+    }
+    return s;
+}
+
+/* The events a linear ring has room for: the last H, as many again so
+ * that events one at a time move the H once every H events, and the
+ * call's first ones (scan_prefix). */
+int64_t cg_canon_ring_cap(const Cg *g) { return 2 * g->canon_hist + scan_prefix(g); }
+
+/* Before a call of n events (push_many, push): where they are, and for a
+ * linear ring its first S of them after the ring's events (the caller
+ * has made room: put_linear). */
+static void put_open(Cg *g, FILE *out, int64_t S)
+{
+    const char *P = g->P;
+    fprintf(out, "/* Before a call of n events: the events replays and scans read in place%s. */\n"
+                 "static void %s_hist_open(%s_matcher *m, const %s_event *events, size_t n)\n{\n"
+                 "    m->cur = events;\n"
+                 "    m->cur_base = m->index + 1;\n",
+            S > 0 ? ", and the\n * first of them after the ring's, so that a scan at one of them reads one\n * array (cg_canon.c, put_linear)" : "", P, P, P);
+    if (S > 0)
+        fprintf(out, "    int64_t u = m->cur_base - m->hist_o;   /* the ring's slots in use */\n"
+                     "    if (u + %" PRId64 " > %" PRId64 ")\n"
+                     "        u = %s_hist_rebase(m);\n"
+                     "    if (n >= %" PRId64 "u)   /* a copy of constant length */\n"
+                     "        memcpy(&m->hist[u], events, %" PRId64 " * sizeof *events);\n"
+                     "    else\n"
+                     "        memcpy(&m->hist[u], events, n * sizeof *events);\n",
+                S, cg_canon_ring_cap(g), P, S, S);
+    else
+        fputs("    (void)n;\n", out);
+    fputs("}\n\n", out);
+}
+
+/* The ring in the order of the stream (cg_canon_linear): event x at
+ * hist[x - hist_o], the H before the call (cur_base) always among them,
+ * since the H before hist_o + H at least are. A call of k >= H events
+ * leaves its last H at hist[0], one copy of constant length (the modulo
+ * ring cut it in two of variable length: B2 at w = 10, 0.38 instructions
+ * an event); fewer go after the ring's, which moves its last H to
+ * hist[0] when there is no room (at most once every H events). The
+ * call's first S events go there before the call (hist_open), so a scan
+ * at one of them reads one array, as scan_in does (P_pI_scan). */
+static void put_linear(Cg *g, FILE *out)
+{
+    const char *P = g->P;
+    int64_t H = g->canon_hist, S = scan_prefix(g), cap = cg_canon_ring_cap(g);
+    fprintf(out, "/* No room after the ring's events: its last %" PRId64 " to hist[0]; the slots in use. */\n"
+                 "static int64_t %s_hist_rebase(%s_matcher *m)\n{\n"
+                 "    int64_t u = m->cur_base - m->hist_o;\n"
+                 "    memmove(m->hist, &m->hist[u - %" PRId64 "], %" PRId64 " * sizeof m->hist[0]);\n"
+                 "    m->hist_o = m->cur_base - %" PRId64 ";\n"
+                 "    return %" PRId64 ";\n}\n\n",
+            H, P, P, H, H, H, H);
+    put_open(g, out, S);
+    fprintf(out, "/* After a call: its k accepted events into the ring (cg_canon.c,\n"
+                 " * put_linear). */\n"
+                 "static void %s_hist_keep(%s_matcher *m, const %s_event *events, size_t k)\n{\n"
+                 "    int64_t u = m->cur_base - m->hist_o;\n"
+                 "    if (k >= %" PRId64 "u) {   /* the last H, at hist[0] */\n"
+                 "        memcpy(m->hist, &events[k - %" PRId64 "u], %" PRId64 " * sizeof *events);\n"
+                 "        m->hist_o = m->cur_base + (int64_t)k - %" PRId64 ";\n"
+                 "    } else if (u + (int64_t)k > %" PRId64 ") {\n"
+                 "        u = %s_hist_rebase(m);\n"
+                 "        memcpy(&m->hist[u], events, k * sizeof *events);\n",
+            P, P, P, H, H, H, H, cap, P);
+    if (S > 0)   /* the first S are there already (hist_open) */
+        fprintf(out, "    } else if (k > %" PRId64 "u) {\n"
+                     "        memcpy(&m->hist[u + %" PRId64 "], &events[%" PRId64 "], (k - %" PRId64 "u) * sizeof *events);\n",
+                S, S, S, S);
+    else
+        fputs("    } else {\n"
+              "        memcpy(&m->hist[u], events, k * sizeof *events);\n", out);
+    fputs("    }\n"
+          "    m->cur = NULL;\n"
+          "    m->cur_base = INT64_MAX;\n}\n\n", out);
+}
+
 /* hist_keep of a file whose starts are all tags (tags_only): a later
  * record starts at a later event or at what a tag holds now, since a tag
  * only ever takes the event's index or another tag's value (chain.h), and
@@ -987,8 +1104,16 @@ static void put_shared(Cg *g, FILE *out)
     snprintf(cap, sizeof cap, grow ? "m->hist_cap" : "%" PRId64, H);
     snprintf(capu, sizeof capu, grow ? "(size_t)m->hist_cap" : "%" PRId64 "u", H);
     Buf *f = &g->fields;
-    cg_line(f, 0, "%s_event hist%s[%" PRId64 "];   /* the last events, by index %% %s */", P, grow ? "0" : "", H,
-            cap);
+    bool linear = cg_canon_linear(g);
+    if (linear) {
+        cg_line(f, 0, "%s_event hist[%" PRId64 "];   /* the last %" PRId64 " events (and the call's first): x at hist[x - hist_o] */",
+                P, cg_canon_ring_cap(g), H);
+        cg_line(f, 0, "int64_t hist_o;   /* the index of hist[0]'s event */");
+        cg_line(&g->init, 0, "m->hist_o = 1 - %" PRId64 ";   /* index 1 at hist[H]: n - H never below 0 */", H);
+    } else {
+        cg_line(f, 0, "%s_event hist%s[%" PRId64 "];   /* the last events, by index %% %s */", P, grow ? "0" : "",
+                H, cap);
+    }
     cg_line(f, 0, "const %s_event *cur;   /* the current push_many's events: cur[0] has index cur_base */", P);
     cg_line(f, 0, "int64_t cur_base;   /* INT64_MAX between calls */");
     cg_line(&g->init, 0, "m->cur_base = INT64_MAX;   /* no push_many under way */");
@@ -998,8 +1123,12 @@ static void put_shared(Cg *g, FILE *out)
             "/* The event of global index x, one of the last %s: in the current\n"
             " * push_many's array, or in the ring once that call returned. */\n"
             "static const %s_event *%s_hist_at(const %s_matcher *m, int64_t x)\n{\n"
-            "    return x >= m->cur_base ? &m->cur[x - m->cur_base] : &m->hist[(uint64_t)x %% %s];\n}\n\n",
-            cap, P, P, P, cap);
+            "    return x >= m->cur_base ? &m->cur[x - m->cur_base] : &m->hist[",
+            cap, P, P, P);
+    if (linear)
+        fputs("x - m->hist_o];\n}\n\n", out);
+    else
+        fprintf(out, "(uint64_t)x %% %s];\n}\n\n", cap);
     if (grow)   /* the ring keeps the longest window: push_many's array holds no more */
         fprintf(out,
                 "/* Whether the event of global index x is at hand (hist_at). */\n"
@@ -1019,9 +1148,13 @@ static void put_shared(Cg *g, FILE *out)
             "static const %s_event *%s_hist_ev(const %s_matcher *m, int64_t x)\n{\n"
             "    return %s_hist_has(m, x) ? %s_hist_at(m, x) : NULL;\n}\n\n",
             P, P, P, P, P);
-    if (tags_only(g) && !grow) {
+    if (linear) {
+        put_linear(g, out);
+    } else if (tags_only(g) && !grow) {
+        put_open(g, out, 0);
         put_keep_tags(g, out, capu);
     } else {
+        put_open(g, out, 0);
         fprintf(out,
                 "/* After a push_many: the last of its k accepted events into the ring\n"
                 " * (at most two copies: no division per event). */\n"

@@ -378,11 +378,20 @@ static void put_scan_start(Cg *g)
         fprintf(out, "%s                if (done + at >= %" PRId64 ") {   /* the span in events */\n"
                      "%s                    r.start_event = %s_p%d_scan_in(&b[at]);\n"
                      "%s                    r.start = r.index - (&b[at] - (const %s_event *)r.start_event);\n"
-                     "%s                } else {\n"
+                     "%s                }",
+                in, g->batch_back[b], in, P, i, in, P, in);
+        if (cg_canon_linear(g))   /* the call's first events follow the ring's (hist_open): one array */
+            fprintf(out, " else if (r.index > %" PRId64 ") {\n"
+                         "%s                    const %s_event *a = &m->hist[r.index - m->hist_o];\n"
+                         "%s                    r.start_event = %s_p%d_scan_in(a);\n"
+                         "%s                    r.start = r.index - (a - (const %s_event *)r.start_event);\n"
+                         "%s                }",
+                    g->batch_back[b], in, P, in, P, i, in, P, in);
+        fprintf(out, " else {   /* the stream's first events */\n"
                      "%s                    r.start = %s_p%d_scan(m);\n"
                      "%s                    r.start_event = %s_hist_at(m, r.start);\n"
                      "%s                }\n",
-                in, g->batch_back[b], in, P, i, in, P, in, in, P, i, in, P, in);
+                in, P, i, in, P, in);
         if (g->nbatch > 1)
             fputs("                    break;\n", out);
     }

@@ -215,6 +215,9 @@ void cg_put_chain_skip(Cg *g, int i, const Chain *c, FILE *out, const char *st);
  * count windows theirs up to CG_CANON_KEEP_MAX (a start further back is
  * reported unknown). */
 enum { CG_CANON_KEEP = 256, CG_CANON_KEEP_FW = 32, CG_CANON_KEEP_MAX = 4096 };
+/* The shared ring in the order of the stream (cg_canon.c, put_linear) up
+ * to this many events: twice that, and a copy of constant length a call. */
+enum { CG_CANON_LINEAR_MAX = 256 };
 void cg_emit_canon(Cg *g, int i, const Plan *plan);
 int  cg_canon_scan_mode(const Plan *plan);
 int  cg_canon_back_mode(const Plan *plan);
@@ -224,6 +227,8 @@ int cg_canon_runs_mode(const Plan *plan);
 void cg_canon_put_push(Cg *g, int i, const AstPattern *p, int level);
 void cg_emit_canon_end(Cg *g);
 bool cg_canon_on(const Cg *g);
+bool cg_canon_linear(const Cg *g);
+int64_t cg_canon_ring_cap(const Cg *g);
 
 /* cg_cond.c */
 void cg_emit_cond_fn(FILE *out, const char *P, const char *fname, const char *arg,

@@ -130,7 +130,14 @@ void cg_state_hist(Cg *g, bool grow)
         cg_line(st, 1, "}");
     }
     cg_line(st, 1, "int64_t c = m->index < %s ? m->index : %s;", cap, cap);
-    cg_line(st, 1, "%s_state_events(io, NULL, m->hist, m->index - c + 1, m->index + 1, %s);", P, cap);
+    if (cg_canon_linear(g)) {   /* in the order of the stream: its slots (a load puts them at hist[0]) */
+        cg_line(st, 1, "if (io->mode == SREMRT_STATE_LOAD)");
+        cg_line(st, 2, "m->hist_o = m->index + 1 - %s;", cap);
+        cg_line(st, 1, "%s_state_events(io, NULL, m->hist, m->index - c + 1 - m->hist_o, m->index + 1 - m->hist_o, %" PRId64 ");",
+                P, cg_canon_ring_cap(g));
+    } else {
+        cg_line(st, 1, "%s_state_events(io, NULL, m->hist, m->index - c + 1, m->index + 1, %s);", P, cap);
+    }
     cg_line(st, 0, "}");
 }
 
