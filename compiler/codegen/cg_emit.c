@@ -331,30 +331,30 @@ static void put_tag_start(Cg *g, bool tags, bool alltags, bool near)
         return;
     const char *in = alltags ? "" : "    ";
     if (!alltags)
-        fprintf(out, "                if (%s_canon_tag[r.decl] == 1) {\n", P);
+        fprintf(out, "                if (%s_canon_tag[r->decl] == 1) {\n", P);
     fprintf(out, "%s                int64_t x = hs[h];\n", in);
     put_la(g, 2, in);
     /* x - ob: the start's place in the call's events (tags are 2^62 + index) */
     fprintf(out, "%s                x -= ob;\n"
-                 "%s                r.start = x + base;\n", in, in);
+                 "%s                r->start = x + base;\n", in, in);
     if (!alltags)
-        fprintf(out, "                    r.schema = &%s_schema;\n                    r.nbind = 0;\n", P);
+        fprintf(out, "                    r->schema = &%s_schema;\n                    r->nbind = 0;\n", P);
     /* at hand as push has it (hist_has: for a ring of fixed size H, the
        last H + 1 at the detection, one compare here since a tag's start
-       is at least 1 and at most r.index), then from the array where it
+       is at least 1 and at most r->index), then from the array where it
        is, else from the ring (hist_at: before the call) */
     if (near) {   /* every start within the ring's reach: no test, events_missing stays 0 */
-        fprintf(out, "%s                r.start_event = x >= 0 ? (const void *)&events[x] : (const void *)%s_hist_at(m, r.start);\n",
+        fprintf(out, "%s                r->start_event = x >= 0 ? (const void *)&events[x] : (const void *)%s_hist_at(m, r->start);\n",
                 in, P);
         return;
     }
     if (g->canon_grow >= 0)
-        fprintf(out, "%s                r.events_missing = !%s_hist_has(m, r.start);\n", in, P);
+        fprintf(out, "%s                r->events_missing = !%s_hist_has(m, r->start);\n", in, P);
     else
-        fprintf(out, "%s                r.events_missing = r.index - r.start > %" PRId64 ";\n", in, g->canon_hist);
-    fprintf(out, "%s                r.start_event = r.events_missing ? NULL\n"
+        fprintf(out, "%s                r->events_missing = r->index - r->start > %" PRId64 ";\n", in, g->canon_hist);
+    fprintf(out, "%s                r->start_event = r->events_missing ? NULL\n"
                  "%s                              : x >= 0 ? (const void *)&events[x]\n"
-                 "%s                              : (const void *)%s_hist_at(m, r.start);\n",
+                 "%s                              : (const void *)%s_hist_at(m, r->start);\n",
             in, in, in, P);
     if (!alltags)
         fputs("                } else\n    ", out);
@@ -376,20 +376,20 @@ static void put_scan_start(Cg *g)
         if (g->nbatch > 1)
             fprintf(out, "                case %d:\n", b);
         fprintf(out, "%s                if (done + at >= %" PRId64 ") {   /* the span in events */\n"
-                     "%s                    r.start_event = %s_p%d_scan_in(&b[at]);\n"
-                     "%s                    r.start = r.index - (&b[at] - (const %s_event *)r.start_event);\n"
+                     "%s                    r->start_event = %s_p%d_scan_in(&b[at]);\n"
+                     "%s                    r->start = r->index - (&b[at] - (const %s_event *)r->start_event);\n"
                      "%s                }",
                 in, g->batch_back[b], in, P, i, in, P, in);
         if (cg_canon_linear(g))   /* the call's first events follow the ring's (hist_open): one array */
-            fprintf(out, " else if (r.index > %" PRId64 ") {\n"
-                         "%s                    const %s_event *a = &m->hist[r.index - m->hist_o];\n"
-                         "%s                    r.start_event = %s_p%d_scan_in(a);\n"
-                         "%s                    r.start = r.index - (a - (const %s_event *)r.start_event);\n"
+            fprintf(out, " else if (r->index > %" PRId64 ") {\n"
+                         "%s                    const %s_event *a = &m->hist[r->index - m->hist_o];\n"
+                         "%s                    r->start_event = %s_p%d_scan_in(a);\n"
+                         "%s                    r->start = r->index - (a - (const %s_event *)r->start_event);\n"
                          "%s                }",
                     g->batch_back[b], in, P, in, P, i, in, P, in);
         fprintf(out, " else {   /* the stream's first events */\n"
-                     "%s                    r.start = %s_p%d_scan(m);\n"
-                     "%s                    r.start_event = %s_hist_at(m, r.start);\n"
+                     "%s                    r->start = %s_p%d_scan(m);\n"
+                     "%s                    r->start_event = %s_hist_at(m, r->start);\n"
                      "%s                }\n",
                 in, P, i, in, P, in);
         if (g->nbatch > 1)
@@ -413,6 +413,23 @@ static void put_batch_event(Cg *g, const char *kx)
             fprintf(out, "            hs[nh] = st%d.%s;\n", g->batch[b], g->batch_tagf[b]);
         fprintf(out, "            nh += (size_t)%s_p%d_step(&st%d, e);\n", g->P, g->batch[b], g->batch[b]);
     }
+}
+
+/* The batched records' record in the matcher (emit_batched), its fields
+ * that do not change set at init: kind, has_ts, and the schema when every
+ * pattern's start is its tag or its scan (no labels; else canon_fill sets
+ * it, or no start is given). Before the sections close. */
+static void put_batch_record(Cg *g)
+{
+    bool same = true;
+    for (int b = 0; b < g->nbatch; b++)
+        same &= g->batch_tag[b] != 0 || g->batch_scan[b];
+    cg_line(&g->fields, 0, "sremrt_record brec;   /* push_many's batched records (kind, has_ts%s set at init) */",
+            same ? ", schema" : "");
+    cg_line(&g->init, 0, "m->brec.kind = SREMRT_MATCH;");
+    cg_line(&g->init, 0, "m->brec.has_ts = %d;", g->schema->ts_attr >= 0);
+    if (same)
+        cg_line(&g->init, 0, "m->brec.schema = &%s_schema;", g->P);
 }
 
 /* push_many of a file whose declarations are all unpartitioned patterns
@@ -447,10 +464,10 @@ static void emit_batched(Cg *g)
     if (tags)   /* the chains' start tags of the block's detections; events[0]'s index, as a tag */
         fprintf(out, "    int64_t hs[%d];\n    const int64_t base = m->cur_base, ob = base + (INT64_C(1) << 62);\n",
                 np * CG_BATCH_BLOCK);
-    /* the record: its fields that do not change, set once a call (at the
-       first block with records: a memset a block cost B1 half an
-       instruction an event) */
-    fputs("    sremrt_record r;\n    int r_set = 0;\n", out);
+    /* the record: its fields that do not change, set once at init (a
+       memset a block cost B1 half an instruction an event, one a call
+       B2 at w = 100 0.15), the others by each record, as PREFIX_match's */
+    fputs("    sremrt_record *const r = &m->brec;   /* put_batch_record */\n", out);
     fputs("    size_t k, done = 0;\n    while (done < n) {\n", out);
     if (g->accel_batch >= 0) {
         char st[32];
@@ -488,36 +505,28 @@ static void emit_batched(Cg *g)
     /* one record for the block: only name, index and ts change */
     fprintf(out, "        int64_t index = m->index;\n"
                  "        uint64_t count = m->stats.events;\n"
-                 "        if (nh > 0 && m->cfg.record) {\n"
-                 "            if (!r_set) {\n"
-                 "                memset(&r, 0, sizeof r);\n"
-                 "                r.kind = SREMRT_MATCH;\n"
-                 "                r.has_ts = %d;\n",
-            g->schema->ts_attr >= 0);
-    if (alltags || allscan)   /* the same for every record (nbind 0: no labels) */
-        fprintf(out, "                r.schema = &%s_schema;\n", P);
-    fputs("                r_set = 1;\n            }\n", out);
+                 "        if (nh > 0 && m->cfg.record) {\n");
     fprintf(out, "            for (size_t h = 0; h < nh; h++) {\n"
                  "                size_t at = hit[h] / %du;\n"
                  "                m->index = index + (int64_t)at + 1;\n"
                  "                m->stats.events = count + at + 1;\n"
-                 "                r.decl = decls[hit[h] %% %du];\n"
-                 "                r.name = %s_decl_names[r.decl];\n"
-                 "                r.index = m->index;\n",
+                 "                r->decl = decls[hit[h] %% %du];\n"
+                 "                r->name = %s_decl_names[r->decl];\n"
+                 "                r->index = m->index;\n",
             np, np, P);
     put_tag_start(g, tags, alltags, near);
     if (allscan)
         put_scan_start(g);
     else if (cg_canon_on(g) && !alltags)
-        fprintf(out, "                %s_canon_fill(m, r.decl, &r);\n", P);
+        fprintf(out, "                %s_canon_fill(m, r->decl, r);\n", P);
     if (cg_canon_on(g) && !allscan && !near)
-        fprintf(out, "                %s_canon_lost(m, r.decl, &r);\n", P);
+        fprintf(out, "                %s_canon_lost(m, r->decl, r);\n", P);
     if (g->schema->ts_attr >= 0) {
-        fputs("                r.ts = (int64_t)b[at].", out);
+        fputs("                r->ts = (int64_t)b[at].", out);
         cg_put_field(out, &g->schema->attrs[g->schema->ts_attr]);
         fputs(";\n", out);
     }
-    fprintf(out, "                m->cfg.record(m->cfg.user, &r);\n"
+    fprintf(out, "                m->cfg.record(m->cfg.user, r);\n"
                  "            }\n"
                  "        }\n"
                  "        m->index = index + (int64_t)k;\n"
@@ -998,6 +1007,8 @@ bool cg_emit(const Ast *ast, Plan *const *plans, const CgOptions *o, Arena *aren
     /* every section but the last, many_fast, which a batched push_many
        writes from many_in's and many_out's closed texts */
     _Static_assert(CG_MANY_FAST == CG_NSECTIONS - 1, "many_fast is the last section");
+    if (batched)
+        put_batch_record(&g);
     cg_bufs_close(g.sec, CG_MANY_FAST);
     if (batched)
         emit_batched(&g);
