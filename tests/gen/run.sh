@@ -235,13 +235,16 @@ fi
 
 # 3b. push_many gives push's records and stops at a rejected event, under
 #     every layout (tests/gen/push_many.c on tests/gen/push_many.srem, and
-#     on push_many_batched.srem, where push_many is batched)
-for F in push_many push_many_batched; do
+#     on push_many_batched.srem, where push_many is batched; on
+#     push_many_linear*.srem, whose scans read the linear ring, with 1 to 8
+#     events a call too)
+for F in push_many push_many_batched push_many_linear push_many_linear_stam; do
     for L in auto table tree chain nodes; do
         if "$SREMC" tests/gen/$F.srem --layout $L --max-states 2000 --prefix pm -o "$W/pm.c" &&
            ${CC:-cc} -std=c99 -O1 -Wall -Wextra -Werror -Iruntime/include -I"$W" tests/gen/push_many.c \
                "$W/pm.c" lib/libsremrt.a -o "$W/pm" && "$W/pm" >/dev/null &&
-           { [ $F = push_many ] || "$W/pm" rare >/dev/null; }; then   # batched: rare As too (far starts)
+           { [ $F = push_many ] || "$W/pm" rare >/dev/null; } &&   # batched: rare As too (far starts)
+           { [ "${F#push_many_linear}" = "$F" ] || { "$W/pm" x small >/dev/null && "$W/pm" rare small >/dev/null; }; }; then
             pass=$((pass+1))
         else
             echo "gen: FAIL push_many against push ($F.srem, --layout $L)"; fail=$((fail+1))
