@@ -38,6 +38,19 @@ typedef struct RunsStats {
     int  peak;
 } RunsStats;
 
+/* The direct-coded dense step (docs/codegen.md, "runs"): runs over an
+ * automaton whose guards read no register, with at most this many
+ * states and transitions, step in C of their own, a block per state with
+ * its transitions' tests inline, in place of the loop over the tables;
+ * the bounds keep the C it adds small (B1 K 26 w 100: 169 -> ~130
+ * instructions an event, docs/PERFORMANCE.md). */
+enum { RUNS_DIRECT_MAX_STATES = 16, RUNS_DIRECT_MAX_TRANS = 40 };
+
+/* Whether runs over nfa (as planned, before runs_new merges its states,
+ * so that the cost model and code generation decide alike) may take the
+ * direct-coded step: within the bounds, no guard reading a register. */
+bool runs_direct_fits(const Sra *nfa);
+
 /* nfa must be epsilon-free; capacity >= 1. */
 Runs *runs_new(const Sra *nfa, int capacity, Arena *arena);
 
