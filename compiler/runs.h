@@ -42,9 +42,10 @@ typedef struct RunsStats {
  * automaton whose guards read no register, with at most this many
  * states and transitions, step in C of their own, a block per state with
  * its transitions' tests inline, in place of the loop over the tables;
- * the bounds keep the C it adds small (B1 K 26 w 100: 169 -> ~130
- * instructions an event, docs/PERFORMANCE.md). */
-enum { RUNS_DIRECT_MAX_STATES = 16, RUNS_DIRECT_MAX_TRANS = 40 };
+ * the bounds keep the C it adds small, at most about 7 KB a pattern
+ * (B1 K 26 w 100: 169 -> 83 instructions an event, B2 K 10 w 10, 20
+ * states: 130 -> 117; docs/PERFORMANCE.md). */
+enum { RUNS_DIRECT_MAX_STATES = 24, RUNS_DIRECT_MAX_TRANS = 48 };
 
 /* Whether runs over nfa (as planned, before runs_new merges its states,
  * so that the cost model and code generation decide alike) may take the

@@ -640,11 +640,26 @@ typedef struct @@PREFIX@@_rs_dacc {
     uint64_t lits;                 /* the event's register-free literals (desc eval) */
 } @@PREFIX@@_rs_dacc;
 
+/* A dense step's move into state to of a run that started at (sp, st):
+ * the latest start wins; there is room for to (the table step tests it,
+ * the direct-coded one runs only when the set holds a run per state:
+ * nothing is dropped, so the order in which it visits states is free). */
+static inline void @@PREFIX@@_rs_dput(const @@PREFIX@@_rs_desc *d, int64_t *np, int32_t *nocc, int32_t *nn,
+                                    int32_t to, int64_t sp, int64_t st)
+{
+    if (np[to] < 0)
+        nocc[(*nn)++] = to;
+    else if (np[to] >= sp)
+        return;
+    np[to] = sp;
+    if (d->window_kind == 2)   /* the timestamps only time windows read */
+        np[d->nstates + to] = st;
+}
+
 static inline void @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, @@PREFIX@@_rs_dacc *a,
                                            int64_t *np, int32_t *nocc, int32_t q, int64_t sp, int64_t st,
                                            const @@PREFIX@@_event *e, uint8_t *memo, uint64_t *overflow)
 {
-    int64_t *nt = np + d->nstates;
     const @@PREFIX@@_rs_trans *t = d->tq[q], *end = d->tq[q + 1];
     for (; t < end; t++) {
         if (t->nlits && !@@PREFIX@@_rs_free(a->lits, d, t, e, memo))   /* every literal is register-free */
@@ -654,19 +669,12 @@ static inline void @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX
             a->best = sp;
         if (t->dead)
             continue;
-        if (np[to] < 0) {
-            if (a->nnext == a->cap) {
-                (*overflow)++;
-                s->lost = sp > s->lost ? sp : s->lost;
-                continue;
-            }
-            nocc[a->nnext++] = to;
-        } else if (np[to] >= sp) {
+        if (np[to] < 0 && a->nnext == a->cap) {   /* a state not yet in nocc, and no room */
+            (*overflow)++;
+            s->lost = sp > s->lost ? sp : s->lost;
             continue;
         }
-        np[to] = sp;
-        if (d->window_kind == 2)   /* the timestamps only time windows read */
-            nt[to] = st;
+        @@PREFIX@@_rs_dput(d, np, nocc, &a->nnext, to, sp, st);
     }
 }
 
@@ -708,22 +716,6 @@ static inline int @@PREFIX@@_rs_dense_end(@@PREFIX@@_runset *s, int64_t *cp, int
     s->best = best;
     s->pos = pos + 1;
     return best >= 0;
-}
-
-/* A direct-coded dense step's transition into state to of a run that
- * started at (sp, st): the latest start wins. The step runs only when
- * the set holds a run per state (cap >= nstates), so nothing is dropped
- * and the order in which it visits states is free. */
-static inline void @@PREFIX@@_rs_dput(const @@PREFIX@@_rs_desc *d, int64_t *np, int32_t *nocc, int32_t *nn,
-                                    int32_t to, int64_t sp, int64_t st)
-{
-    if (np[to] < 0)
-        nocc[(*nn)++] = to;
-    else if (np[to] >= sp)
-        return;
-    np[to] = sp;
-    if (d->window_kind == 2)   /* the timestamps only time windows read */
-        np[d->nstates + to] = st;
 }
 
 static @@PREFIX@@_RS_INLINE int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
