@@ -24,6 +24,7 @@ static void mark_reads(const Runs *r, const AstExpr *e, const int *regmap)
         mark_reads(r, e->args[i], regmap);
 }
 
+/* Whether e reads a register (statically empty or not). */
 static bool expr_reads_reg(const AstExpr *e)
 {
     if (!e)
