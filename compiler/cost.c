@@ -29,6 +29,7 @@
 
 #include "codegen.h"
 #include "nodes.h"
+#include "runs.h"
 #include "sra_build.h"
 
 /* Coefficients of the estimates (bytes of generated C, microseconds). */
@@ -42,6 +43,8 @@ enum {
     COST_LINK_C      = 400,    /* chain: one link */
     COST_RUNS_C      = 2500,   /* runs: the run set and its step */
     COST_RUNS_ATOM_C = 150,    /* runs: one NFA transition's test */
+    COST_RUNS_DIRECT_C = 1200, /* runs: the direct-coded dense step, its choice and the table step's wrapper */
+    COST_RUNS_DIRECT_TRANS_C = 120, /* ... and one transition in it (B1: 1.7 KB, B4s8: 4.0 KB) */
     COST_DSRA_TREE_US = 20,    /* cc -O2 a byte of dsra tree code (registers by age) */
     COST_TDFA_TREE_US = 8,     /* a byte of tdfa tree code */
     COST_DATA_US     = 5,      /* a byte of other C */
@@ -150,7 +153,10 @@ bool cost_estimate(const Plan *plan, Strategy strategy, Layout layout, Arena *ar
         out->layout = LAYOUT_AUTO;
         out->states = plan->nfa->nstates;   /* the epsilon-free SRA the runs walk */
         out->trans = plan->nfa->ntrans;
-        estimate_small(COST_PATTERN_C + COST_RUNS_C + (long)plan->nfa->ntrans * COST_RUNS_ATOM_C, out);
+        long direct = runs_direct_fits(plan->nfa)   /* bounded: RUNS_DIRECT_MAX_TRANS */
+                          ? COST_RUNS_DIRECT_C + (long)plan->nfa->ntrans * COST_RUNS_DIRECT_TRANS_C
+                          : 0;
+        estimate_small(COST_PATTERN_C + COST_RUNS_C + (long)plan->nfa->ntrans * COST_RUNS_ATOM_C + direct, out);
         return true;
     }
     if (layout == LAYOUT_CHAIN) {

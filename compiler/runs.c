@@ -24,6 +24,32 @@ static void mark_reads(const Runs *r, const AstExpr *e, const int *regmap)
         mark_reads(r, e->args[i], regmap);
 }
 
+/* Whether e reads a register (statically empty or not). */
+static bool expr_reads_reg(const AstExpr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == EX_REGATTR || expr_reads_reg(e->lhs) || expr_reads_reg(e->rhs))
+        return true;
+    for (int i = 0; i < e->nargs; i++)
+        if (expr_reads_reg(e->args[i]))
+            return true;
+    return false;
+}
+
+bool runs_direct_fits(const Sra *nfa)
+{
+    int ntrans = 0;
+    for (int t = 0; t < nfa->ntrans; t++) {
+        const SraTrans *tr = &nfa->trans[t];
+        ntrans += !tr->eps;
+        for (int k = 0; k < tr->nlits; k++)
+            if (expr_reads_reg(tr->lits[k].cond))
+                return false;
+    }
+    return nfa->nstates <= RUNS_DIRECT_MAX_STATES && ntrans <= RUNS_DIRECT_MAX_TRANS;
+}
+
 /* ---- equivalent states merged ------------------------------------------------------------ */
 
 /* The largest automaton whose equivalent states are merged: each round

@@ -38,6 +38,22 @@ typedef struct RunsStats {
     int  peak;
 } RunsStats;
 
+/* The direct-coded dense step (docs/codegen.md, "runs"): runs over an
+ * automaton whose guards read no register, with at most this many
+ * states and transitions, step in C of their own, a block per state with
+ * its transitions' tests inline, in place of the loop over the tables
+ * (B1 K 26 w 100: 169 -> 83 instructions an event). The bounds keep the
+ * C it adds small (at most about 6 KB a pattern) and the step fast: it
+ * tests every state a run can be in, a branch each, where the table step
+ * visits the occupied ones; B2 K 10 w 10, 20 states, took 10% fewer
+ * instructions but 23% more time (docs/PERFORMANCE.md). */
+enum { RUNS_DIRECT_MAX_STATES = 16, RUNS_DIRECT_MAX_TRANS = 40 };
+
+/* Whether runs over nfa (as planned, before runs_new merges its states,
+ * so that the cost model and code generation decide alike) may take the
+ * direct-coded step: within the bounds, no guard reading a register. */
+bool runs_direct_fits(const Sra *nfa);
+
 /* nfa must be epsilon-free; capacity >= 1. */
 Runs *runs_new(const Sra *nfa, int capacity, Arena *arena);
 

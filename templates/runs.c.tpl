@@ -640,11 +640,26 @@ typedef struct @@PREFIX@@_rs_dacc {
     uint64_t lits;                 /* the event's register-free literals (desc eval) */
 } @@PREFIX@@_rs_dacc;
 
+/* A dense step's move into state to of a run that started at (sp, st):
+ * the latest start wins; there is room for to (the table step tests it,
+ * the direct-coded one runs only when the set holds a run per state:
+ * nothing is dropped, so the order in which it visits states is free). */
+static inline void @@PREFIX@@_rs_dput(const @@PREFIX@@_rs_desc *d, int64_t *np, int32_t *nocc, int32_t *nn,
+                                    int32_t to, int64_t sp, int64_t st)
+{
+    if (np[to] < 0)
+        nocc[(*nn)++] = to;
+    else if (np[to] >= sp)
+        return;
+    np[to] = sp;
+    if (d->window_kind == 2)   /* the timestamps only time windows read */
+        np[d->nstates + to] = st;
+}
+
 static inline void @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, @@PREFIX@@_rs_dacc *a,
                                            int64_t *np, int32_t *nocc, int32_t q, int64_t sp, int64_t st,
                                            const @@PREFIX@@_event *e, uint8_t *memo, uint64_t *overflow)
 {
-    int64_t *nt = np + d->nstates;
     const @@PREFIX@@_rs_trans *t = d->tq[q], *end = d->tq[q + 1];
     for (; t < end; t++) {
         if (t->nlits && !@@PREFIX@@_rs_free(a->lits, d, t, e, memo))   /* every literal is register-free */
@@ -654,19 +669,12 @@ static inline void @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX
             a->best = sp;
         if (t->dead)
             continue;
-        if (np[to] < 0) {
-            if (a->nnext == a->cap) {
-                (*overflow)++;
-                s->lost = sp > s->lost ? sp : s->lost;
-                continue;
-            }
-            nocc[a->nnext++] = to;
-        } else if (np[to] >= sp) {
+        if (np[to] < 0 && a->nnext == a->cap) {   /* a state not yet in nocc, and no room */
+            (*overflow)++;
+            s->lost = sp > s->lost ? sp : s->lost;
             continue;
         }
-        np[to] = sp;
-        if (d->window_kind == 2)   /* the timestamps only time windows read */
-            nt[to] = st;
+        @@PREFIX@@_rs_dput(d, np, nocc, &a->nnext, to, sp, st);
     }
 }
 
@@ -678,6 +686,37 @@ static inline void @@PREFIX@@_rs_dense_from(@@PREFIX@@_runset *s, const @@PREFIX
 #else
 #define @@PREFIX@@_RS_INLINE inline
 #endif
+/* Compiled with -DSREMRT_RUNS_NO_DIRECT, every pattern takes its table
+ * step (the differential tests compare both with the interpreter). */
+#ifdef SREMRT_RUNS_NO_DIRECT
+#define @@PREFIX@@_RS_DIRECT 0
+#else
+#define @@PREFIX@@_RS_DIRECT 1
+#endif
+/* The table step of a pattern with a direct-coded one, which a set of
+ * fewer runs than states takes (--max-runs): out of line, so that the
+ * pattern's step stays small enough for cc to inline (B4k: 25 -> 51
+ * instructions an event with both inlined into one step, which cc then
+ * called). */
+#if defined(__GNUC__)
+#define @@PREFIX@@_RS_COLD __attribute__((noinline, cold))
+#else
+#define @@PREFIX@@_RS_COLD
+#endif
+
+/* The end of a dense step at position pos: the next half (np, its list
+ * nocc of nn states) is the current one, and the current one (cp, occ)
+ * the next; 1 if a run reached a final state. */
+static inline int @@PREFIX@@_rs_dense_end(@@PREFIX@@_runset *s, int64_t *cp, int64_t *np, int32_t *occ, int32_t *nocc,
+                                        int32_t nn, int64_t best, int64_t pos)
+{
+    /* flip follows dcur (rs_checkpoint); nnext is the non-dense step's */
+    s->dcur = np, s->dnext = cp, s->ocur = nocc, s->onext = occ;
+    s->n = nn;
+    s->best = best;
+    s->pos = pos + 1;
+    return best >= 0;
+}
 
 static @@PREFIX@@_RS_INLINE int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, const @@PREFIX@@_rs_desc *d, const @@PREFIX@@_event *e,
                                     int64_t ts, uint8_t *memo, uint64_t *overflow)
@@ -695,12 +734,7 @@ static @@PREFIX@@_RS_INLINE int @@PREFIX@@_rs_dense_step(@@PREFIX@@_runset *s, c
             @@PREFIX@@_rs_dense_from(s, d, &a, np, nocc, q, sp, ct[q], e, memo, overflow);
     }
     @@PREFIX@@_rs_dense_from(s, d, &a, np, nocc, d->start, pos, ts, e, memo, overflow);
-    /* flip follows dcur (rs_checkpoint); nnext is the non-dense step's */
-    s->dcur = np, s->dnext = cp, s->ocur = nocc, s->onext = occ;
-    s->n = a.nnext;
-    s->best = a.best;
-    s->pos = pos + 1;
-    return a.best >= 0;
+    return @@PREFIX@@_rs_dense_end(s, cp, np, occ, nocc, a.nnext, a.best, pos);
 }
 
 /* rs_step with runs, or with a run starting at e. */

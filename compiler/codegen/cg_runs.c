@@ -569,6 +569,155 @@ static void emit_tables(Cg *g, int i, const Runs *ru, const Order *o, const Conj
     free(key);
 }
 
+/* A transition's register-free literals, as the direct-coded step tests
+ * them: 1 always, 0 never (a contradiction), else one mask test. */
+typedef struct DirectTest {
+    uint64_t fpos, fmask;
+    int      always;   /* 1 holds, 0 never, -1 test */
+} DirectTest;
+
+static DirectTest direct_test(const Conjs *c, int k)
+{
+    DirectTest d = {0, 0, -1};
+    for (int j = c->first[k]; j < c->first[k + 1]; j++)
+        *(c->v[j].neg ? &d.fmask : &d.fpos) |= UINT64_C(1) << c->v[j].fn;
+    if (d.fpos & d.fmask)   /* a literal and its negation */
+        d.always = 0;
+    d.fmask |= d.fpos;
+    if (d.fmask == 0)
+        d.always = 1;
+    return d;
+}
+
+/* The transitions of state q for a run that started at (sp, st): a
+ * detection's start into best, the others into the next half; whether
+ * any reads st. */
+static bool direct_state(Cg *g, int i, Buf *b, int level, const Runs *ru, const Order *o, const Conjs *c, int q,
+                         const char *sp, const char *st)
+{
+    const Sra *nfa = ru->nfa;
+    bool reads = false;
+    for (int k = o->first[q]; k < o->first[q + 1]; k++) {
+        const SraTrans *t = &nfa->trans[o->trans[k]];
+        DirectTest d = direct_test(c, k);
+        if (d.always == 0)
+            continue;
+        int in = level;
+        if (d.always < 0) {
+            cg_line(b, level, "if ((b & UINT64_C(0x%" PRIx64 ")) == UINT64_C(0x%" PRIx64 ")) {   /* atom %d */",
+                    d.fmask, d.fpos, t->position);
+            in++;
+        }
+        if (nfa->final[t->to])
+            cg_line(b, in, "best = %s > best ? %s : best;", sp, sp);
+        if (!ru->dead[t->to]) {
+            cg_line(b, in, "%s_rs_dput(&%s_p%d_desc, np, nocc, &nn, %d, %s, %s);", g->P, g->P, i, t->to,
+                    sp, st);
+            reads = true;
+        }
+        if (d.always < 0)
+            cg_line(b, level, "}");
+    }
+    return reads;
+}
+
+/* Whether a run can be in state q: a transition leaves it (else no run
+ * is kept there) and one enters it. */
+static bool direct_occupiable(const Runs *ru, int q)
+{
+    if (ru->dead[q])
+        return false;
+    for (int t = 0; t < ru->nfa->ntrans; t++)
+        if (ru->nfa->trans[t].to == q && !ru->nfa->trans[t].eps)
+            return true;
+    return false;
+}
+
+/* Pattern i's direct-coded dense step, pN_dstep (runs_direct_fits): the
+ * work of rs_step and rs_dense_step with each state's transitions as C,
+ * their masks constants, and the states in order rather than through the
+ * occupancy list, which it still keeps for the table step and the
+ * checkpoint. The step's caller takes it only when the set holds a run
+ * per state (cap >= nstates), so it drops none and the order is free.
+ * The body goes first into a buffer of its own: e and ts are parameters
+ * only when it reads them (returned: whether it takes ts). */
+static bool emit_direct(Cg *g, int i, const Runs *ru, const Order *o, const Conjs *c)
+{
+    const Sra *nfa = ru->nfa;
+    const char *P = g->P;
+    Buf b;
+    cg_buf_open(&b);
+    /* rs_step's test: an empty set that no run leaves the start of */
+    bool go = false;
+    int ntests = 0;
+    Buf any;
+    cg_buf_open(&any);
+    for (int k = o->first[nfa->start]; k < o->first[nfa->start + 1]; k++) {
+        DirectTest d = direct_test(c, k);
+        go |= d.always == 1;
+        if (d.always < 0)
+            fprintf(any.f, "%s(b & UINT64_C(0x%" PRIx64 ")) == UINT64_C(0x%" PRIx64 ")", ntests++ ? " || " : "",
+                    d.fmask, d.fpos);
+    }
+    cg_buf_close(&any);
+    if (!go) {
+        cg_line(&b, 1, "if (s->n == 0%s%s%s) {   /* only counts the event */", any.len ? " && !(" : "", any.text,
+                any.len ? ")" : "");
+        cg_line(&b, 2, "s->pos++;");
+        cg_line(&b, 2, "return 0;");
+        cg_line(&b, 1, "}");
+    }
+    free(any.text);
+    if (c->eval1)
+        cg_line(&b, 1, "b |= %s_p%d_eval1(e);", P, i);
+    cg_line(&b, 1, "int64_t pos = s->pos, best = -1;");
+    cg_line(&b, 1, "int64_t *cp = s->dcur, *np = s->dnext;");
+    cg_line(&b, 1, "int32_t *nocc = s->onext, nn = 0;");
+    bool reads_ts = false;
+    for (int q = 0; q < nfa->nstates; q++) {
+        if (!direct_occupiable(ru, q))
+            continue;
+        cg_begin(&b, 1);
+        fprintf(b.f, "if (cp[%d] >= 0) {   /* ", q);
+        cg_put_positions(b.f, nfa, &q, 1);
+        fputs(" */", b.f);
+        cg_end(&b);
+        cg_line(&b, 2, "int64_t sp = cp[%d], st = cp[%d];", q, nfa->nstates + q);
+        cg_line(&b, 2, "cp[%d] = -1;   /* the current half is the next event's next */", q);
+        cg_line(&b, 2, "if (%s_rs_live_at(&%s_p%d_desc, pos, sp, st, ts)) {", P, P, i);
+        direct_state(g, i, &b, 3, ru, o, c, q, "sp", "st");
+        cg_line(&b, 2, "}");
+        cg_line(&b, 1, "}");
+        reads_ts = true;
+    }
+    cg_line(&b, 1, "/* the run that starts at e */");
+    reads_ts |= direct_state(g, i, &b, 1, ru, o, c, nfa->start, "pos", "ts");
+    cg_line(&b, 1, "return %s_rs_dense_end(s, cp, np, s->ocur, nocc, nn, best, pos);", P);
+    cg_buf_close(&b);
+    Buf *out = &g->code;
+    cg_line(out, 0, "/* Pattern %s: its dense step direct-coded (docs/codegen.md, \"runs\"). */", ru->pattern->name);
+    cg_begin(out, 0);
+    fprintf(out->f, "static %s_RS_INLINE int %s_p%d_dstep(%s_runset *s", P, P, i, P);
+    if (!c->shared)
+        fprintf(out->f, ", const %s_event *e", P);
+    if (reads_ts)
+        fputs(", int64_t ts", out->f);
+    if (c->shared)
+        fputs(", const uint64_t *lw", out->f);
+    fputs(")", out->f);
+    cg_end(out);
+    cg_line(out, 0, "{");
+    if (c->shared)
+        cg_line(out, 1, "uint64_t b = %s_rs_gather(&%s_p%d_desc, lw);", P, P, i);
+    else
+        cg_line(out, 1, "uint64_t b = %s_p%d_eval(e);", P, i);
+    fprintf(out->f, "%s\n", b.text);
+    cg_line(out, 0, "}");
+    cg_blank(out);
+    free(b.text);
+    return reads_ts;
+}
+
 /* The runs matcher of pattern i: the engine's tables and three wrappers
  * with the interface of the other strategies' state structs. */
 void cg_emit_runs(Cg *g, int i, const Plan *plan)
@@ -588,23 +737,54 @@ void cg_emit_runs(Cg *g, int i, const Plan *plan)
     Conjs c = emit_lits(g, i, layout, ru->nfa, &o, g->runs_share && !plan->fc_tables);
     g->runs_lw_now = c.shared;
     emit_tables(g, i, ru, &o, &c);
-    FILE *out = g->code.f;
+    bool direct = (c.eval || c.shared) && runs_direct_fits(plan->nfa ? plan->nfa : ru->nfa);
+    bool dts = direct && emit_direct(g, i, ru, &o, &c);
     int ts = g->schema->ts_attr;
-    fprintf(out, "/* One event of the substream; 1 if a run reaches a final state. */\n"
-                 "static int %s_p%d_step(%s_p%d_st *s, const %s_event *e, uint64_t *overflow%s)\n{\n"
-                 "    int32_t on[%d];\n    uint8_t memo[%d];\n    return %s_rs_step(s, &%s_p%d_desc, e, ",
-            P, i, P, i, P, c.shared ? ", const uint64_t *lw" : "", o.maxdeg, c.nfns > 0 ? c.nfns : 1, P, P, i);
+    Buf tsx;   /* the event's timestamp */
+    cg_buf_open(&tsx);
     if (ts >= 0) {
-        fputs("(int64_t)e->", out);
-        cg_put_field(out, &g->schema->attrs[ts]);
+        fputs("(int64_t)e->", tsx.f);
+        cg_put_field(tsx.f, &g->schema->attrs[ts]);
     } else {
-        fputs("0", out);
+        fputs("0", tsx.f);
     }
+    cg_buf_close(&tsx);
+    Buf *b = &g->code;
+    const char *lwp = c.shared ? ", const uint64_t *lw" : "", *lwa = c.shared ? ", lw" : "";
+    if (direct) {   /* the table step out of line (RS_COLD), the pattern's step the choice */
+        cg_line(b, 0, "/* One event of the substream by the tables; 1 if a run reaches a final state. */");
+        cg_line(b, 0, "static %s_RS_COLD int %s_p%d_tstep(%s_p%d_st *s, const %s_event *e, uint64_t *overflow%s)", P, P,
+                i, P, i, P, lwp);
+    } else {
+        cg_line(b, 0, "/* One event of the substream; 1 if a run reaches a final state. */");
+        cg_line(b, 0, "static int %s_p%d_step(%s_p%d_st *s, const %s_event *e, uint64_t *overflow%s)", P, i, P, i, P,
+                lwp);
+    }
+    cg_line(b, 0, "{");
+    cg_line(b, 1, "int32_t on[%d];", o.maxdeg);
+    cg_line(b, 1, "uint8_t memo[%d];", c.nfns > 0 ? c.nfns : 1);
+    cg_line(b, 1, "return %s_rs_step(s, &%s_p%d_desc, e, %s, on, memo, overflow, %s);", P, P, i, tsx.text,
+            c.shared ? "lw" : "NULL");
+    cg_line(b, 0, "}");
+    cg_blank(b);
+    if (direct) {
+        cg_line(b, 0, "/* One event of the substream; 1 if a run reaches a final state. */");
+        cg_line(b, 0, "static int %s_p%d_step(%s_p%d_st *s, const %s_event *e, uint64_t *overflow%s)", P, i, P, i, P,
+                lwp);
+        cg_line(b, 0, "{");
+        cg_line(b, 1, "if (%s_RS_DIRECT && s->cap >= %d)   /* a run per state: none is dropped */", P,
+                ru->nfa->nstates);
+        cg_line(b, 2, "return %s_p%d_dstep(s%s%s%s%s);", P, i, c.shared ? "" : ", e", dts ? ", " : "",
+                dts ? tsx.text : "", lwa);
+        cg_line(b, 1, "return %s_p%d_tstep(s, e, overflow%s);", P, i, lwa);
+        cg_line(b, 0, "}");
+        cg_blank(b);
+    }
+    free(tsx.text);
     /* macros, not functions: cc's time goes by the function */
-    fprintf(out, ", on, memo, overflow, %s);\n}\n\n"
-                 "#define %s_p%d_alloc(s, a, cap) %s_rs_alloc(s, &%s_p%d_desc, a, cap)\n"
-                 "#define %s_p%d_release(s, a, cap) %s_rs_release(s, &%s_p%d_desc)\n\n",
-            c.shared ? "lw" : "NULL", P, i, P, P, i, P, i, P, P, i);
+    cg_line(b, 0, "#define %s_p%d_alloc(s, a, cap) %s_rs_alloc(s, &%s_p%d_desc, a, cap)", P, i, P, P, i);
+    cg_line(b, 0, "#define %s_p%d_release(s, a, cap) %s_rs_release(s, &%s_p%d_desc)", P, i, P, P, i);
+    cg_blank(b);
     free(o.first);
     free(o.trans);
     free(c.v);

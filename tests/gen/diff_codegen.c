@@ -25,7 +25,7 @@
 #include "interp.h"
 #include "strategy.h"
 
-enum { STREAMS = 6, LEN = 40, MAX_STATES = 3000, SHRINK_CALLS = 400, NSINGLE = 30, NCHAIN = 32, NBACK = 24 };
+enum { STREAMS = 6, LEN = 40, MAX_STATES = 3000, SHRINK_CALLS = 400, NSINGLE = 30, NCHAIN = 32, NBACK = 24, NRUNS1 = 24 };
 
 static const char *const strategies[] = {"auto", "tdfa", "dsra", "runs"};
 
@@ -34,6 +34,14 @@ static const char *layout_of(int s, int b)
 {
     static const char *const tdfa[] = {"table", "tree", "chain", "nodes"}, *const dsra[] = {"nodes", "tree"};
     return s == 1 ? tdfa[b % 4] : s == 2 ? dsra[b % 2] : "auto";
+}
+
+/* More CFLAGS of strategy s's batch b: every other runs batch takes the
+ * table step where it has a direct-coded one (docs/codegen.md, "runs"),
+ * so that both are compared with the interpreter. */
+static const char *runs_cflags(int s, int b)
+{
+    return s == 3 && b % 2 ? "-DSREMRT_RUNS_NO_DIRECT" : "";
 }
 
 /* GEN_SCHEMA without its timestamp: what the timestamp-free builds use. */
@@ -345,7 +353,18 @@ typedef struct Oracle {
     bool        bin;         /* fed as --input bin records (push_many in runs), not CSV */
     char       *built_src;   /* what prog was built from */
     bool        built;
+    const char *cflags;      /* more CFLAGS ("-DSREMRT_RUNS_NO_DIRECT"), or NULL */
 } Oracle;
+
+/* text into the file at path; false if it cannot be opened. */
+static bool write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
 
 static bool codegen_fails(const char *src, const Value *values, int n, void *ctx)
 {
@@ -356,13 +375,11 @@ static bool codegen_fails(const char *src, const Value *values, int n, void *ctx
     if (!o->built_src || strcmp(o->built_src, src) != 0) {
         free(o->built_src);
         o->built_src = strdup(src);
-        FILE *f = fopen(path, "w");
-        if (!f)
+        if (!write_text(path, src))
             return false;
-        fputs(src, f);
-        fclose(f);
-        snprintf(cmd, sizeof cmd, "CFLAGS=-O0 %s build --strategy %s --layout %s %s --max-states %d --max-code-kb 1000000 %s -o %s 2>/dev/null",
-                 o->sremc, strategies[o->strategy], o->layout, o->extra ? o->extra : "", MAX_STATES, path, prog);
+        snprintf(cmd, sizeof cmd, "CFLAGS='-O0 %s' %s build --strategy %s --layout %s %s --max-states %d --max-code-kb 1000000 %s -o %s 2>/dev/null",
+                 o->cflags ? o->cflags : "", o->sremc, strategies[o->strategy], o->layout, o->extra ? o->extra : "",
+                 MAX_STATES, path, prog);
         o->built = run(cmd) == 0;
     }
     if (!o->built)
@@ -412,6 +429,18 @@ static int one_file(Oracle *o, const char *src, const char *what, unsigned long 
     }
     free(o->built_src);
     return failures;
+}
+
+/* Whether src's runs program has a direct-coded dense step (pN_dstep). */
+static bool runs_direct(const char *sremc, const char *dir, const char *src)
+{
+    char path[512], cmd[1600];
+    snprintf(path, sizeof path, "%s/direct.srem", dir);
+    if (!write_text(path, src))
+        return false;
+    snprintf(cmd, sizeof cmd, "%s %s --strategy runs -o %s/direct.c 2>/dev/null && grep -q '_dstep(' %s/direct.c",
+             sremc, path, dir, dir);
+    return run(cmd) == 0;
 }
 
 /* Thousands of live runs (issue 14): NMANY As with distinct keys in a
@@ -643,9 +672,9 @@ int main(int argc, char **argv)
             fclose(f);
             /* the matcher as 1, 2 and 3 translation units in turn (cg_split) */
             snprintf(j->cmd, sizeof j->cmd,
-                     "CC=%s CFLAGS='" WARN_CFLAGS "' %s build --strategy %s --layout %s --max-states %d --max-code-kb 1000000 "
-                     "--cc-parts %d %s -o %s 2>%s.log", cc_of(s * nbatches + b), sremc, strategies[s], layout_of(s, b),
-                     MAX_STATES, 1 + b % 3, j->path, j->prog, j->prog);
+                     "CC=%s CFLAGS='" WARN_CFLAGS " %s' %s build --strategy %s --layout %s --max-states %d --max-code-kb 1000000 "
+                     "--cc-parts %d %s -o %s 2>%s.log", cc_of(s * nbatches + b), runs_cflags(s, b), sremc, strategies[s],
+                     layout_of(s, b), MAX_STATES, 1 + b % 3, j->path, j->prog, j->prog);
         }
     for (int b = 0; b < nbatches; b++) {
         Job *j = &jobs[4 * nbatches + b];
@@ -711,7 +740,7 @@ int main(int argc, char **argv)
                         char what[128];
                         snprintf(what, sizeof what, "codegen differential, strategy %s, pattern %d from seed",
                                  strategies[s], pi);
-                        Oracle o = {sremc, dir, s, layout_of(s, b0 / batch), NULL, false, NULL, false};
+                        Oracle o = {sremc, dir, s, layout_of(s, b0 / batch), NULL, false, NULL, false, runs_cflags(s, b0 / batch)};
                         shrink_report(what, seed, pats[pi].src, values, LEN, codegen_fails, &o, SHRINK_CALLS);
                         free(o.built_src);
                         failures++;
@@ -731,7 +760,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < npat && singles < NSINGLE * diff_scale() && !failures; i++) {
         if (!pats[i].ok[0] || (pats[i].chosen != STRATEGY_TDFA && pats[i].chosen != STRATEGY_DSRA))
             continue;
-        Oracle o = {sremc, dir, 0, "tree", singles % 2 ? "--no-accel" : NULL, false, NULL, false};
+        Oracle o = {sremc, dir, 0, "tree", singles % 2 ? "--no-accel" : NULL, false, NULL, false, NULL};
         failures += one_file(&o, pats[i].src, "one-pattern program (threaded)", (unsigned long long)seed, i, &r,
                              values, &compared);
         singles++;
@@ -756,15 +785,49 @@ int main(int argc, char **argv)
         gen_pattern(&rb, &go, src, sizeof src);
         if (!strstr(src, " events") || !gen_applies(src, 2, MAX_STATES, NULL))
             continue;
-        Oracle o = {sremc, dir, 2, "tree", NULL, false, NULL, false};
+        Oracle o = {sremc, dir, 2, "tree", NULL, false, NULL, false, NULL};
         failures += one_file(&o, src, "one-pattern dsra program (start by back)", (unsigned long long)seed, i, &rb,
                              values, &compared);
         if (!failures && is_policy_chain(src) && gen_applies(src, 1, MAX_STATES, NULL)) {
-            Oracle t = {sremc, dir, 1, "table", NULL, false, NULL, false};
+            Oracle t = {sremc, dir, 1, "table", NULL, false, NULL, false, NULL};
             failures += one_file(&t, src, "one-chain tdfa table program (start by scan)", (unsigned long long)seed,
                                  i, &rb, values, &compared);
         }
         backs++;
+    }
+    /* Files of one register-free runs pattern (its pN_eval, where the
+       batches' files of many take the file's shared vector), every other
+       compiled with -DSREMRT_RUNS_NO_DIRECT: the direct-coded dense step
+       and the table one against the interpreter; seeds of their own. A
+       run in which no pattern reaches the direct-coded step fails. */
+    int rsingles = 0, rdirect = 0;
+    Rng rr = {seed ^ 0x72756e73u};
+    for (int i = 0; rsingles < NRUNS1 * diff_scale() && i < 100 * NRUNS1 * diff_scale() && !failures; i++) {
+        GenOpts go = {0};
+        go.intersection = i % 2 == 0;
+        go.complement = i % 4 == 1;
+        go.policies = i % 3 != 2;
+        go.chains = i % 3 == 0;
+        go.time_window = i % 2 == 1;
+        go.max_depth = 3;
+        go.max_window = 8;
+        char src[sizeof pats[0].src];
+        gen_pattern(&rr, &go, src, sizeof src);
+        if (!gen_applies(src, 3, MAX_STATES, NULL))
+            continue;
+        bool direct = runs_direct(sremc, dir, src), tables = rsingles % 2;
+        rdirect += direct && !tables;
+        Oracle o = {sremc, dir, 3, "auto", NULL, false, NULL, false, tables ? "-DSREMRT_RUNS_NO_DIRECT" : NULL};
+        failures += one_file(&o, src,
+                             direct && !tables ? "one-pattern runs program (direct-coded step)"
+                                               : "one-pattern runs program (table step)",
+                             (unsigned long long)seed, i, &rr, values, &compared);
+        rsingles++;
+    }
+    if (!failures && rdirect == 0) {
+        fprintf(stderr, "FAIL: no one-pattern runs program took the direct-coded step, seed %llu\n",
+                (unsigned long long)seed);
+        failures++;
     }
     /* Files of one chain: push_many is batched and skips the events of
        an idle chain (cg_accel.c); with and without (--no-accel) in turn,
@@ -797,7 +860,7 @@ int main(int argc, char **argv)
            its scan's, whose first try (the span in push_many's array)
            only push_many runs */
         Oracle o = {sremc, dir, 1, chains % 4 < 2 ? "chain" : "table", chains % 2 ? "--no-accel" : NULL, true, NULL,
-                    false};
+                    false, NULL};
         failures += one_file(&o, src, "one-chain program", (unsigned long long)seed, i, &r, values, &compared);
         if (!o.built) {   /* codegen_fails says nothing of a file that does not build */
             fprintf(stderr, "FAIL one-chain program does not build, seed %llu, pattern %d\n%s\n",
@@ -835,9 +898,12 @@ int main(int argc, char **argv)
            "built: auto %d, forced tdfa %d (all, --layout table, tree, chain and nodes), dsra %d (all, "
            "--layout nodes and tree), runs %d (where auto picks another), %d on a schema without a timestamp "
            "(built only); warning-free under $CC and clang; %d programs of up to %d patterns and %d of one "
-           "pattern (half --no-accel), %d of one chain (half --no-accel) and %d of one register-free dsra pattern, %d pattern-stream comparisons (%ld records' start and bind), %d failures\n",
+           "pattern (half --no-accel), %d of one chain (half --no-accel), %d of one register-free dsra pattern and %d of one "
+           "register-free runs pattern (%d of them direct-coded, the others by the table step), %d pattern-stream "
+           "comparisons (%ld records' start and bind), %d failures\n",
            (unsigned long long)seed, npat, diff_scale(), napply[0], napply[1], napply[2], napply[3], nbuilt[0],
-           nbuilt[1], nbuilt[2], nbuilt[3], nots, programs, batch, singles, chains, backs, compared, canon_compared,
+           nbuilt[1], nbuilt[2], nbuilt[3], nots, programs, batch, singles, chains, backs, rsingles, rdirect, compared,
+           canon_compared,
            failures);
     free(pats);
     free(jobs);
