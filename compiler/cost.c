@@ -151,9 +151,11 @@ bool cost_estimate(const Plan *plan, Strategy strategy, Layout layout, Arena *ar
         if (!plan->nfa)
             return false;
         out->layout = LAYOUT_AUTO;
-        out->states = plan->nfa->nstates;   /* the epsilon-free SRA the runs walk */
-        out->trans = plan->nfa->ntrans;
-        long direct = runs_direct_fits(plan->nfa)   /* bounded: RUNS_DIRECT_MAX_TRANS */
+        const Sra *walked = runs_merge_states(plan->nfa, arena);   /* what runs_new steps */
+        out->states = walked->nstates;
+        out->trans = walked->ntrans;
+        out->runs_direct = runs_direct_fits(plan->nfa);
+        long direct = out->runs_direct   /* bounded: RUNS_DIRECT_MAX_TRANS */
                           ? COST_RUNS_DIRECT_C + (long)plan->nfa->ntrans * COST_RUNS_DIRECT_TRANS_C
                           : 0;
         estimate_small(COST_PATTERN_C + COST_RUNS_C + (long)plan->nfa->ntrans * COST_RUNS_ATOM_C + direct, out);
@@ -378,6 +380,7 @@ void cost_explain(const Plan *plan, FILE *out)
     fprintf(out, "sremc: pattern %s: strategy %s, layout %s, %ld states, %ld transitions, "
                  "%ld minterms, %ld table bytes, ~%ld KB of C (%ld KB of the budget, ~%ld ms at -O2): %s\n",
             plan->pattern->name, strategy_name(c->strategy),
-            c->strategy == STRATEGY_RUNS ? "-" : layout_name(c->layout), c->states, c->trans,
+            c->strategy != STRATEGY_RUNS ? layout_name(c->layout) : c->runs_direct ? "- (direct step)" : "- (table step)",
+            c->states, c->trans,
             c->minterms, c->table_bytes, (c->c_bytes + 1023) / 1024, (c->weight + 1023) / 1024, c->cc_ms, plan->why);
 }

@@ -20,6 +20,7 @@ typedef struct Cost {
     long     c_bytes;       /* the pattern's generated C text */
     long     cc_ms;         /* cc -O2 time of that text on the reference machine */
     long     weight;        /* what it takes of the budget (bytes, see cost.c) */
+    bool     runs_direct;   /* runs: the direct-coded dense step (runs_direct_fits) */
 } Cost;
 
 /* Default --max-code-kb, hosted and --freestanding (docs/guide.md). */

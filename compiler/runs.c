@@ -163,7 +163,7 @@ static int merge_round(const Sra *nfa, const int *label, const int *first, const
  * then anything" states equal, B1's dense step visits 3 states, not 5.
  * Coarsest by refinement from finality (Moore); nfa itself when nothing
  * merges, or it is over RUNS_MERGE_MAX_STATES, or has epsilons. */
-static const Sra *merge_states(const Sra *nfa, Arena *arena)
+const Sra *runs_merge_states(const Sra *nfa, Arena *arena)
 {
     int n = nfa->nstates, T = nfa->ntrans;
     if (n < 2 || n > RUNS_MERGE_MAX_STATES || nfa->depth)
@@ -255,7 +255,7 @@ Runs *runs_new(const Sra *nfa, int capacity, Arena *arena)
 {
     Runs *r = arena_alloc(arena, sizeof *r);
     const AstPattern *p = nfa->pattern;
-    nfa = merge_states(nfa, arena);
+    nfa = runs_merge_states(nfa, arena);
     r->nfa = nfa;
     r->pattern = p;
     r->capacity = capacity < 1 ? 1 : capacity;

@@ -54,6 +54,10 @@ enum { RUNS_DIRECT_MAX_STATES = 16, RUNS_DIRECT_MAX_TRANS = 40 };
  * direct-coded step: within the bounds, no guard reading a register. */
 bool runs_direct_fits(const Sra *nfa);
 
+/* The automaton the runs walk: nfa with its equivalent states merged
+ * (runs.c), or nfa itself when none merge or it is too large to try. */
+const Sra *runs_merge_states(const Sra *nfa, Arena *arena);
+
 /* nfa must be epsilon-free; capacity >= 1. */
 Runs *runs_new(const Sra *nfa, int capacity, Arena *arena);
 
