@@ -3,6 +3,7 @@
  * guard literals, register writes and keys they point to. */
 #define _POSIX_C_SOURCE 200809L
 #include "cg_impl.h"
+#include "cost.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -737,7 +738,8 @@ void cg_emit_runs(Cg *g, int i, const Plan *plan)
     Conjs c = emit_lits(g, i, layout, ru->nfa, &o, g->runs_share && !plan->fc_tables);
     g->runs_lw_now = c.shared;
     emit_tables(g, i, ru, &o, &c);
-    bool direct = (c.eval || c.shared) && runs_direct_fits(plan->nfa ? plan->nfa : ru->nfa);
+    bool direct = (c.eval || c.shared) &&   /* as the cost model chose: dropped in a file over the budget */
+                  (plan->cost ? plan->cost->runs_direct : runs_direct_fits(plan->nfa ? plan->nfa : ru->nfa));
     bool dts = direct && emit_direct(g, i, ru, &o, &c);
     int ts = g->schema->ts_attr;
     Buf tsx;   /* the event's timestamp */

@@ -48,6 +48,18 @@ for seed in 1 2 3; do
         check_file "$dir/rand_${mode}_$seed.srem" "4-64"
     done
 done
+# A file over the budget drops its runs patterns' direct-coded dense
+# steps first (cost.c, add_runs: in rand_mixed_1 33 of them were 180 KB
+# of C, 29% more of cc's time); a runs pattern within the budget keeps its.
+if grep -q "(direct step)" "$dir/rand_mixed_1.log" || grep -q "_dstep(" "$dir/rand_mixed_1.c"; then
+    echo "cost: FAIL rand_mixed_1, over the budget, keeps a direct-coded runs step"; fail=$((fail + 1))
+fi
+printf 'schema E { type : enum { A, B, C }; }\npattern p on E within 100 events policy stam { A B C }\n' \
+    > "$dir/direct.srem"
+if ! "$SREMC" emit --strategy runs --explain "$dir/direct.srem" -o "$dir/direct.c" 2>"$dir/direct.log" ||
+    ! grep -q "(direct step)" "$dir/direct.log" || ! grep -q "_dstep(" "$dir/direct.c"; then
+    echo "cost: FAIL one small runs pattern did not get its direct-coded step"; cat "$dir/direct.log"; fail=$((fail + 1))
+fi
 awk 'BEGIN { srand(13); split("A B C D H T", t, " "); print "type,id,v,value"
              for (i = 0; i < 400; i++)
                  printf "%s,%d,%d,%.1f\n", t[int(rand() * 6) + 1], int(rand() * 8), int(rand() * 60), rand() * 100 }' \
