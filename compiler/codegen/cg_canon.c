@@ -346,7 +346,7 @@ enum { SCAN_MASK_BITS = 31 };
  * of any B in reach, as the loops below find it). The loops' exits
  * depend on the data and mispredict (B2 at w = 10: about 2.3 a record,
  * most of its time over 59a9776); this costs more instructions (about
- * 65 a record against 36) and no mispredictions. Without AVX2 gcc does
+ * 60 a record against 36) and no mispredictions. Without AVX2 gcc does
  * not vectorise the tests well, so the loops stay. */
 static void put_scan_masks(Cg *g, int i, const Chain *c)
 {
@@ -356,12 +356,12 @@ static void put_scan_masks(Cg *g, int i, const Chain *c)
                  "    const %s_event *e = a - %" PRId64 ";   /* bit j: e[j] */\n"
                  "    uint32_t ma = 0, mb = 0, r;\n"
                  "    int j;\n"
-                 "    for (j = 0; j < %" PRId64 "; j++)\n"
+                 "    for (j = 0; j < %" PRId64 "; j++)   /* an A has a B after it */\n"
                  "        ma |= (uint32_t)%s_p%d_sc0(&e[j], NULL) << j;\n"
                  "    for (j = %" PRId64 "; j < %" PRId64 "; j++)   /* the Bs in reach of a[0] */\n"
                  "        mb |= (uint32_t)%s_p%d_sc1(&e[j], NULL) << j;\n"
                  "    r = mb >> 1;\n",
-            g->P, n, n, g->P, i, n - (c->links[2].gap + 1), n, g->P, i);
+            g->P, n, n - 1, g->P, i, n - (c->links[2].gap + 1), n, g->P, i);
     for (; 2 * cover <= reach; cover *= 2)
         fprintf(out, "    r |= r >> %" PRId64 ";\n", cover);
     if (cover < reach)
