@@ -18,7 +18,10 @@
 # agree. AB_INSTR=1 adds instructions per event: callgrind over 400,000
 # events (bench/profile.sh), the adapter's feed without its own; rows
 # more than AB_SLOWER (default 10) percent slower are listed at the end
-# (by instructions when counted, else by time). AB_ONLY="B1 B7" keeps
+# (by instructions when counted, else by time). AB_INSTR_CFLAGS: the
+# flags of the counted build (default -O3: x86-64's base ISA, as valgrind
+# runs it; "-O3 -mavx2" counts the code the timed -march=native build
+# runs where it differs by ISA, as B2's scan at w = 10). AB_ONLY="B1 B7" keeps
 # those workloads, AB_STRATEGY="runs" those strategies. Builds go to build/bench/ab.
 set -eu
 
@@ -98,7 +101,7 @@ END
     dir=$OUT/$1/cg.$wl.$k.$w.$s.d${d:-0}.p${pm:-0}
     name=$(tpl "$wl")_k${k}_w${w}_$s
     mkdir -p "$dir"
-    D=${d:-0} PROFILE_OUT=$dir BENCH_CFLAGS=-O3 \
+    D=${d:-0} PROFILE_OUT=$dir BENCH_CFLAGS="${AB_INSTR_CFLAGS:--O3}" \
         sh bench/profile.sh "$t/bin/sremc" "$t/lib/libsremrt.a" "$wl" "$k" "$w" "$s" 400000 "${pm:-0}" \
         > "$dir.out" 2>&1 || { echo - -; return; }
     f=$dir/$name.callgrind

@@ -205,10 +205,10 @@ def run_ref(ref, srem, csv):
     return p.stdout
 
 
-def run_program(sremc, srem, csv, layout="auto"):
+def run_program(sremc, srem, csv, layout="auto", cflags="-O0"):
     """The records of the program sremc builds from srem, on csv."""
     prog = srem[:-len(".srem")]
-    env = dict(os.environ, CFLAGS="-O0")
+    env = dict(os.environ, CFLAGS=cflags)
     p = subprocess.run([sremc, "build", "--layout", layout, srem, "-o", prog], capture_output=True, text=True,
                        env=env)
     if p.returncode != 0:
@@ -219,10 +219,10 @@ def run_program(sremc, srem, csv, layout="auto"):
     return p.stdout
 
 
-def run_program_bin(sremc, srem, csv, layout):
+def run_program_bin(sremc, srem, csv, layout, cflags="-O0"):
     """The same program's records on csv as --input bin records, which it
     hands to push_many in runs (CSV goes through push)."""
-    run_program(sremc, srem, csv, layout)   # builds it
+    run_program(sremc, srem, csv, layout, cflags)   # builds it
     prog, bin_ = srem[:-len(".srem")], csv + ".bin"
     p = subprocess.run([prog, "--convert-bin", bin_, csv], capture_output=True, text=True)
     if p.returncode != 0:
@@ -231,6 +231,20 @@ def run_program_bin(sremc, srem, csv, layout):
     if p.returncode != 0:
         raise RuntimeError("%s failed (%d): %s" % (prog, p.returncode, p.stderr[-2000:]))
     return p.stdout
+
+
+def has_avx2():
+    """Whether this machine runs AVX2 code and cc builds it: then the
+    tables' programs are also built with -mavx2, where a three-atom gap
+    chain's scan is the branch-free mask scan (cg_canon.c, put_scan_masks)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            if " avx2" not in f.read():
+                return False
+    except OSError:
+        return False
+    p = subprocess.run(["sh", "-c", "echo 'int x;' | ${CC:-cc} -mavx2 -x c -c -o /dev/null -"], capture_output=True)
+    return p.returncode == 0
 
 
 def show(rec):
@@ -255,6 +269,7 @@ def main():
     if args.sremc:
         sources["generated program"] = lambda srem, csv: run_program(args.sremc, srem, csv)
     rng = random.Random(args.seed)
+    avx2 = bool(args.sremc) and has_avx2()
     failures, records, binds = 0, 0, 0
     with tempfile.TemporaryDirectory() as tmp:
         for f in range(args.files + args.gap_files):
@@ -268,6 +283,10 @@ def main():
                         lambda srem, csv, layout=layout: run_program(args.sremc, srem, csv, layout)
                     sources["generated program, push_many"] = \
                         lambda srem, csv, layout=layout: run_program_bin(args.sremc, srem, csv, layout)
+                    sources.pop("generated program, push_many, -mavx2", None)
+                    if avx2 and layout == "table":
+                        sources["generated program, push_many, -mavx2"] = \
+                            lambda srem, csv: run_program_bin(args.sremc, srem, csv, "table", "-O0 -mavx2")
             else:
                 pats = [Pattern("p%d" % n, rng, args.zero) for n in range(args.patterns)]
                 events = stream(rng, args.events)

@@ -25,7 +25,8 @@
 #include "interp.h"
 #include "strategy.h"
 
-enum { STREAMS = 6, LEN = 40, MAX_STATES = 3000, SHRINK_CALLS = 400, NSINGLE = 30, NCHAIN = 32, NBACK = 24, NRUNS1 = 24 };
+enum { STREAMS = 6, LEN = 40, MAX_STATES = 3000, SHRINK_CALLS = 400, NSINGLE = 30, NCHAIN = 32, NBACK = 24, NRUNS1 = 24,
+       NTHREE = 16 };
 
 static const char *const strategies[] = {"auto", "tdfa", "dsra", "runs"};
 
@@ -366,6 +367,52 @@ static bool write_text(const char *path, const char *text)
     return fclose(f) == 0;
 }
 
+/* Whether this machine runs AVX2 code: then the tables' programs fed
+ * through push_many are built with -mavx2, where a three-atom gap
+ * chain's scan_in is the branch-free mask scan (cg_canon.c,
+ * put_scan_masks); the others keep the loops. */
+static bool avx2(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    static int has = -1;
+    if (has < 0)
+        has = __builtin_cpu_supports("avx2") && system("echo 'int x;' | cc -mavx2 -x c -c -o /dev/null - 2>/dev/null") == 0;
+    return has;
+#else
+    return false;
+#endif
+}
+
+static const char *mask_cflags(const Oracle *o)
+{
+    return o->bin && strcmp(o->layout, "table") == 0 && avx2() ? "-O0 -mavx2" : "-O0";
+}
+
+/* Programs whose generated code has the mask scan (put_scan_masks). */
+static int mask_scans;
+
+/* Whether src's generated code has the mask scan: counted, so that the
+ * summary says the random chains reach it. */
+static void count_mask_scan(const Oracle *o, const char *src)
+{
+    char path[512], c[512], cmd[1400], line[256];
+    snprintf(path, sizeof path, "%s/mask.srem", o->dir);
+    snprintf(c, sizeof c, "%s/mask.c", o->dir);
+    FILE *f;
+    if (!write_text(path, src))
+        return;
+    snprintf(cmd, sizeof cmd, "%s emit --strategy %s --layout %s %s %s -o %s 2>/dev/null", o->sremc,
+             strategies[o->strategy], o->layout, o->extra ? o->extra : "", path, c);
+    if (run(cmd) != 0 || !(f = fopen(c, "r")))
+        return;
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, "the Bs in reach of a[0]")) {
+            mask_scans++;
+            break;
+        }
+    fclose(f);
+}
+
 static bool codegen_fails(const char *src, const Value *values, int n, void *ctx)
 {
     Oracle *o = ctx;
@@ -377,9 +424,9 @@ static bool codegen_fails(const char *src, const Value *values, int n, void *ctx
         o->built_src = strdup(src);
         if (!write_text(path, src))
             return false;
-        snprintf(cmd, sizeof cmd, "CFLAGS='-O0 %s' %s build --strategy %s --layout %s %s --max-states %d --max-code-kb 1000000 %s -o %s 2>/dev/null",
-                 o->cflags ? o->cflags : "", o->sremc, strategies[o->strategy], o->layout, o->extra ? o->extra : "",
-                 MAX_STATES, path, prog);
+        snprintf(cmd, sizeof cmd, "CFLAGS='%s %s' %s build --strategy %s --layout %s %s --max-states %d --max-code-kb 1000000 %s -o %s 2>/dev/null",
+                 mask_cflags(o), o->cflags ? o->cflags : "", o->sremc, strategies[o->strategy], o->layout,
+                 o->extra ? o->extra : "", MAX_STATES, path, prog);
         o->built = run(cmd) == 0;
     }
     if (!o->built)
@@ -862,12 +909,43 @@ int main(int argc, char **argv)
         Oracle o = {sremc, dir, 1, chains % 4 < 2 ? "chain" : "table", chains % 2 ? "--no-accel" : NULL, true, NULL,
                     false, NULL};
         failures += one_file(&o, src, "one-chain program", (unsigned long long)seed, i, &r, values, &compared);
+        if (strcmp(mask_cflags(&o), "-O0") != 0)
+            count_mask_scan(&o, src);
         if (!o.built) {   /* codegen_fails says nothing of a file that does not build */
             fprintf(stderr, "FAIL one-chain program does not build, seed %llu, pattern %d\n%s\n",
                     (unsigned long long)seed, i, src);
             failures++;
         }
         chains++;
+    }
+    /* Three-atom gap chains `X _{0,g1} Y _{0,g2} Z` of every span up to
+       32, one a file, in tables fed to push_many: their start is
+       scan_in's, the mask scan where the machine has AVX2 (the random
+       chains above reach it rarely); seeds of their own. */
+    static const char *const atoms[] = {"[t == A]", "[t == B]", "[t != C]", "[v > 2]", "[v < 4 && t != A]",
+                                        "[k == 1 || t == C]", "[u == \"a\"]"};
+    const int natoms = (int)(sizeof atoms / sizeof *atoms);
+    int threes = 0;
+    Rng r3 = {seed ^ 0x6d61736bu};
+    for (int i = 0; threes < NTHREE * diff_scale() && !failures; i++) {
+        static const char str[] = "u : string;", en[] = "u : enum { a, b, c, \"d d\" };";   /* --input bin */
+        const char *at = strstr(GEN_SCHEMA, str);
+        char src[sizeof pats[0].src];
+        int g1 = rng_int(&r3, 0, 14), g2 = rng_int(&r3, 0, 29 - g1);
+        snprintf(src, sizeof src, "%.*s%s%spattern p on E { %s _{0,%d} %s _{0,%d} %s }\n", (int)(at - GEN_SCHEMA),
+                 GEN_SCHEMA, en, at + strlen(str), atoms[rng_int(&r3, 0, natoms - 1)], g1,
+                 atoms[rng_int(&r3, 0, natoms - 1)], g2, atoms[rng_int(&r3, 0, natoms - 1)]);
+        Oracle o = {sremc, dir, 1, "table", threes % 2 ? "--no-accel" : NULL, true, NULL, false, NULL};
+        failures += one_file(&o, src, "one three-atom gap chain in tables", (unsigned long long)seed, i, &r3, values,
+                             &compared);
+        if (strcmp(mask_cflags(&o), "-O0") != 0)
+            count_mask_scan(&o, src);
+        if (!o.built) {
+            fprintf(stderr, "FAIL three-atom gap chain does not build, seed %llu, pattern %d\n%s\n",
+                    (unsigned long long)seed, i, src);
+            failures++;
+        }
+        threes++;
     }
     /* the timestamp-free builds: built only, checked last so that a
        warning there does not hide a mismatch */
@@ -898,12 +976,13 @@ int main(int argc, char **argv)
            "built: auto %d, forced tdfa %d (all, --layout table, tree, chain and nodes), dsra %d (all, "
            "--layout nodes and tree), runs %d (where auto picks another), %d on a schema without a timestamp "
            "(built only); warning-free under $CC and clang; %d programs of up to %d patterns and %d of one "
-           "pattern (half --no-accel), %d of one chain (half --no-accel), %d of one register-free dsra pattern and %d of one "
+           "pattern (half --no-accel), %d of one chain (half --no-accel), %d of one three-atom gap chain in tables (%d of "
+           "both with the mask scan, -mavx2), %d of one register-free dsra pattern and %d of one "
            "register-free runs pattern (%d of them direct-coded, the others by the table step), %d pattern-stream "
            "comparisons (%ld records' start and bind), %d failures\n",
            (unsigned long long)seed, npat, diff_scale(), napply[0], napply[1], napply[2], napply[3], nbuilt[0],
-           nbuilt[1], nbuilt[2], nbuilt[3], nots, programs, batch, singles, chains, backs, rsingles, rdirect, compared,
-           canon_compared,
+           nbuilt[1], nbuilt[2], nbuilt[3], nots, programs, batch, singles, chains, threes, mask_scans, backs, rsingles,
+           rdirect, compared, canon_compared,
            failures);
     free(pats);
     free(jobs);

@@ -251,6 +251,22 @@ for F in push_many push_many_batched push_many_linear push_many_linear_stam; do
         fi
     done
 done
+# 3b". where the machine runs AVX2, push_many_linear.srem's tables built
+#     with -mavx2: its three-atom gap chain's scan_in is then the mask scan
+#     (cg_canon.c, put_scan_masks), against push and the loops' scan
+if grep -q avx2 /proc/cpuinfo 2>/dev/null && echo 'int x;' | ${CC:-cc} -mavx2 -x c -c -o /dev/null - 2>/dev/null; then
+    for O in -O1 -O3; do
+        if "$SREMC" tests/gen/push_many_linear.srem --layout table --prefix pm -o "$W/pm.c" &&
+           grep -q 'the Bs in reach of a\[0\]' "$W/pm.c" &&
+           ${CC:-cc} -std=c99 $O -mavx2 -Wall -Wextra -Werror -Iruntime/include -I"$W" tests/gen/push_many.c \
+               "$W/pm.c" lib/libsremrt.a -o "$W/pm" && "$W/pm" >/dev/null && "$W/pm" rare >/dev/null &&
+           "$W/pm" x small >/dev/null && "$W/pm" rare small >/dev/null; then
+            pass=$((pass+1))
+        else
+            echo "gen: FAIL push_many against push with the mask scan (push_many_linear.srem, -mavx2 $O)"; fail=$((fail+1))
+        fi
+    done
+fi
 # 3b'. the same with explore clauses (push_many_explore.srem), whose
 #     counting state push_each keeps in locals: 1..700 and 1..8 events a
 #     call, the tries compared too, and against the runtime's rc; windows
