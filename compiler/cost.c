@@ -265,7 +265,7 @@ static const char *why_text(const Plan *plan, const Ladder *l, bool over, Arena 
     char buf[200];
     if (l->at == 0 && !l->forced && first->strategy == STRATEGY_RUNS)
         snprintf(buf, sizeof buf, "%s%s", plan->reason, over ? "; the file is over the code budget" : "");
-    else if (first->strategy == STRATEGY_RUNS)   /* runs' direct step dropped */
+    else if (l->at > 0 && first->strategy == STRATEGY_RUNS)   /* runs' direct step dropped */
         snprintf(buf, sizeof buf, "%s; the direct step (~%ld KB of C) is over the code budget",
                  l->forced ? "as asked" : plan->reason, (runs_direct_bytes(plan) + 1023) / 1024);
     else if (l->at == 0)
