@@ -950,10 +950,9 @@ static int cc_parts(const Options *opts, size_t clen)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cores < 2)
         return 1;
-    n = (int)(cores > MAX_CC_PARTS ? MAX_CC_PARTS : cores) * 2 - 1;
-    int by_size = (int)(clen / CC_PART_BYTES);
-    n = n < by_size ? n : by_size;
-    return n < 2 ? 2 : n > MAX_CC_PARTS ? MAX_CC_PARTS : n;
+    long by_cores = 2 * cores - 1, by_size = (long)(clen / CC_PART_BYTES);   /* both >= 2 here */
+    long m = by_cores < by_size ? by_cores : by_size;
+    return (int)(m > MAX_CC_PARTS ? MAX_CC_PARTS : m);
 }
 
 /* A capacity above what the runtime accepts: a usage error. */

@@ -287,6 +287,20 @@ static void put_scan_step(Cg *g, int i, const Chain *c, bool reads, const ScanAc
     fputs("    }\n", out);
 }
 
+/* Atom r's test on the event at distance d (name dn) of a scan,
+ * negated: "!" and the test, or "!1" for `_`. */
+static void put_scan_not(Cg *g, int i, const Chain *c, int r, const char *dn, const ScanAccess *x)
+{
+    FILE *out = g->canon.f;
+    if (!c->links[r].cond) {
+        fputs("!1", out);
+        return;
+    }
+    fprintf(out, "!%s_p%d_sc%d(", g->P, i, r);
+    fprintf(out, x->ev, dn);
+    fputs(", NULL)", out);
+}
+
 /* The scan's first try: from i back, the latest place of atom m-1 in
  * reach, then of atom m-2 in reach of that, down to atom 1. When each is
  * found, this chain's start is the greatest: for any match q_1 < .. <
@@ -305,9 +319,9 @@ static void put_scan_greedy(Cg *g, int i, const Chain *c, const ScanAccess *x)
         if (x->far)   /* no event before the stream's first */
             fprintf(out, "%*st = t < %s ? t : %s;\n", 4 * depth, "", x->far, x->far);
         if (c->links[r].cond) {   /* the latest place of atom r + 1 within t */
-            fprintf(out, "%*sfor (d++; d <= t && !%s_p%d_sc%d(", 4 * depth, "", g->P, i, r);
-            fprintf(out, x->ev, "d");
-            fprintf(out, ", NULL); d++) {\n%*s}\n", 4 * depth, "");
+            fprintf(out, "%*sfor (d++; d <= t && ", 4 * depth, "");
+            put_scan_not(g, i, c, r, "d", x);
+            fprintf(out, "; d++) {\n%*s}\n", 4 * depth, "");
         } else {   /* `_`: the event just before */
             fprintf(out, "%*sd++;\n", 4 * depth, "");
         }
@@ -319,20 +333,6 @@ static void put_scan_greedy(Cg *g, int i, const Chain *c, const ScanAccess *x)
     fprintf(out, "%*sreturn %s;\n", 4 * depth, "", x->ret);
     for (depth--; depth >= 1; depth--)
         fprintf(out, "%*s}\n", 4 * depth, "");
-}
-
-/* Atom r's test on the event at distance d (name dn) of a three-atom
- * scan, negated: "!" and the test, or "!1" for `_`. */
-static void put_scan_not(Cg *g, int i, const Chain *c, int r, const char *dn, const ScanAccess *x)
-{
-    FILE *out = g->canon.f;
-    if (!c->links[r].cond) {
-        fputs("!1", out);
-        return;
-    }
-    fprintf(out, "!%s_p%d_sc%d(", g->P, i, r);
-    fprintf(out, x->ev, dn);
-    fputs(", NULL)", out);
 }
 
 /* Events a mask scan covers: one bit each in a uint32_t. */

@@ -497,6 +497,29 @@ static int emit_key(Cg *g, int i, const Runs *ru, const Order *o, int q)
     return -1;
 }
 
+/* Transition k's register-free literals as one mask test, `(b & fmask) ==
+ * fpos` over the eval bits: always 1 holds, 0 never (a literal and its
+ * negation), -1 test. The table step's rs_trans and the direct-coded
+ * step both take them from here. */
+typedef struct DirectTest {
+    uint64_t fpos, fmask;
+    int      always;   /* 1 holds, 0 never, -1 test */
+} DirectTest;
+
+static DirectTest direct_test(const Conjs *c, int k)
+{
+    DirectTest d = {0, 0, -1};
+    for (int j = c->first[k]; j < c->first[k + 1]; j++)
+        if (!reads_reg(c->v[j].cond))
+            *(c->v[j].neg ? &d.fmask : &d.fpos) |= UINT64_C(1) << c->v[j].fn;
+    if (d.fpos & d.fmask)   /* a literal and its negation */
+        d.always = 0;
+    d.fmask |= d.fpos;
+    if (d.fmask == 0)
+        d.always = 1;
+    return d;
+}
+
 /* The transition, state and pattern tables. */
 static void emit_tables(Cg *g, int i, const Runs *ru, const Order *o, const Conjs *c)
 {
@@ -515,13 +538,8 @@ static void emit_tables(Cg *g, int i, const Runs *ru, const Order *o, const Conj
         for (int j = 0; j < t->nwrites; j++)
             if (reg_read(ru, t->writes[j]))
                 w |= UINT64_C(1) << t->writes[j];
-        uint64_t fpos = 0, fneg = 0;   /* its register-free literal functions, for eval */
-        for (int j = c->first[k]; c->eval && j < c->first[k + 1]; j++)
-            if (!reads_reg(c->v[j].cond))
-                *(c->v[j].neg ? &fneg : &fpos) |= UINT64_C(1) << c->v[j].fn;
-        uint64_t fmask = fpos | fneg;
-        if (fpos & fneg)   /* a literal and its negation: never holds */
-            fpos = 1, fmask = 0;
+        DirectTest d = direct_test(c, k);   /* for eval; a contradiction: fpos 1, fmask 0 */
+        uint64_t fpos = !c->eval ? 0 : d.always == 0 ? 1 : d.fpos, fmask = c->eval && d.always != 0 ? d.fmask : 0;
         fprintf(out, "    {%d, %d, %d, UINT64_C(0x%" PRIx64 "), UINT64_C(0x%" PRIx64 "), UINT64_C(0x%" PRIx64 "), %d, %d, %d},"
                      "   /* %d -> %d, atom %d */\n",
                 t->to, c->first[k], c->first[k + 1] - c->first[k], fpos, fmask, w, is_loop(t), nfa->final[t->to],
@@ -568,26 +586,6 @@ static void emit_tables(Cg *g, int i, const Runs *ru, const Order *o, const Conj
         fputs("NULL, NULL, NULL,", out);
     fprintf(out, " %s_p%d_tq,\n};\n\n", P, i);
     free(key);
-}
-
-/* A transition's register-free literals, as the direct-coded step tests
- * them: 1 always, 0 never (a contradiction), else one mask test. */
-typedef struct DirectTest {
-    uint64_t fpos, fmask;
-    int      always;   /* 1 holds, 0 never, -1 test */
-} DirectTest;
-
-static DirectTest direct_test(const Conjs *c, int k)
-{
-    DirectTest d = {0, 0, -1};
-    for (int j = c->first[k]; j < c->first[k + 1]; j++)
-        *(c->v[j].neg ? &d.fmask : &d.fpos) |= UINT64_C(1) << c->v[j].fn;
-    if (d.fpos & d.fmask)   /* a literal and its negation */
-        d.always = 0;
-    d.fmask |= d.fpos;
-    if (d.fmask == 0)
-        d.always = 1;
-    return d;
 }
 
 /* The transitions of state q for a run that started at (sp, st): a
